@@ -1,0 +1,146 @@
+import Foundation
+import OutboxCore
+
+/// `outbox bench`: model transitions per second beside a bare heap event loop.
+enum BenchCommand {
+    static func main(_ args: [String], console: Console) -> Int32 {
+        var quick = false, json = false
+        for a in args {
+            switch a {
+            case "--quick": quick = true
+            case "--json": json = true
+            case "--help", "-h":
+                console.print(Help.bench)
+                return 0
+            default:
+                console.error("outbox bench: unknown option `\(a)`")
+                console.error(CLI.usage)
+                return 2
+            }
+        }
+        #if DEBUG
+            if !quick {
+                console.error("outbox bench: this is a debug build; figures mean little. Use: swift run -c release outbox bench")
+            }
+        #endif
+        let sizes = quick ? [1_000, 10_000] : [1_000, 100_000, 1_000_000]
+        let runs = quick ? 1 : 5
+        for n in sizes {
+            let steps = quick ? 50_000 : 2_000_000
+            var model: [Double] = [], bare: [Double] = []
+            for _ in 0..<runs {
+                bare.append(BareLoop.eventsPerSecond(live: n, events: steps))
+                model.append(ModelBench.transitionsPerSecond(live: n, transitions: steps))
+            }
+            let m = median(model), b = median(bare)
+            if json {
+                var o = JSONObject()
+                o.string("figure", "transitions_per_second")
+                o.number("live", String(n))
+                o.number("model", String(Int(m)))
+                o.number("bare_loop", String(Int(b)))
+                o.number("ratio", String(Double(Int(m / b * 1000)) / 1000))
+                console.print(o.text)
+            } else {
+                console.print("transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(String(format: "%.2f", m / b))×")
+            }
+        }
+        return 0
+    }
+
+    static func median(_ v: [Double]) -> Double {
+        let s = v.sorted()
+        return s[s.count / 2]
+    }
+
+    static func format(_ v: Double) -> String {
+        v >= 1e6 ? String(format: "%.2fM", v / 1e6) : String(format: "%.0fk", v / 1e3)
+    }
+}
+
+/// The baseline: a bare binary-heap event loop that reschedules each event, as the
+/// model's timer queue does, with no model behind it.
+enum BareLoop {
+    struct Event { var time: Int64; var seq: UInt64; var id: Int32 }
+
+    static func eventsPerSecond(live: Int, events: Int) -> Double {
+        var heap: [Event] = []
+        heap.reserveCapacity(live)
+        var seq: UInt64 = 0
+        func less(_ a: Event, _ b: Event) -> Bool { a.time < b.time || (a.time == b.time && a.seq < b.seq) }
+        func push(_ e: Event) {
+            heap.append(e)
+            var c = heap.count - 1
+            while c > 0 {
+                let p = (c - 1) / 2
+                if !less(e, heap[p]) { break }
+                heap[c] = heap[p]
+                c = p
+            }
+            heap[c] = e
+        }
+        func pop() -> Event {
+            let top = heap[0]
+            let last = heap.removeLast()
+            if heap.isEmpty { return top }
+            var i = 0
+            let n = heap.count
+            while true {
+                let l = 2 * i + 1
+                if l >= n { break }
+                var c = l
+                if l + 1 < n && less(heap[l + 1], heap[l]) { c = l + 1 }
+                if !less(heap[c], last) { break }
+                heap[i] = heap[c]
+                i = c
+            }
+            heap[i] = last
+            return top
+        }
+        for i in 0..<live {
+            seq += 1
+            push(Event(time: Int64(i % 1000), seq: seq, id: Int32(i)))
+        }
+        var sink: Int64 = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<events {
+            var e = pop()
+            sink &+= Int64(e.id)
+            seq += 1
+            e.seq = seq
+            e.time += 100 + Int64(e.id & 63)
+            push(e)
+        }
+        let ns = DispatchTime.now().uptimeNanoseconds - start
+        if sink == 42 { print("") }
+        return Double(events) / (Double(ns) / 1e9)
+    }
+}
+
+/// The model under load: `live` iOS requests cycling through 503 answers and
+/// retries forever (a huge budget), journal off, driven by the same core as
+/// everything else.
+enum ModelBench {
+    static func transitionsPerSecond(live: Int, transitions: Int) -> Double {
+        var settings = Settings(profile: .ios)
+        _ = settings.set("retry.attempts", "1000000000", profile: .ios)
+        _ = settings.set("retry.delays", "1s", profile: .ios)
+        var sim = Simulation(profile: .ios, settings: settings, store: InMemoryDeviceStore())
+        sim.keepsJournal = false
+        sim.apply(.appLaunched)
+        sim.apply(.serverPlanned(.status(503), .always))
+        for i in 0..<live {
+            if i % 1000 == 0 { sim.advance(to: sim.now + 1) }
+            sim.apply(.eventTracked(TrackedEvent(name: "e\(i % 50)")))
+        }
+        let startCount = sim.transitionCount
+        let start = DispatchTime.now().uptimeNanoseconds
+        var t = sim.now
+        while sim.transitionCount - startCount < transitions {
+            t += 10
+            sim.advance(to: t)
+        }
+        let ns = DispatchTime.now().uptimeNanoseconds - start
+        return Double(sim.transitionCount - startCount) / (Double(ns) / 1e9)
+    }
+}

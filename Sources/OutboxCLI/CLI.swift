@@ -1,0 +1,148 @@
+import Foundation
+import OutboxCore
+
+/// Where the command line writes: stdout and stderr, or buffers in tests.
+public final class Console {
+    public private(set) var out = ""
+    public private(set) var err = ""
+    private let capture: Bool
+
+    /// A console that writes to the process's stdout and stderr.
+    public static func standard() -> Console { Console(capture: false) }
+    /// A console that keeps what is written, for tests.
+    public static func capturing() -> Console { Console(capture: true) }
+
+    init(capture: Bool) { self.capture = capture }
+
+    public func print(_ s: String) {
+        if capture {
+            out += s + "\n"
+        } else {
+            out += s + "\n"
+            if out.utf8.count > 1 << 16 { flush() }
+        }
+    }
+
+    public func error(_ s: String) {
+        if capture {
+            err += s + "\n"
+        } else {
+            flush()
+            FileHandle.standardError.write((s + "\n").data(using: .utf8)!)
+        }
+    }
+
+    public func flush() {
+        guard !capture, !out.isEmpty else { return }
+        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+        out = ""
+    }
+}
+
+/// The `outbox` command line.
+public enum CLI {
+    public static let version = "0.1.0"
+
+    public static let usage = """
+        usage: outbox run FILE... [--format text|jsonl] [--quiet]
+               outbox profiles [NAME]
+               outbox bench [--quick] [--json]
+               outbox help [COMMAND] | --help | --version
+        """
+
+    /// Runs the command line and returns the exit status.
+    public static func main(_ args: [String], console: Console) -> Int32 {
+        defer { console.flush() }
+        guard let command = args.first else {
+            console.error("outbox: the terminal UI is not built yet; play a scenario with `outbox run FILE`")
+            console.error(usage)
+            return 2
+        }
+        let rest = Array(args.dropFirst())
+        switch command {
+        case "run": return RunCommand.main(rest, console: console)
+        case "profiles": return ProfilesCommand.main(rest, console: console)
+        case "bench": return BenchCommand.main(rest, console: console)
+        case "help", "--help", "-h":
+            if command == "help", let topic = rest.first {
+                guard let text = Help.topics[topic] else {
+                    console.error("outbox: no help for `\(topic)`, expected one of: " + Help.topics.keys.sorted().joined(separator: ", "))
+                    return 2
+                }
+                console.print(text)
+                return 0
+            }
+            console.print(Help.overview)
+            return 0
+        case "--version":
+            console.print("outbox \(version)")
+            return 0
+        default:
+            console.error("outbox: unknown command `\(command)`")
+            console.error(usage)
+            return 2
+        }
+    }
+}
+
+enum Help {
+    static let overview = """
+        outbox \(CLI.version): watch a mobile SDK's delivery queue at work
+
+        Outbox models how an SDK sends, retries, saves and drops requests, for four
+        profiles: linktrail, ios, android, flutter. Every transition names the rule
+        of docs/rules.md behind it.
+
+        \(CLI.usage)
+
+        commands:
+          run       play scenario files headless and check their expect lines
+          profiles  print each profile's rules, settings and assumptions
+          bench     measure how fast the model steps (release build)
+          help      show help for a command
+
+        See docs/scenarios.md for the scenario format, examples/ for demos.
+        """
+
+    static let run = """
+        usage: outbox run FILE... [--format text|jsonl] [--quiet]
+
+        Plays each scenario on the virtual clock, as fast as the machine allows,
+        prints the timeline (one line per transition, log line and check, in time
+        order) and checks the expect lines.
+
+        options:
+          --format text|jsonl   text for people (default), jsonl one JSON object a line
+          --quiet               print only failed checks and the summary
+
+        exit status:
+          0  every check holds
+          1  a check failed (each failure names its file, line and what was found)
+          2  bad input (unreadable file, unknown word, bad time, an action the
+             profile lacks): the message names the file and line, nothing runs
+
+        The device of a run lives in memory and is gone when the run ends.
+        """
+
+    static let profiles = """
+        usage: outbox profiles [NAME]
+
+        Prints each profile's rules (ID and one line), its settings with their
+        defaults, and the assumptions Outbox makes where the SDK documents are
+        silent, marked as such. NAME is linktrail, ios, android or flutter.
+        """
+
+    static let bench = """
+        usage: outbox bench [--quick] [--json]
+
+        Measures model transitions per second with 10^3, 10^5 and 10^6 live
+        requests, beside a bare binary-heap event loop run in the same process,
+        and reports each figure with its ratio to that baseline (medians of
+        several runs). Build in release: swift run -c release outbox bench.
+
+          --quick  small sizes, for a smoke test (timings not asserted)
+          --json   one JSON object per figure
+        """
+
+    static let topics = ["run": run, "profiles": profiles, "bench": bench]
+}

@@ -1,0 +1,116 @@
+/// Something that happened: a user's action, named for what it is.
+///
+/// Scenario lines, UI keys and benchmark drivers all become actions.
+public enum Action: Equatable, Sendable {
+    case appLaunched
+    case appQuit
+    case getInstanceCalled
+    case consentGranted
+    case consentDenied
+    case eventTracked(TrackedEvent)
+    case pingSent
+    case screenViewed(String)
+    case productViewed(String)
+    case notificationReported(String)
+    case loggedOut
+    case networkWentOnline
+    case networkWentOffline
+    case serverPlanned(Answer, ServerRepeat)
+    case settingChanged(key: String, value: String)
+
+    /// Whether the action needs the app to be running.
+    public var needsRunningApp: Bool {
+        switch self {
+        case .getInstanceCalled, .consentGranted, .consentDenied, .eventTracked, .pingSent,
+            .screenViewed, .productViewed, .notificationReported, .loggedOut:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Why the profile cannot do this action, or nil when it can.
+    public func unsupported(on profile: Profile) -> String? {
+        switch self {
+        case .getInstanceCalled where profile != .android:
+            return "getinstance is UserCom.getInstance() on Android only (AND-3); profile \(profile.rawValue) has no counterpart"
+        case .consentGranted where profile != .linktrail, .consentDenied where profile != .linktrail:
+            return "consent is LinkTrail's (LT-1); profile \(profile.rawValue) has no consent gate"
+        case .pingSent where profile == .linktrail:
+            return "ping is a UserCom request; LinkTrail has no pings"
+        case .screenViewed where profile == .linktrail, .productViewed where profile == .linktrail,
+            .notificationReported where profile == .linktrail:
+            return "screen, product and notification are UserCom requests; LinkTrail has none"
+        case .loggedOut where profile == .linktrail:
+            return "logout is a UserCom call; LinkTrail has no logout"
+        default:
+            return nil
+        }
+    }
+}
+
+/// A `trackEvent` call.
+public struct TrackedEvent: Equatable, Sendable {
+    public var name: String
+    public var value: Amount?
+    public var currency: String?
+    public var attributes: [Attribute]
+
+    public init(name: String, value: Amount? = nil, currency: String? = nil, attributes: [Attribute] = []) {
+        self.name = name
+        self.value = value
+        self.currency = currency
+        self.attributes = attributes
+    }
+}
+
+/// How many attempts a `server` plan covers.
+public enum ServerRepeat: Equatable, Sendable {
+    case times(Int)
+    case always
+}
+
+/// What the backend answers to the next attempts made while online (ANS).
+public struct ServerPlan: Equatable, Sendable {
+    public private(set) var answer: Answer = .ok
+    /// Attempts left under the plan; -1 means always.
+    public private(set) var remaining: Int = 0
+
+    public init() {}
+
+    public init(_ answer: Answer, _ rep: ServerRepeat) {
+        self.answer = answer
+        switch rep {
+        case .times(let n): remaining = n
+        case .always: remaining = -1
+        }
+    }
+
+    /// The answer the next online attempt gets; uses the plan up.
+    mutating func take() -> Answer {
+        if remaining == 0 { return .ok }
+        if remaining > 0 { remaining -= 1 }
+        return answer
+    }
+
+    /// `503 ×2`, `403 always`, or `ok`.
+    public var text: String {
+        if remaining == 0 || answer == .ok { return "ok" }
+        if remaining < 0 { return answer.word + " always" }
+        return answer.word + " ×" + String(remaining)
+    }
+}
+
+/// A LinkTrail flush (LT-8 to LT-11).
+public struct FlushState: Equatable, Sendable {
+    public internal(set) var active = false
+    /// What started the flush under way.
+    public internal(set) var trigger = ""
+    /// A trigger came during the flush: one more pass when it ends (LT-9).
+    public internal(set) var morePass = false
+    /// The request the flush has on the wire, or -1.
+    public internal(set) var current: Int32 = -1
+    public internal(set) var sent = 0
+    /// Why the last flush ended.
+    public internal(set) var lastEnd = ""
+}

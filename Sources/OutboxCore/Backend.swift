@@ -1,0 +1,49 @@
+/// The simulated backend: what reached it and what it counted (BACKEND).
+public struct Backend: Sendable {
+    public private(set) var received = 0
+    public private(set) var counted = 0
+    public private(set) var duplicates = 0
+    /// Answered with a status other than 2xx.
+    public private(set) var rejected = 0
+    /// Revenue of counted events, by currency id (LT-13). Index 0 is "no currency".
+    public private(set) var revenue: [Int32: Amount] = [:]
+    /// Per request name id.
+    public private(set) var receivedByName: [Int32: Int] = [:]
+    public private(set) var countedByName: [Int32: Int] = [:]
+    /// Idempotency keys counted so far (LT-7).
+    private(set) var countedKeys: Set<UInt64> = []
+    /// How often each key was counted; must never pass 1 (checked by invariants).
+    public var keysCountedTwice: Int { countedTwice }
+    private var countedTwice = 0
+
+    public enum Verdict { case counted, duplicate, notCounted }
+
+    /// Records one request arriving with the answer the backend gives it.
+    mutating func receive(_ r: Request, answer: Answer) -> Verdict {
+        received += 1
+        receivedByName[r.nameID, default: 0] += 1
+        let accepted: Bool
+        switch answer {
+        case .ok, .partial, .lost: accepted = true
+        case .status(let s): accepted = (200...299).contains(s)
+        case .timeout: accepted = false  // never reaches; kept for completeness
+        }
+        guard accepted else {
+            rejected += 1
+            return .notCounted
+        }
+        if r.idempotencyKey != 0 {
+            if countedKeys.contains(r.idempotencyKey) {
+                duplicates += 1
+                return .duplicate
+            }
+            countedKeys.insert(r.idempotencyKey)
+        }
+        counted += 1
+        countedByName[r.nameID, default: 0] += 1
+        if let v = r.value {
+            revenue[r.currencyID, default: Amount(micros: 0)].micros += v.micros
+        }
+        return .counted
+    }
+}

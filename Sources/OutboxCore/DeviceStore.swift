@@ -1,0 +1,82 @@
+/// What the device keeps of one saved request: everything needed to resend it.
+public struct SavedRequest: Equatable, Sendable {
+    public var id: Int32
+    public var kind: RequestKind
+    public var name: String
+    public var createdAt: Millis
+    public var idempotencyKey: UInt64
+    public var value: Amount?
+    public var currency: String
+    public var attributes: [Attribute]
+    public var attempts: Int32
+    /// Waiting for consent (a LinkTrail install, LT-3) rather than for a flush.
+    public var waitingForConsent: Bool
+
+    public init(
+        id: Int32, kind: RequestKind, name: String, createdAt: Millis, idempotencyKey: UInt64,
+        value: Amount?, currency: String, attributes: [Attribute], attempts: Int32, waitingForConsent: Bool
+    ) {
+        self.id = id
+        self.kind = kind
+        self.name = name
+        self.createdAt = createdAt
+        self.idempotencyKey = idempotencyKey
+        self.value = value
+        self.currency = currency
+        self.attributes = attributes
+        self.attempts = attempts
+        self.waitingForConsent = waitingForConsent
+    }
+}
+
+/// An event attribute: `key=value`.
+public struct Attribute: Equatable, Hashable, Sendable {
+    public var key: String
+    public var value: String
+    public init(key: String, value: String) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// What survives the app closing, per the rules: saved requests, the consent
+/// decision (LT-1), whether the install was created (LT-3), and the next id.
+///
+/// The model calls it synchronously, so a change is stored before the model
+/// goes on as if it were saved.
+public protocol DeviceStore: AnyObject {
+    func save(_ request: SavedRequest)
+    func remove(id: Int32)
+    func loadAll() -> [SavedRequest]
+    var consent: Consent { get set }
+    var installCreated: Bool { get set }
+    var nextID: Int32 { get set }
+}
+
+/// A device that lives in memory: the default for `outbox run` and tests.
+public final class InMemoryDeviceStore: DeviceStore {
+    private var rows: [Int32: SavedRequest] = [:]
+    public var consent: Consent = .undecided
+    public var installCreated = false
+    public var nextID: Int32 = 1
+    /// How many writes reached the store, for tests.
+    public private(set) var writes = 0
+
+    public init() {}
+
+    public func save(_ request: SavedRequest) {
+        rows[request.id] = request
+        writes += 1
+    }
+
+    public func remove(id: Int32) {
+        rows[id] = nil
+        writes += 1
+    }
+
+    public func loadAll() -> [SavedRequest] {
+        rows.values.sorted { $0.id < $1.id }
+    }
+
+    public var count: Int { rows.count }
+}

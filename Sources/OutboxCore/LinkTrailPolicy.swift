@@ -1,0 +1,180 @@
+/// LinkTrail: a consent gate, retries in the run, an offline queue flushed on
+/// triggers (LT-1 to LT-13).
+enum LinkTrailPolicy: DeliveryPolicy {
+    static func gateOpen(_ sim: Simulation) -> Bool {
+        sim.consent == .granted || (sim.consent == .undecided && !sim.settings.requireConsent)
+    }
+
+    static func created(_ sim: inout Simulation, _ id: Int32) {
+        guard gateOpen(sim) else {
+            // LT-1: not sent, not saved.
+            sim.enter(id, .dropped, rule: .lt1, reason: .consent)
+            sim.log(.sdk, "[LinkTrail] Event '\(sim.name(of: id))' dropped: consent \(sim.consent.word)", request: id, rule: .lt1)
+            return
+        }
+        sim.enter(id, .pending, rule: .lt1a)
+        sim.setSaved(id, true)
+        sim.send(id, rule: .lt4)
+    }
+
+    static func launched(_ sim: inout Simulation) {
+        sim.log(.sdk, "[LinkTrail] configure (consent \(sim.consent.word)"
+            + (sim.settings.requireConsent ? ", required)" : ", not required)"))
+        if !sim.store.installCreated {
+            sim.store.installCreated = true
+            let id = sim.create(.install, name: "install")
+            if sim.consent == .denied {
+                sim.enter(id, .dropped, rule: .lt3, reason: .consent)
+            } else {
+                sim.enter(id, .pending, rule: .lt3)
+                sim.setSaved(id, true)
+                if gateOpen(sim) { sim.send(id, rule: .lt3) }
+            }
+        } else if gateOpen(sim) {
+            sendHeldInstall(&sim)
+        }
+        startFlush(&sim, trigger: "launch")
+    }
+
+    /// A pending install held by the gate goes out once it opens (LT-3).
+    static func sendHeldInstall(_ sim: inout Simulation) {
+        for id in sim.live(in: .pending) where sim.request(id).kind == .install {
+            sim.send(id, rule: .lt3)
+        }
+    }
+
+    static func answered(_ sim: inout Simulation, _ id: Int32, _ outcome: Outcome) {
+        let r = sim.request(id)
+        let byFlush = r.inFlush
+        if outcome.isSuccess {
+            sim.move(id, to: .delivered, rule: byFlush ? .lt11 : .lt4, outcome: outcome)
+            if byFlush {
+                continueFlush(&sim)
+            } else {
+                startFlush(&sim, trigger: "successful send of \(sim.label(id))")
+            }
+        } else if isRetryable(outcome) {
+            if byFlush {
+                sim.move(id, to: .queued, rule: .lt11, outcome: outcome)
+                endFlush(&sim, why: "\(outcome.word) on \(sim.label(id))", rule: .lt11)
+            } else if Int(r.budgetUsed) < sim.settings.retryAttempts {
+                sim.retryLater(id, rule: .lt4, outcome: outcome)
+            } else {
+                sim.log(.onError, "onError: '\(sim.name(of: id))' failed (\(outcome.word)) after \(r.budgetUsed) attempts; kept in the offline queue",
+                        request: id, rule: .lt5)
+                sim.move(id, to: .queued, rule: .lt5, outcome: outcome)
+            }
+        } else {
+            let status = outcome.word
+            sim.log(.onError, "onError: '\(sim.name(of: id))' rejected (\(status))", request: id, rule: .lt6)
+            sim.log(.sdk, "[LinkTrail] [WARNING] Event '\(sim.name(of: id))' rejected (\(status)) — not retried.",
+                    request: id, rule: .lt6)
+            sim.move(id, to: .dropped, rule: .lt6, outcome: outcome, reason: .rejected)
+            if byFlush { continueFlush(&sim) }
+        }
+    }
+
+    /// LT-5: transport errors, 408, 429 and 5xx.
+    static func isRetryable(_ o: Outcome) -> Bool {
+        if o.isTransportError || o.is5xx { return true }
+        return o.httpStatus == 408 || o.httpStatus == 429
+    }
+
+    // MARK: Flush (LT-8 to LT-11)
+
+    static func startFlush(_ sim: inout Simulation, trigger: String) {
+        if sim.flush.active {
+            if !sim.flush.morePass {
+                sim.log(.sdk, "flush under way: \(trigger) asks for one more pass (LT-9)", rule: .lt9)
+            }
+            sim.flush.morePass = true
+            return
+        }
+        if sim.count(.queued) == 0 && gateOpen(sim) {
+            // Nothing saved to send: the flush starts and ends at once; one line says so.
+            sim.flush.lastEnd = "queue empty"
+            sim.log(.sdk, "flush (LT-8: \(trigger)): nothing saved", rule: .lt8)
+            return
+        }
+        sim.flush.active = true
+        sim.flush.trigger = trigger
+        sim.flush.sent = 0
+        sim.log(.sdk, "flush started (LT-8: \(trigger)) · \(sim.count(.queued)) saved", rule: .lt8)
+        continueFlush(&sim)
+    }
+
+    static func continueFlush(_ sim: inout Simulation) {
+        guard sim.flush.active else { return }
+        guard gateOpen(sim) else {
+            endFlush(&sim, why: "consent \(sim.consent.word)", rule: .lt10)
+            return
+        }
+        guard let id = sim.oldestQueued() else {
+            endFlush(&sim, why: "queue empty", rule: .lt11)
+            return
+        }
+        sim.flush.current = id
+        sim.flush.sent += 1
+        sim.requests[Int(id) - 1].inFlush = true
+        sim.send(id, rule: .lt11)
+    }
+
+    static func endFlush(_ sim: inout Simulation, why: String, rule: RuleID, allowMorePass: Bool = true) {
+        sim.flush.active = false
+        sim.flush.current = -1
+        sim.flush.lastEnd = why
+        sim.log(.sdk, "flush ended (\(rule.id): \(why)) · sent \(sim.flush.sent) · \(sim.count(.queued)) left", rule: rule)
+        if sim.flush.morePass && allowMorePass {
+            sim.flush.morePass = false
+            startFlush(&sim, trigger: "deferred trigger (LT-9)")
+        }
+    }
+
+    // MARK: Consent (LT-1, LT-2, LT-3, LT-8, LT-10)
+
+    static func grant(_ sim: inout Simulation) {
+        sim.consent = .granted
+        sim.store.consent = .granted
+        sim.log(.sdk, "[LinkTrail] setConsent(true)", rule: .lt1)
+        sendHeldInstall(&sim)
+        startFlush(&sim, trigger: "consent granted")
+    }
+
+    static func deny(_ sim: inout Simulation) {
+        sim.consent = .denied
+        sim.store.consent = .denied
+        sim.log(.sdk, "[LinkTrail] setConsent(false)", rule: .lt1)
+        var ids: [Int32] = []
+        for s in [RequestState.pending, .inFlight, .retrying, .queued] { ids += sim.liveSets[Int(s.rawValue)] }
+        ids.sort()
+        var saved = 0, inFlight = 0, retrying = 0
+        for id in ids {
+            let r = sim.request(id)
+            switch r.state {
+            case .inFlight: inFlight += 1
+            case .retrying: retrying += 1
+            default: saved += 1
+            }
+            sim.requests[Int(id) - 1].generation &+= 1
+            let rule: RuleID = (r.kind == .install && r.state == .pending) ? .lt3 : .lt2
+            sim.move(id, to: .dropped, rule: rule, reason: .consent)
+        }
+        if sim.flush.active {
+            sim.flush.morePass = false
+            endFlush(&sim, why: "consent withdrawn", rule: .lt10, allowMorePass: false)
+        }
+        sim.log(.outbox, "consent denied: purged \(saved) saved · \(inFlight) in flight · \(retrying) retrying (LT-2)", rule: .lt2)
+    }
+
+    // MARK: Closing (LT-12)
+
+    static func closing(_ sim: inout Simulation, _ id: Int32) {
+        let r = sim.request(id)
+        switch r.state {
+        case .inFlight, .retrying:
+            sim.move(id, to: .queued, rule: .lt12)
+        default:
+            break  // a held install stays pending (LT-12)
+        }
+    }
+}

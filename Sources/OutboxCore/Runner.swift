@@ -1,0 +1,130 @@
+/// The result of one `expect` line.
+public struct CheckResult: Sendable {
+    public let line: Int
+    public let time: Millis
+    public let text: String
+    public let ok: Bool
+    /// What was found instead, when it failed.
+    public let found: String
+}
+
+/// Plays a scenario on the virtual clock, jumping from one due moment to the next.
+public struct ScenarioRunner {
+    public let scenario: Scenario
+    public private(set) var sim: Simulation
+    public private(set) var results: [CheckResult] = []
+    private var printed = 0
+    private var next = 0
+
+    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore()) {
+        self.scenario = scenario
+        self.sim = Simulation(profile: scenario.profile, settings: scenario.settings, store: store)
+    }
+
+    public var failures: [CheckResult] { results.filter { !$0.ok } }
+
+    /// Runs to the end: every line played and no timer left. `emit` gets each
+    /// journal entry and check result as it happens, in time order.
+    public mutating func run(emit: (TimelineItem, Simulation) -> Void = { _, _ in }) {
+        while step(emit: emit) {}
+    }
+
+    /// Plays the next instant that has something to do; false when nothing is left.
+    public mutating func step(emit: (TimelineItem, Simulation) -> Void) -> Bool {
+        let steps = scenario.steps
+        let lineTime = next < steps.count ? steps[next].time : nil
+        let timerTime = sim.nextDueTime()
+        let t: Millis
+        switch (lineTime, timerTime) {
+        case (nil, nil): return false
+        case (let a?, nil): t = a
+        case (nil, let b?): t = b
+        case (let a?, let b?): t = min(a, b)
+        }
+        // ORDER: timers due at t fire first, then the lines at t in file order,
+        // then whatever those set for t; checks see the instant settled.
+        sim.advance(to: t)
+        var checks: [Scenario.Step] = []
+        while next < steps.count && steps[next].time == t {
+            let s = steps[next]
+            next += 1
+            switch s.content {
+            case .action(let a):
+                if let why = sim.apply(a) {
+                    // Validation runs before; reaching this is a model bug worth seeing.
+                    sim.log(.outbox, "line \(s.line) refused: \(why)")
+                }
+            case .check:
+                checks.append(s)
+            }
+        }
+        sim.settle()
+        flush(emit)
+        for c in checks {
+            guard case .check(let check) = c.content else { continue }
+            let (ok, found) = evaluate(check)
+            let r = CheckResult(line: c.line, time: t, text: c.text, ok: ok, found: found)
+            results.append(r)
+            emit(.check(r), sim)
+        }
+        return true
+    }
+
+    private mutating func flush(_ emit: (TimelineItem, Simulation) -> Void) {
+        while printed < sim.journal.count {
+            emit(.entry(sim.journal[printed]), sim)
+            printed += 1
+        }
+    }
+
+    /// Whether a check holds now, and what was found when it does not.
+    public func evaluate(_ check: Check) -> (Bool, String) {
+        sim.evaluate(check)
+    }
+}
+
+/// One line of a timeline.
+public enum TimelineItem {
+    case entry(JournalEntry)
+    case check(CheckResult)
+}
+
+extension Simulation {
+    /// Whether a check holds now, and what was found when it does not.
+    public func evaluate(_ check: Check) -> (Bool, String) {
+        func each(_ name: String, _ holds: (Request) -> Bool, _ describe: (Request) -> String) -> (Bool, String) {
+            let ids = requests(named: name)
+            guard !ids.isEmpty else { return (false, "no request is named '\(name)'") }
+            let bad = ids.filter { !holds(request($0)) }
+            if bad.isEmpty { return (true, "") }
+            let shown = bad.prefix(5).map { "#\($0) " + describe(request($0)) }
+            return (false, shown.joined(separator: ", ") + (bad.count > 5 ? " (and \(bad.count - 5) more)" : ""))
+        }
+        func stateText(_ r: Request) -> String {
+            r.state == .dropped ? "dropped (\(r.reason?.word ?? "?"))" : r.state.word
+        }
+        switch check {
+        case .state(let name, let s):
+            return each(name, { $0.state == s }, { "is " + stateText($0) })
+        case .dropped(let name, let reason):
+            return each(name, { $0.state == .dropped && $0.reason == reason }, { "is " + stateText($0) })
+        case .attempts(let name, let n):
+            return each(name, { Int($0.attempts) == n }, { "has \($0.attempts) attempts" })
+        case .saved(let n):
+            return (savedCount == n, "\(savedCount) saved")
+        case .received(let name, let n):
+            let got = nameID(name).map { backend.receivedByName[$0] ?? 0 } ?? 0
+            return (got == n, "received \(got)")
+        case .counted(let name, let n):
+            let got = nameID(name).map { backend.countedByName[$0] ?? 0 } ?? 0
+            return (got == n, "counted \(got)")
+        case .log(let text):
+            for e in journal {
+                if case .log(let l) = e, l.text.contains(text) { return (true, "") }
+            }
+            return (false, "no log line contains \"\(text)\"")
+        case .completion(let name, let c):
+            return each(name, { $0.completion == c }, { "completion " + $0.completion.word })
+        }
+    }
+}

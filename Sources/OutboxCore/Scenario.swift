@@ -1,0 +1,409 @@
+/// A parsed scenario file: a profile, settings and timed lines (scenario-format.md).
+public struct Scenario: Sendable {
+    public let file: String
+    public let profile: Profile
+    public let settings: Settings
+    /// Actions and checks in the order they happen: by time, then file order.
+    public let steps: [Step]
+
+    public struct Step: Sendable {
+        public let line: Int
+        public let time: Millis
+        public let content: Content
+        /// The line as written, without its comment.
+        public let text: String
+    }
+
+    public enum Content: Sendable {
+        case action(Action)
+        case check(Check)
+    }
+}
+
+/// An `expect` check.
+public enum Check: Equatable, Sendable {
+    case state(String, RequestState)
+    case dropped(String, DropReason)
+    case attempts(String, Int)
+    case saved(Int)
+    case received(String, Int)
+    case counted(String, Int)
+    case log(String)
+    case completion(String, Completion)
+}
+
+/// What was wrong with some input, and what was expected.
+public struct Problem: Error, Equatable, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}
+
+/// Every problem found in one scenario file.
+public struct ScenarioErrors: Error, Sendable {
+    public let errors: [ScenarioError]
+}
+
+/// Bad input: where it is and what was expected.
+public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let message: String
+
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+extension Scenario {
+    /// Parses a scenario; every problem found is returned, and then nothing runs.
+    public static func parse(_ text: String, file: String) -> Result<Scenario, ScenarioErrors> {
+        var parser = ScenarioParser(file: file)
+        return parser.parse(text)
+    }
+}
+
+/// Splits a line into words: spaces separate, double quotes group, `#` outside
+/// quotes starts a comment, `\"` and `\\` escape inside quotes.
+public enum LineLexer {
+    public static func words(_ line: String) -> Result<(words: [String], code: String), Problem> {
+        var words: [String] = []
+        var current = ""
+        var inWord = false
+        var quoted = false
+        var escape = false
+        var code = ""
+        for ch in line {
+            if quoted {
+                code.append(ch)
+                if escape {
+                    current.append(ch)
+                    escape = false
+                } else if ch == "\\" {
+                    escape = true
+                } else if ch == "\"" {
+                    quoted = false
+                } else {
+                    current.append(ch)
+                }
+                continue
+            }
+            if ch == "#" { break }
+            code.append(ch)
+            if ch == " " || ch == "\t" || ch == "\r" {
+                if inWord {
+                    words.append(current)
+                    current = ""
+                    inWord = false
+                }
+            } else if ch == "\"" {
+                quoted = true
+                inWord = true
+            } else {
+                current.append(ch)
+                inWord = true
+            }
+        }
+        if quoted { return .failure(Problem("unterminated quote, expected a closing \"")) }
+        if inWord { words.append(current) }
+        var trimmed = Substring(code)
+        while let l = trimmed.last, l == " " || l == "\t" || l == "\r" { trimmed.removeLast() }
+        while let f = trimmed.first, f == " " || f == "\t" { trimmed.removeFirst() }
+        return .success((words, String(trimmed)))
+    }
+}
+
+struct ScenarioParser {
+    let file: String
+    var errors: [ScenarioError] = []
+    var profile: Profile?
+    var settings: Settings?
+    var steps: [Scenario.Step] = []
+    var seenAt = false
+
+    init(file: String) { self.file = file }
+
+    mutating func fail(_ line: Int, _ message: String) {
+        errors.append(ScenarioError(file: file, line: line, message: message))
+    }
+
+    mutating func parse(_ text: String) -> Result<Scenario, ScenarioErrors> {
+        var lineNo = 0
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNo += 1
+            if errors.count >= 50 { break }
+            switch LineLexer.words(String(raw)) {
+            case .failure(let why):
+                fail(lineNo, why.message)
+            case .success(let (words, code)):
+                if words.isEmpty { continue }
+                statement(lineNo, words, code)
+            }
+        }
+        if profile == nil && errors.isEmpty {
+            fail(max(lineNo, 1), "no profile line, expected `profile linktrail|ios|android|flutter` first")
+        }
+        guard errors.isEmpty, let profile, let settings else { return .failure(ScenarioErrors(errors: errors)) }
+        // Time order, then file order (ORDER); a stable sort keeps file order.
+        let ordered = steps.enumerated().sorted { a, b in
+            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+        }.map(\.element)
+        checkAppLifecycle(ordered)
+        guard errors.isEmpty else { return .failure(ScenarioErrors(errors: errors.sorted { $0.line < $1.line })) }
+        return .success(Scenario(file: file, profile: profile, settings: settings, steps: ordered))
+    }
+
+    /// Launch while running, quit while not, and requests with the app closed are
+    /// bad input, found before anything runs.
+    mutating func checkAppLifecycle(_ ordered: [Scenario.Step]) {
+        var running = false
+        for step in ordered {
+            guard case .action(let a) = step.content else { continue }
+            switch a {
+            case .appLaunched:
+                if running { fail(step.line, "`launch` while the app is already running, expected `quit` before it") }
+                running = true
+            case .appQuit:
+                if !running { fail(step.line, "`quit` while the app is not running, expected `launch` before it") }
+                running = false
+            default:
+                if a.needsRunningApp && !running {
+                    fail(step.line, "`\(step.text.split(separator: " ").dropFirst(2).joined(separator: " "))` needs a running app, expected `at <time> launch` before it")
+                }
+            }
+        }
+    }
+
+    mutating func statement(_ n: Int, _ w: [String], _ code: String) {
+        guard let profile else {
+            guard w[0] == "profile" else {
+                fail(n, "`\(w[0])` before the profile, expected `profile linktrail|ios|android|flutter` first")
+                return
+            }
+            guard w.count == 2, let p = Profile(rawValue: w[1]) else {
+                fail(n, "bad profile line, expected `profile linktrail|ios|android|flutter`")
+                return
+            }
+            self.profile = p
+            self.settings = Settings(profile: p)
+            return
+        }
+        switch w[0] {
+        case "profile":
+            fail(n, "a second profile line, expected one profile per scenario")
+        case "set":
+            guard !seenAt else {
+                fail(n, "`set` after the first `at` line, expected settings before the first `at`")
+                return
+            }
+            guard w.count == 3 else {
+                fail(n, "bad set line, expected `set <key> <value>`")
+                return
+            }
+            if let why = settings!.set(w[1], w[2], profile: profile) { fail(n, why) }
+        case "at":
+            seenAt = true
+            guard w.count >= 3 else {
+                fail(n, "bad at line, expected `at <time> <action>`")
+                return
+            }
+            guard let t = time(n, w[1]) else { return }
+            guard let a = action(n, Array(w[2...]), profile) else { return }
+            steps.append(Scenario.Step(line: n, time: t, content: .action(a), text: code))
+        case "expect":
+            guard w.count >= 4, w[1] == "at" else {
+                fail(n, "bad expect line, expected `expect at <time> <check>`")
+                return
+            }
+            guard let t = time(n, w[2]) else { return }
+            guard let c = check(n, Array(w[3...])) else { return }
+            steps.append(Scenario.Step(line: n, time: t, content: .check(c), text: code))
+        default:
+            fail(n, "unknown statement `\(w[0])`, expected profile, set, at or expect")
+        }
+    }
+
+    mutating func time(_ n: Int, _ word: String) -> Millis? {
+        guard let t = VirtualTime.parse(word) else {
+            fail(n, "bad time `\(word)`, expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h) in whole milliseconds")
+            return nil
+        }
+        return t
+    }
+
+    mutating func action(_ n: Int, _ w: [String], _ profile: Profile) -> Action? {
+        guard let a = ActionSyntax.parse(w) else { return nil }
+        switch a {
+        case .failure(let why):
+            fail(n, why.message)
+            return nil
+        case .success(let action):
+            if let why = action.unsupported(on: profile) {
+                fail(n, why)
+                return nil
+            }
+            if case .settingChanged = action {
+                fail(n, "`set` is a line of its own, expected `set <key> <value>` before the first `at`")
+                return nil
+            }
+            return action
+        }
+    }
+
+    mutating func check(_ n: Int, _ w: [String]) -> Check? {
+        func count(_ word: String) -> Int? {
+            guard let v = Int(word), v >= 0 else {
+                fail(n, "bad count `\(word)`, expected a whole number ≥ 0")
+                return nil
+            }
+            return v
+        }
+        func arity(_ k: Int, _ form: String) -> Bool {
+            if w.count != k {
+                fail(n, "bad `\(w[0])` check, expected `\(form)`")
+                return false
+            }
+            return true
+        }
+        switch w[0] {
+        case "state":
+            guard arity(3, "state <name> <state>") else { return nil }
+            guard let s = RequestState(word: w[2]) else {
+                fail(n, "unknown state `\(w[2])`, expected one of: " + RequestState.allCases.map(\.word).joined(separator: ", "))
+                return nil
+            }
+            return .state(w[1], s)
+        case "dropped":
+            guard arity(3, "dropped <name> <reason>") else { return nil }
+            guard let r = DropReason(word: w[2]) else {
+                fail(n, "unknown drop reason `\(w[2])`, expected one of: " + DropReason.allCases.map(\.word).joined(separator: ", "))
+                return nil
+            }
+            return .dropped(w[1], r)
+        case "attempts":
+            guard arity(3, "attempts <name> <n>"), let c = count(w[2]) else { return nil }
+            return .attempts(w[1], c)
+        case "saved":
+            guard arity(2, "saved <n>"), let c = count(w[1]) else { return nil }
+            return .saved(c)
+        case "received":
+            guard arity(3, "received <name> <n>"), let c = count(w[2]) else { return nil }
+            return .received(w[1], c)
+        case "counted":
+            guard arity(3, "counted <name> <n>"), let c = count(w[2]) else { return nil }
+            return .counted(w[1], c)
+        case "log":
+            guard arity(2, "log \"<text>\"") else { return nil }
+            return .log(w[1])
+        case "completion":
+            guard arity(3, "completion <name> true|false|none") else { return nil }
+            let c: Completion
+            switch w[2] {
+            case "true": c = .success
+            case "false": c = .failure
+            case "none": c = .none
+            default:
+                fail(n, "bad completion `\(w[2])`, expected true, false or none")
+                return nil
+            }
+            return .completion(w[1], c)
+        default:
+            fail(n, "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log or completion")
+            return nil
+        }
+    }
+}
+
+/// The words of an action, shared by scenario lines and the UI's `:` command line.
+public enum ActionSyntax {
+    /// nil never; a failure names what was wrong and what was expected.
+    public static func parse(_ w: [String]) -> Result<Action, Problem>? {
+        guard let verb = w.first else { return .failure(Problem("missing action, expected one of: " + verbs)) }
+        let args = Array(w.dropFirst())
+        func none(_ a: Action) -> Result<Action, Problem> {
+            args.isEmpty ? .success(a) : .failure(Problem("`\(verb)` takes no arguments, found `\(args.joined(separator: " "))`"))
+        }
+        func named(_ make: (String) -> Action) -> Result<Action, Problem> {
+            args.count == 1 ? .success(make(args[0])) : .failure(Problem("bad `\(verb)`, expected `\(verb) <name>`"))
+        }
+        switch verb {
+        case "launch": return none(.appLaunched)
+        case "quit": return none(.appQuit)
+        case "getinstance": return none(.getInstanceCalled)
+        case "ping": return none(.pingSent)
+        case "logout": return none(.loggedOut)
+        case "consent":
+            guard args.count == 1, args[0] == "grant" || args[0] == "deny" else {
+                return .failure(Problem("bad consent, expected `consent grant` or `consent deny`"))
+            }
+            return .success(args[0] == "grant" ? .consentGranted : .consentDenied)
+        case "network":
+            guard args.count == 1, args[0] == "online" || args[0] == "offline" else {
+                return .failure(Problem("bad network, expected `network online` or `network offline`"))
+            }
+            return .success(args[0] == "online" ? .networkWentOnline : .networkWentOffline)
+        case "screen": return named { .screenViewed($0) }
+        case "product": return named { .productViewed($0) }
+        case "notification": return named { .notificationReported($0) }
+        case "track": return track(args)
+        case "server": return server(args)
+        case "set":
+            guard args.count == 2 else { return .failure(Problem("bad set, expected `set <key> <value>`")) }
+            return .success(.settingChanged(key: args[0], value: args[1]))
+        default:
+            return .failure(Problem("unknown action `\(verb)`, expected one of: " + verbs))
+        }
+    }
+
+    public static let verbs =
+        "launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server"
+
+    static func track(_ args: [String]) -> Result<Action, Problem> {
+        guard let name = args.first, !name.contains("=") else {
+            return .failure(Problem("bad track, expected `track <name> [value=<n>] [currency=<ABC>] [<key>=<value> ...]`"))
+        }
+        var e = TrackedEvent(name: name)
+        for a in args.dropFirst() {
+            guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
+                return .failure(Problem("bad event attribute `\(a)`, expected `<key>=<value>`"))
+            }
+            let key = String(a[..<eq]), value = String(a[a.index(after: eq)...])
+            switch key {
+            case "value":
+                guard let v = Amount.parse(value) else {
+                    return .failure(Problem("bad value `\(value)`, expected a decimal number like 49.99"))
+                }
+                e.value = v
+            case "currency":
+                guard value.count == 3, value.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+                    return .failure(Problem("bad currency `\(value)`, expected three capital letters like USD"))
+                }
+                e.currency = value
+            default:
+                e.attributes.append(Attribute(key: key, value: value))
+            }
+        }
+        return .success(.eventTracked(e))
+    }
+
+    static func server(_ args: [String]) -> Result<Action, Problem> {
+        let form = "`server <answer> [x<N> | always]` with ok, a status 100-599, timeout, lost or partial"
+        guard (1...2).contains(args.count), let answer = Answer(word: args[0]) else {
+            return .failure(Problem("bad server line, expected " + form))
+        }
+        var rep = ServerRepeat.times(1)
+        if args.count == 2 {
+            if args[1] == "always" {
+                rep = .always
+            } else if args[1].hasPrefix("x"), let n = Int(args[1].dropFirst()), n >= 1 {
+                rep = .times(n)
+            } else {
+                return .failure(Problem("bad repeat `\(args[1])`, expected x<N> (N ≥ 1) or always"))
+            }
+        }
+        return .success(.serverPlanned(answer, rep))
+    }
+}

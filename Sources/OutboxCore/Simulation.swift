@@ -1,0 +1,575 @@
+/// The model: one simulated device running one SDK profile, talking to one backend.
+///
+/// A value stepped by actions and by time. It never reads a clock: `advance(to:)`
+/// moves it, and `apply(_:)` applies an action at the current instant. Every
+/// transition is journaled with the ID of the rule behind it.
+public struct Simulation {
+    public let profile: Profile
+    public internal(set) var settings: Settings
+    public internal(set) var now: Millis = 0
+
+    /// Every request ever created; `requests[id - 1]`.
+    public internal(set) var requests: [Request] = []
+    /// Transitions and log lines in the order they happened.
+    public internal(set) var journal: [JournalEntry] = []
+    /// Whether to keep the journal (benchmarks may turn it off).
+    public var keepsJournal = true
+    /// How many transitions happened, journaled or not.
+    public internal(set) var transitionCount = 0
+
+    public internal(set) var backend = Backend()
+    public internal(set) var online = true
+    public internal(set) var appRunning = false
+    public internal(set) var consent: Consent = .undecided
+    public internal(set) var plan = ServerPlan()
+    public internal(set) var flush = FlushState()
+    public internal(set) var launches = 0
+
+    /// Names of requests and currencies, interned.
+    public internal(set) var names: [String] = [""]
+    var nameIndex: [String: Int32] = ["": 0]
+    /// Request ids by name id.
+    public internal(set) var requestsByName: [Int32: [Int32]] = [:]
+    /// Event attributes by request id.
+    public internal(set) var attributes: [Int32: [Attribute]] = [:]
+
+    /// How many requests are in each state, by `RequestState.rawValue`.
+    public internal(set) var counts = [Int](repeating: 0, count: RequestState.allCases.count)
+    /// How many requests are saved on the device.
+    public internal(set) var savedCount = 0
+
+    var timers = TimerHeap()
+    var timerSeq: UInt64 = 0
+    /// Live requests by state (pending, in-flight, retrying, queued), for O(1) removal.
+    var liveSets: [[Int32]] = [[], [], [], []]
+    /// Queued request ids, oldest first; stale entries are skipped when popped.
+    var queuedHeap = IDHeap()
+
+    public let store: any DeviceStore
+
+    public init(profile: Profile, settings: Settings? = nil, store: any DeviceStore = InMemoryDeviceStore()) {
+        self.profile = profile
+        self.settings = settings ?? Settings(profile: profile)
+        self.store = store
+    }
+
+    // MARK: Reading
+
+    public func request(_ id: Int32) -> Request { requests[Int(id) - 1] }
+    public func name(of id: Int32) -> String { names[Int(requests[Int(id) - 1].nameID)] }
+    public func count(_ state: RequestState) -> Int { counts[Int(state.rawValue)] }
+    public var liveCount: Int { liveSets.reduce(0) { $0 + $1.count } }
+
+    /// Ids of the requests with this name, oldest first.
+    public func requests(named name: String) -> [Int32] {
+        guard let n = nameIndex[name] else { return [] }
+        return requestsByName[n] ?? []
+    }
+
+    public func nameID(_ name: String) -> Int32? { nameIndex[name] }
+
+    /// The live requests in a state, oldest first.
+    public func live(in state: RequestState) -> [Int32] {
+        precondition(!state.isFinal)
+        return liveSets[Int(state.rawValue)].sorted()
+    }
+
+    /// The transitions of one request, oldest first.
+    public func history(of id: Int32) -> [Transition] {
+        var out: [Transition] = []
+        var i = requests[Int(id) - 1].lastTransition
+        while i >= 0 {
+            guard case .transition(let t) = journal[Int(i)] else { break }
+            out.append(t)
+            i = t.previous
+        }
+        return out.reversed()
+    }
+
+    /// The idempotency key as shown to people (LT-7), or nil.
+    public func idempotencyKey(of id: Int32) -> String? {
+        let k = request(id).idempotencyKey
+        guard k != 0 else { return nil }
+        return Simulation.hex(k)
+    }
+
+    static func hex(_ v: UInt64) -> String {
+        let digits = Array("0123456789abcdef")
+        var s = ""
+        for shift in stride(from: 60, through: 0, by: -4) {
+            s.append(digits[Int((v >> UInt64(shift)) & 0xF)])
+        }
+        return s
+    }
+
+    /// The moment of the next timer that still matters, dropping stale ones.
+    public mutating func nextDueTime() -> Millis? {
+        while let t = timers.first {
+            if isCurrent(t) { return t.time }
+            _ = timers.pop()
+        }
+        return nil
+    }
+
+    // MARK: Time
+
+    /// Moves the clock to `t`, firing every timer due on the way, in order (ORDER).
+    public mutating func advance(to t: Millis) {
+        precondition(t >= now, "time only moves forward")
+        while let top = timers.first, top.time <= t {
+            _ = timers.pop()
+            now = top.time
+            guard isCurrent(top) else { continue }
+            fire(top)
+        }
+        now = t
+    }
+
+    /// Fires every timer due at the current instant (those set by actions just applied).
+    public mutating func settle() { advance(to: now) }
+
+    @inline(__always)
+    func isCurrent(_ t: Timer) -> Bool {
+        let r = requests[Int(t.request) - 1]
+        guard r.generation == t.generation else { return false }
+        switch t.kind {
+        case .reach, .answer: return r.state == .inFlight
+        case .retry: return r.state == .retrying
+        }
+    }
+
+    mutating func fire(_ t: Timer) {
+        switch t.kind {
+        case .reach:
+            reachBackend(t.request)
+        case .answer:
+            let r = requests[Int(t.request) - 1]
+            let outcome: Outcome
+            switch r.plannedAnswer {
+            case .timeout, .lost: outcome = .timeout
+            case _ where settings.timeout < settings.latency: outcome = .timeout
+            case .ok: outcome = .http(200)
+            case .status(let s): outcome = .http(s)
+            case .partial: outcome = .partial
+            }
+            finishAttempt(t.request, outcome)
+        case .retry:
+            requests[Int(t.request) - 1].nextAttemptAt = -1
+            retryDue(t.request)
+        }
+    }
+
+    mutating func schedule(_ kind: Timer.Kind, _ id: Int32, at time: Millis) {
+        timerSeq &+= 1
+        timers.push(
+            Timer(time: time, seq: timerSeq, kind: kind, request: id, generation: requests[Int(id) - 1].generation))
+    }
+
+    // MARK: Actions
+
+    /// Why an action cannot be applied now, or nil. Nothing changes.
+    public func check(_ action: Action) -> String? {
+        if let why = action.unsupported(on: profile) { return why }
+        if action.needsRunningApp && !appRunning { return "the app is not running (launch it first)" }
+        if action == .appLaunched && appRunning { return "the app is already running" }
+        if action == .appQuit && !appRunning { return "the app is not running" }
+        if case .settingChanged(let key, let value) = action {
+            var s = settings
+            return s.set(key, value, profile: profile)
+        }
+        if case .eventTracked(let e) = action, e.name.isEmpty { return "an event needs a name" }
+        return nil
+    }
+
+    /// Applies an action at the current instant, with all its immediate effects.
+    /// Returns why it was refused, and then changes nothing.
+    @discardableResult
+    public mutating func apply(_ action: Action) -> String? {
+        if let why = check(action) { return why }
+        switch action {
+        case .appLaunched: launch()
+        case .appQuit: quit()
+        case .getInstanceCalled: AndroidPolicy.getInstance(&self)
+        case .consentGranted: LinkTrailPolicy.grant(&self)
+        case .consentDenied: LinkTrailPolicy.deny(&self)
+        case .eventTracked(let e):
+            let id = create(.event, name: e.name, value: e.value, currency: e.currency, attributes: e.attributes)
+            created(id)
+        case .pingSent: created(create(.ping, name: "ping"))
+        case .screenViewed(let n): created(create(.screen, name: n))
+        case .productViewed(let n): created(create(.product, name: n))
+        case .notificationReported(let n): created(create(.notification, name: n))
+        case .loggedOut:
+            log(.sdk, "logout(): sending logout, token-removal, anonymous-ping")
+            for (kind, name) in [(RequestKind.logout, "logout"), (.tokenRemoval, "token-removal"), (.anonymousPing, "anonymous-ping")] {
+                created(create(kind, name: name))
+            }
+        case .networkWentOnline:
+            guard !online else { log(.outbox, "network already online"); return nil }
+            online = true
+            log(.outbox, "network online", rule: .net)
+            if appRunning { networkReturned() }
+        case .networkWentOffline:
+            guard online else { log(.outbox, "network already offline"); return nil }
+            online = false
+            log(.outbox, "network offline", rule: .net)
+            // NET: every attempt on the wire fails now as a transport error, oldest first.
+            for id in liveSets[Int(RequestState.inFlight.rawValue)].sorted() {
+                requests[Int(id) - 1].generation &+= 1
+                finishAttempt(id, .networkLost)
+            }
+        case .serverPlanned(let answer, let rep):
+            plan = ServerPlan(answer, rep)
+            log(.outbox, "backend will answer: " + plan.text, rule: .ans)
+        case .settingChanged(let key, let value):
+            _ = settings.set(key, value, profile: profile)
+            log(.outbox, "set \(key) \(value)")
+        }
+        return nil
+    }
+
+    mutating func launch() {
+        appRunning = true
+        launches += 1
+        consent = store.consent
+        log(.outbox, "app launched (launch \(launches))")
+        restoreSaved()
+        switch profile {
+        case .linktrail: LinkTrailPolicy.launched(&self)
+        case .ios: IOSPolicy.launched(&self)
+        case .android: AndroidPolicy.launched(&self)
+        case .flutter: FlutterPolicy.launched(&self)
+        }
+    }
+
+    /// Takes what the device store holds as the truth after a launch: every saved
+    /// request is live again (queued, or pending for a held install); requests the
+    /// model knew as saved but the store lost are gone.
+    mutating func restoreSaved() {
+        let rows = store.loadAll()
+        var seen = Set<Int32>()
+        for row in rows {
+            seen.insert(row.id)
+            if Int(row.id) <= requests.count {
+                let r = requests[Int(row.id) - 1]
+                precondition(r.isLive && r.saved, "store holds #\(row.id) that the model has as \(r.state.word)")
+                requests[Int(row.id) - 1].attempts = row.attempts
+                requests[Int(row.id) - 1].budgetUsed = 0
+            } else {
+                // A request saved by an earlier process of this device.
+                while requests.count < Int(row.id) - 1 {
+                    // Ids nobody here knows: placeholders that never take part.
+                    let gap = Int32(requests.count + 1)
+                    requests.append(
+                        Request(id: gap, kind: .event, nameID: 0, createdAt: 0, idempotencyKey: 0, value: nil,
+                                currencyID: 0, state: .dropped, reason: .notSaved, rule: .lt12))
+                    counts[Int(RequestState.dropped.rawValue)] += 1
+                }
+                let id = restoredRequest(row)
+                precondition(id == row.id)
+            }
+        }
+        for i in requests.indices where requests[i].saved && requests[i].isLive && !seen.contains(requests[i].id) {
+            // The store is the truth: what it does not hold did not survive.
+            move(requests[i].id, to: .dropped, rule: .lt12, reason: .notSaved)
+        }
+    }
+
+    mutating func restoredRequest(_ row: SavedRequest) -> Int32 {
+        let id = create(row.kind, name: row.name, value: row.value, currency: row.currency.isEmpty ? nil : row.currency,
+                        attributes: row.attributes, key: row.idempotencyKey, createdAt: row.createdAt)
+        requests[Int(id) - 1].attempts = row.attempts
+        requests[Int(id) - 1].saved = true
+        savedCount += 1
+        enter(id, row.waitingForConsent ? .pending : .queued, rule: profileSaveRule)
+        return id
+    }
+
+    var profileSaveRule: RuleID {
+        switch profile {
+        case .linktrail: return .lt12
+        case .ios: return .ios6
+        case .android: return .and2
+        case .flutter: return .fl2
+        }
+    }
+
+    mutating func quit() {
+        log(.outbox, "app closing")
+        // Every live request learns its fate, oldest first; attempts on the wire are cancelled (CANCEL).
+        var ids: [Int32] = []
+        for s in [RequestState.pending, .inFlight, .retrying] { ids += liveSets[Int(s.rawValue)] }
+        ids.sort()
+        for id in ids {
+            requests[Int(id) - 1].generation &+= 1
+            switch profile {
+            case .linktrail: LinkTrailPolicy.closing(&self, id)
+            case .ios: IOSPolicy.closing(&self, id)
+            case .android, .flutter: closingUserCom(id)
+            }
+        }
+        if flush.active { LinkTrailPolicy.endFlush(&self, why: "the app closed", rule: .lt12, allowMorePass: false) }
+        flush.morePass = false
+        appRunning = false
+        log(.outbox, "app closed · \(savedCount) saved on the device")
+    }
+
+    /// AND-2, FL-2: a saved request stays saved; one never saved is lost.
+    mutating func closingUserCom(_ id: Int32) {
+        let rule: RuleID = profile == .android ? .and2 : .fl2
+        if request(id).saved {
+            move(id, to: .queued, rule: rule)
+        } else {
+            move(id, to: .dropped, rule: rule, reason: .notSaved)
+        }
+    }
+
+    mutating func created(_ id: Int32) {
+        switch profile {
+        case .linktrail: LinkTrailPolicy.created(&self, id)
+        case .ios: IOSPolicy.created(&self, id)
+        case .android: AndroidPolicy.created(&self, id)
+        case .flutter: FlutterPolicy.created(&self, id)
+        }
+    }
+
+    mutating func finishAttempt(_ id: Int32, _ outcome: Outcome) {
+        requests[Int(id) - 1].lastOutcome = outcome
+        switch profile {
+        case .linktrail: LinkTrailPolicy.answered(&self, id, outcome)
+        case .ios: IOSPolicy.answered(&self, id, outcome)
+        case .android: AndroidPolicy.answered(&self, id, outcome)
+        case .flutter: FlutterPolicy.answered(&self, id, outcome)
+        }
+    }
+
+    mutating func retryDue(_ id: Int32) {
+        switch profile {
+        case .linktrail: send(id, rule: .lt4)
+        case .ios: IOSPolicy.retryDue(&self, id)
+        case .android, .flutter: preconditionFailure("no retry timers on \(profile.rawValue)")
+        }
+    }
+
+    mutating func networkReturned() {
+        switch profile {
+        case .linktrail: log(.outbox, "the network returning does not flush (LT-8)", rule: .lt8)
+        case .ios: IOSPolicy.networkReturned(&self)
+        case .android: log(.outbox, "saved requests wait for getInstance() (AND-3)", rule: .and3)
+        case .flutter: log(.outbox, "saved requests wait for the next launch (FL-4)", rule: .fl4)
+        }
+    }
+
+    // MARK: Building blocks for the policies
+
+    mutating func intern(_ s: String) -> Int32 {
+        if let n = nameIndex[s] { return n }
+        let n = Int32(names.count)
+        names.append(s)
+        nameIndex[s] = n
+        return n
+    }
+
+    /// Makes a request. It takes part once the policy `enter`s it in a state.
+    mutating func create(
+        _ kind: RequestKind, name: String, value: Amount? = nil, currency: String? = nil,
+        attributes attrs: [Attribute] = [], key: UInt64? = nil, createdAt: Millis? = nil
+    ) -> Int32 {
+        let id = Int32(requests.count + 1)
+        let nameID = intern(name)
+        let currencyID = currency.map { intern($0) } ?? 0
+        var k: UInt64 = 0
+        if profile == .linktrail {
+            // LT-7: a key per request, from the seed, so runs are repeatable.
+            var g = SplitMix64(seed: settings.seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(id))
+            k = key ?? (g.next() | 1)
+        }
+        requests.append(
+            Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, value: value,
+                    currencyID: currencyID, state: .pending, reason: nil, rule: .order))
+        requestsByName[nameID, default: []].append(id)
+        if !attrs.isEmpty { attributes[id] = attrs }
+        if id >= store.nextID { store.nextID = id + 1 }
+        return id
+    }
+
+    /// A new request takes its first state.
+    mutating func enter(_ id: Int32, _ state: RequestState, rule: RuleID, reason: DropReason? = nil) {
+        let i = Int(id) - 1
+        requests[i].state = state
+        requests[i].reason = reason
+        requests[i].rule = rule
+        counts[Int(state.rawValue)] += 1
+        if !state.isFinal { insertLive(id, state) }
+        record(id, from: nil, to: state, rule: rule, outcome: .none, reason: reason)
+    }
+
+    /// Moves a request to a new state and journals why.
+    mutating func move(
+        _ id: Int32, to state: RequestState, rule: RuleID, outcome: Outcome = .none, reason: DropReason? = nil
+    ) {
+        let i = Int(id) - 1
+        let from = requests[i].state
+        if !from.isFinal { removeLive(id, from) }
+        counts[Int(from.rawValue)] -= 1
+        counts[Int(state.rawValue)] += 1
+        if from == .inFlight { requests[i].inFlush = false }
+        if from == .retrying { requests[i].nextAttemptAt = -1 }
+        requests[i].state = state
+        requests[i].reason = reason
+        requests[i].rule = rule
+        if state.isFinal {
+            if requests[i].saved { setSaved(id, false) }
+        } else {
+            insertLive(id, state)
+        }
+        record(id, from: from, to: state, rule: rule, outcome: outcome, reason: reason)
+    }
+
+    @inline(__always)
+    mutating func insertLive(_ id: Int32, _ state: RequestState) {
+        let s = Int(state.rawValue)
+        requests[Int(id) - 1].slot = Int32(liveSets[s].count)
+        liveSets[s].append(id)
+        if state == .queued { queuedHeap.push(id) }
+    }
+
+    @inline(__always)
+    mutating func removeLive(_ id: Int32, _ state: RequestState) {
+        let s = Int(state.rawValue)
+        let slot = Int(requests[Int(id) - 1].slot)
+        let last = liveSets[s].removeLast()
+        if last != id {
+            liveSets[s][slot] = last
+            requests[Int(last) - 1].slot = Int32(slot)
+        }
+        requests[Int(id) - 1].slot = -1
+    }
+
+    mutating func record(
+        _ id: Int32, from: RequestState?, to: RequestState, rule: RuleID, outcome: Outcome, reason: DropReason?
+    ) {
+        transitionCount += 1
+        guard keepsJournal else { return }
+        let i = Int(id) - 1
+        let t = Transition(time: now, request: id, from: from, to: to, attempt: requests[i].attempts,
+                           outcome: outcome, reason: reason, rule: rule, previous: requests[i].lastTransition)
+        requests[i].lastTransition = Int32(journal.count)
+        journal.append(.transition(t))
+    }
+
+    mutating func log(_ source: LogSource, _ text: String, request: Int32 = -1, rule: RuleID? = nil) {
+        guard keepsJournal else { return }
+        journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule)))
+    }
+
+    /// Stores or forgets a request on the device, before the model goes on.
+    mutating func setSaved(_ id: Int32, _ saved: Bool) {
+        let i = Int(id) - 1
+        guard requests[i].saved != saved else { return }
+        requests[i].saved = saved
+        if saved {
+            savedCount += 1
+            store.save(savedRecord(id))
+        } else {
+            savedCount -= 1
+            store.remove(id: id)
+        }
+    }
+
+    /// The record the device keeps for a saved request.
+    public func savedRecord(_ id: Int32) -> SavedRequest {
+        let r = request(id)
+        return SavedRequest(
+            id: id, kind: r.kind, name: names[Int(r.nameID)], createdAt: r.createdAt, idempotencyKey: r.idempotencyKey,
+            value: r.value, currency: names[Int(r.currencyID)], attributes: attributes[id] ?? [],
+            attempts: r.attempts, waitingForConsent: r.state == .pending && r.attempts == 0)
+    }
+
+    /// One attempt goes on the wire (LAT, ANS, TMO, NET).
+    mutating func send(_ id: Int32, rule: RuleID) {
+        let i = Int(id) - 1
+        requests[i].attempts += 1
+        requests[i].budgetUsed += 1
+        requests[i].generation &+= 1
+        requests[i].reachedBackend = false
+        move(id, to: .inFlight, rule: rule)
+        if requests[i].saved { store.save(savedRecord(id)) }
+        guard online else {
+            // NET: fails at once as a transport error; it was made, so it counts.
+            requests[i].generation &+= 1
+            finishAttempt(id, .offline)
+            return
+        }
+        let answer = plan.take()
+        requests[i].plannedAnswer = answer
+        let latency = settings.latency, timeout = settings.timeout
+        let half = latency / 2
+        let answerAfter: Millis
+        let reaches: Bool
+        switch answer {
+        case .timeout:
+            answerAfter = timeout
+            reaches = false
+        case .lost:
+            answerAfter = timeout
+            reaches = half <= timeout
+        default:
+            answerAfter = timeout < latency ? timeout : latency
+            reaches = half <= timeout
+        }
+        if reaches { schedule(.reach, id, at: now + half) }
+        schedule(.answer, id, at: now + answerAfter)
+    }
+
+    mutating func reachBackend(_ id: Int32) {
+        let i = Int(id) - 1
+        requests[i].reachedBackend = true
+        let r = requests[i]
+        switch backend.receive(r, answer: r.plannedAnswer) {
+        case .duplicate:
+            log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again",
+                request: id, rule: .lt7)
+        case .counted where r.plannedAnswer == .partial:
+            let dropped = (attributes[id] ?? []).map(\.key)
+            log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' accepted in part"
+                + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", ")),
+                request: id, rule: .backend)
+        case .counted where r.plannedAnswer == .lost:
+            log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' recorded; its answer will be lost", request: id, rule: .lost)
+        default:
+            break
+        }
+    }
+
+    /// Puts a request on a backoff timer (BACKOFF).
+    mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) {
+        let r = request(id)
+        let at = now + settings.delay(afterAttempt: Int(r.budgetUsed))
+        move(id, to: .retrying, rule: rule, outcome: outcome)
+        requests[Int(id) - 1].nextAttemptAt = at
+        schedule(.retry, id, at: at)
+    }
+
+    /// Pops every queued request, oldest first.
+    mutating func takeQueued() -> [Int32] {
+        var out: [Int32] = []
+        out.reserveCapacity(count(.queued))
+        while let id = queuedHeap.pop() {
+            if request(id).state == .queued && out.last != id { out.append(id) }
+        }
+        return out
+    }
+
+    /// The oldest queued request, or nil.
+    mutating func oldestQueued() -> Int32? {
+        while let id = queuedHeap.first {
+            if request(id).state == .queued { return id }
+            _ = queuedHeap.pop()
+        }
+        return nil
+    }
+
+    /// Text naming a request in log lines.
+    func label(_ id: Int32) -> String { "#\(id) '\(name(of: id))'" }
+}

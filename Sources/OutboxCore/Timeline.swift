@@ -1,0 +1,140 @@
+/// How a timeline is printed.
+public enum TimelineFormat: String, CaseIterable, Sendable {
+    /// For people: one aligned line per entry.
+    case text
+    /// One JSON object a line (scenario-format.md).
+    case jsonl
+}
+
+/// Turns journal entries and check results into timeline lines.
+public struct TimelineWriter {
+    public let format: TimelineFormat
+
+    public init(format: TimelineFormat) { self.format = format }
+
+    public func line(_ entry: JournalEntry, in sim: Simulation) -> String {
+        switch entry {
+        case .transition(let t): return transition(t, in: sim)
+        case .log(let l): return log(l)
+        }
+    }
+
+    public func transition(_ t: Transition, in sim: Simulation) -> String {
+        let r = sim.request(t.request)
+        let name = sim.names[Int(r.nameID)]
+        switch format {
+        case .jsonl:
+            var o = JSONObject()
+            o.number("t", VirtualTime.seconds(t.time))
+            o.number("id", String(t.request))
+            o.string("name", name)
+            o.string("kind", r.kind.word)
+            o.string("from", t.from?.word ?? "new")
+            o.string("to", t.to.word)
+            o.number("attempt", String(t.attempt))
+            o.string("rule", t.rule.id)
+            if let s = t.outcome.httpStatus {
+                o.number("status", String(s))
+            } else if !t.outcome.isNone {
+                o.string("status", t.outcome.word)
+            }
+            if let reason = t.reason { o.string("reason", reason.word) }
+            return o.text
+        case .text:
+            var s = VirtualTime.clock(t.time) + "  " + pad("#\(t.request)", 6) + pad(r.kind.word, 15) + pad(name, 16)
+            s += pad((t.from?.word ?? "new") + " → " + t.to.word, 24)
+            s += pad(t.attempt > 0 ? "attempt \(t.attempt)" : "", 12)
+            var detail = t.outcome.word
+            if let reason = t.reason { detail += detail.isEmpty ? reason.word : " " + reason.word }
+            s += pad(detail, 22) + t.rule.id
+            return s
+        }
+    }
+
+    public func log(_ l: LogLine) -> String {
+        switch format {
+        case .jsonl:
+            var o = JSONObject()
+            o.number("t", VirtualTime.seconds(l.time))
+            o.string("log", l.text)
+            o.string("source", String(describing: l.source))
+            if l.request > 0 { o.number("id", String(l.request)) }
+            if let rule = l.rule { o.string("rule", rule.id) }
+            return o.text
+        case .text:
+            return VirtualTime.clock(l.time) + "  " + pad(tag(l.source), 10) + l.text
+        }
+    }
+
+    func tag(_ s: LogSource) -> String {
+        switch s {
+        case .sdk: return "log"
+        case .onError: return "onError"
+        case .completion: return "complete"
+        case .backend: return "backend"
+        case .outbox: return "outbox"
+        }
+    }
+
+    public func check(_ r: CheckResult) -> String {
+        switch format {
+        case .jsonl:
+            var o = JSONObject()
+            o.number("t", VirtualTime.seconds(r.time))
+            o.string("expect", r.text)
+            o.bool("ok", r.ok)
+            o.number("line", String(r.line))
+            if !r.ok { o.string("found", r.found) }
+            return o.text
+        case .text:
+            let head = VirtualTime.clock(r.time) + "  " + pad("expect", 10) + r.text
+            return r.ok ? head + "  ✓" : head + "  ✗ FAILED: " + r.found
+        }
+    }
+
+    func pad(_ s: String, _ w: Int) -> String {
+        let n = s.count
+        return n >= w ? s + " " : s + String(repeating: " ", count: w - n)
+    }
+}
+
+/// A tiny JSON object writer with keys in insertion order (byte-for-byte stable).
+public struct JSONObject {
+    private var parts: [String] = []
+    public init() {}
+
+    public mutating func string(_ key: String, _ value: String) {
+        parts.append(JSONObject.quote(key) + ":" + JSONObject.quote(value))
+    }
+
+    public mutating func number(_ key: String, _ literal: String) {
+        parts.append(JSONObject.quote(key) + ":" + literal)
+    }
+
+    public mutating func bool(_ key: String, _ value: Bool) {
+        parts.append(JSONObject.quote(key) + ":" + (value ? "true" : "false"))
+    }
+
+    public var text: String { "{" + parts.joined(separator: ",") + "}" }
+
+    public static func quote(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if u.value < 0x20 {
+                    let h = String(u.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                } else {
+                    out.unicodeScalars.append(u)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,184 @@
+/// The SDK a simulation models.
+public enum Profile: String, CaseIterable, Sendable {
+    case linktrail, ios, android, flutter
+
+    /// The one-line title shown by `outbox profiles` and the UI header.
+    public var title: String {
+        switch self {
+        case .linktrail: return "LinkTrail attribution SDK"
+        case .ios: return "Positive User (UserCom) SDK on iOS"
+        case .android: return "Positive User (UserCom) SDK on Android"
+        case .flutter: return "Positive User (UserCom) SDK on Flutter"
+        }
+    }
+
+    /// Whether the profile is one of the three UserCom SDKs.
+    public var isUserCom: Bool { self != .linktrail }
+}
+
+/// What a request is.
+public enum RequestKind: UInt8, CaseIterable, Sendable {
+    case install, event, ping, screen, product, notification, logout, tokenRemoval, anonymousPing
+
+    public var word: String {
+        switch self {
+        case .install: return "install"
+        case .event: return "event"
+        case .ping: return "ping"
+        case .screen: return "screen"
+        case .product: return "product"
+        case .notification: return "notification"
+        case .logout: return "logout"
+        case .tokenRemoval: return "token-removal"
+        case .anonymousPing: return "anonymous-ping"
+        }
+    }
+
+    public init?(word: String) {
+        guard let k = RequestKind.allCases.first(where: { $0.word == word }) else { return nil }
+        self = k
+    }
+
+    /// The three requests `logout` creates.
+    public var isLogoutRequest: Bool {
+        self == .logout || self == .tokenRemoval || self == .anonymousPing
+    }
+}
+
+/// The state of a request: exactly one at a time.
+public enum RequestState: UInt8, CaseIterable, Sendable {
+    case pending, inFlight, retrying, queued, delivered, dropped
+
+    public var word: String {
+        switch self {
+        case .pending: return "pending"
+        case .inFlight: return "in-flight"
+        case .retrying: return "retrying"
+        case .queued: return "queued"
+        case .delivered: return "delivered"
+        case .dropped: return "dropped"
+        }
+    }
+
+    public init?(word: String) {
+        guard let s = RequestState.allCases.first(where: { $0.word == word }) else { return nil }
+        self = s
+    }
+
+    /// Delivered and dropped are final.
+    public var isFinal: Bool { self == .delivered || self == .dropped }
+}
+
+/// Why a request was dropped.
+public enum DropReason: UInt8, CaseIterable, Sendable {
+    case consent, rejected, exhausted, notSaved
+
+    public var word: String {
+        switch self {
+        case .consent: return "consent"
+        case .rejected: return "rejected"
+        case .exhausted: return "exhausted"
+        case .notSaved: return "not-saved"
+        }
+    }
+
+    public init?(word: String) {
+        guard let r = DropReason.allCases.first(where: { $0.word == word }) else { return nil }
+        self = r
+    }
+}
+
+/// What the backend answers to one attempt, fixed when the attempt is sent.
+public enum Answer: Equatable, Sendable {
+    case ok
+    case status(Int)
+    case timeout
+    case lost
+    case partial
+
+    public var word: String {
+        switch self {
+        case .ok: return "ok"
+        case .status(let s): return String(s)
+        case .timeout: return "timeout"
+        case .lost: return "lost"
+        case .partial: return "partial"
+        }
+    }
+
+    public init?(word: String) {
+        switch word {
+        case "ok": self = .ok
+        case "timeout": self = .timeout
+        case "lost": self = .lost
+        case "partial": self = .partial
+        default:
+            guard word.count == 3, let n = Int(word), (100...599).contains(n) else { return nil }
+            self = .status(n)
+        }
+    }
+}
+
+/// What the client saw at the end of an attempt.
+///
+/// Stored compactly: a positive value is an HTTP status; the negative ones are
+/// the transport errors and the partial accept.
+public struct Outcome: Equatable, Hashable, Sendable {
+    public let code: Int16
+
+    public static let none = Outcome(code: 0)
+    /// The attempt timed out (a `timeout` or `lost` answer, or latency above the timeout).
+    public static let timeout = Outcome(code: -1)
+    /// The attempt was made while offline and failed at once.
+    public static let offline = Outcome(code: -2)
+    /// The network dropped while the attempt was on the wire.
+    public static let networkLost = Outcome(code: -3)
+    /// The backend accepted the event but dropped some attributes (a 2xx).
+    public static let partial = Outcome(code: -4)
+
+    public static func http(_ status: Int) -> Outcome { Outcome(code: Int16(status)) }
+
+    public var isNone: Bool { code == 0 }
+    public var httpStatus: Int? { code > 0 ? Int(code) : nil }
+    public var isTransportError: Bool { code == -1 || code == -2 || code == -3 }
+    public var isSuccess: Bool { code == -4 || (200...299).contains(Int(code)) }
+    public var is5xx: Bool { (500...599).contains(Int(code)) }
+
+    /// The word used in timelines and the UI.
+    public var word: String {
+        switch code {
+        case 0: return ""
+        case -1: return "timeout"
+        case -2: return "offline"
+        case -3: return "network-lost"
+        case -4: return "partial"
+        default: return String(code)
+        }
+    }
+}
+
+/// The result a completion handler got (iOS only).
+public enum Completion: UInt8, Sendable {
+    case none, success, failure
+
+    public var word: String {
+        switch self {
+        case .none: return "none"
+        case .success: return "true"
+        case .failure: return "false"
+        }
+    }
+}
+
+/// LinkTrail's consent decision.
+public enum Consent: UInt8, Sendable {
+    case undecided, granted, denied
+
+    public var word: String {
+        switch self {
+        case .undecided: return "undecided"
+        case .granted: return "granted"
+        case .denied: return "denied"
+        }
+    }
+}
