@@ -1,0 +1,48 @@
+import XCTest
+@testable import OutboxCore
+@testable import OutboxCLI
+
+/// Parses a scenario written inline; fails the test on bad input.
+func parseScenario(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Scenario? {
+    switch Scenario.parse(text, file: "inline.outbox") {
+    case .success(let s): return s
+    case .failure(let e):
+        XCTFail("bad scenario: " + e.errors.map(\.description).joined(separator: "; "), file: file, line: line)
+        return nil
+    }
+}
+
+/// Plays an inline scenario to the end and fails the test for each failed expect,
+/// printing the timeline. Returns the runner for further assertions.
+@discardableResult
+func play(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> ScenarioRunner? {
+    guard let sc = parseScenario(text, file: file, line: line) else { return nil }
+    var runner = ScenarioRunner(sc)
+    var timeline: [String] = []
+    let writer = TimelineWriter(format: .text)
+    runner.run { item, sim in
+        switch item {
+        case .entry(let e): timeline.append(writer.line(e, in: sim))
+        case .check(let r): timeline.append(writer.check(r))
+        }
+    }
+    for f in runner.failures {
+        XCTFail("line \(f.line): \(f.text): found \(f.found)\n" + timeline.joined(separator: "\n"), file: file, line: line)
+    }
+    XCTAssertFalse(runner.results.isEmpty, "the scenario has no expect lines", file: file, line: line)
+    return runner
+}
+
+/// Runs the command line in-process and returns (status, stdout, stderr).
+func cli(_ args: [String]) -> (Int32, String, String) {
+    let console = Console.capturing()
+    let status = CLI.main(args, console: console)
+    return (status, console.out, console.err)
+}
+
+/// The package root, for reading examples/ and docs/.
+let packageRoot: String = {
+    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/OutboxCoreTests/TestSupport.swift
+    return parts.joined(separator: "/")
+}()
