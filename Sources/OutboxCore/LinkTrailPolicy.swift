@@ -109,7 +109,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
             endFlush(&sim, why: "consent \(sim.consent.word)", rule: .lt10)
             return
         }
-        guard let id = sim.oldestQueued() else {
+        guard let id = sim.popOldestQueued() else {
             endFlush(&sim, why: "queue empty", rule: .lt11)
             return
         }

@@ -252,7 +252,12 @@ public struct Simulation {
             seen.insert(row.id)
             if Int(row.id) <= requests.count {
                 let r = requests[Int(row.id) - 1]
-                precondition(r.isLive && r.saved, "store holds #\(row.id) that the model has as \(r.state.word)")
+                guard r.isLive && r.saved else {
+                    // The device holds what the model had finished with: the model wins, the row goes.
+                    log(.outbox, "device store held #\(row.id), which is \(r.state.word); removed from the store")
+                    store.remove(id: row.id)
+                    continue
+                }
                 requests[Int(row.id) - 1].attempts = row.attempts
                 requests[Int(row.id) - 1].budgetUsed = 0
             } else {
@@ -561,11 +566,10 @@ public struct Simulation {
         return out
     }
 
-    /// The oldest queued request, or nil.
-    mutating func oldestQueued() -> Int32? {
-        while let id = queuedHeap.first {
+    /// Takes the oldest queued request out of the order, or nil.
+    mutating func popOldestQueued() -> Int32? {
+        while let id = queuedHeap.pop() {
             if request(id).state == .queued { return id }
-            _ = queuedHeap.pop()
         }
         return nil
     }
