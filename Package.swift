@@ -11,10 +11,17 @@ let package = Package(
         // No terminal, no wall clock, no Foundation.
         .target(name: "OutboxCore"),
         // Command-line front end: argument parsing and subcommands, callable in-process by tests.
-        .target(name: "OutboxCLI", dependencies: ["OutboxCore"]),
+        .target(name: "OutboxCLI", dependencies: ["OutboxCore", "OutboxUI", "OutboxTerminal"]),
+        // The interactive screen without curses: cells, roles, themes, keys, model, view.
+        .target(name: "OutboxUI", dependencies: ["OutboxCore"]),
+        // ncurses, through a shim that wraps what Swift cannot import.
+        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // The only importer of CNcurses: set-up, teardown, drawing, keys.
+        .target(name: "OutboxTerminal", dependencies: ["CNcurses", "OutboxUI"]),
         // The executable: a thin shell around OutboxCLI.
         .executableTarget(name: "outbox", dependencies: ["OutboxCLI"]),
         // Tests.
         .testTarget(name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI"]),
+        .testTarget(name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import OutboxCore
+import OutboxUI
 
 /// Where the command line writes: stdout and stderr, or buffers in tests.
 public final class Console {
@@ -14,11 +15,11 @@ public final class Console {
 
     init(capture: Bool) { self.capture = capture }
 
-    public func print(_ s: String) {
+    public func print(_ s: String, terminator: String = "\n") {
         if capture {
-            out += s + "\n"
+            out += s + terminator
         } else {
-            out += s + "\n"
+            out += s + terminator
             if out.utf8.count > 1 << 16 { flush() }
         }
     }
@@ -44,25 +45,28 @@ public enum CLI {
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: outbox run FILE... [--format text|jsonl] [--quiet]
+        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
+               outbox run FILE... [--format text|jsonl] [--quiet]
                outbox profiles [NAME]
                outbox bench [--quick] [--json]
+               outbox keys
                outbox help [COMMAND] | --help | --version
         """
 
     /// Runs the command line and returns the exit status.
     public static func main(_ args: [String], console: Console) -> Int32 {
         defer { console.flush() }
-        guard let command = args.first else {
-            console.error("outbox: the terminal UI is not built yet; play a scenario with `outbox run FILE`")
-            console.error(usage)
-            return 2
+        guard let command = args.first, !command.hasPrefix("--") || command == "--help" || command == "--version" else {
+            return InteractiveCommand.main(args, console: console)
         }
         let rest = Array(args.dropFirst())
         switch command {
         case "run": return RunCommand.main(rest, console: console)
         case "profiles": return ProfilesCommand.main(rest, console: console)
         case "bench": return BenchCommand.main(rest, console: console)
+        case "keys":
+            console.print(KeyMap.markdown, terminator: "")
+            return 0
         case "help", "--help", "-h":
             if command == "help", let topic = rest.first {
                 guard let text = Help.topics[topic] else {
@@ -95,17 +99,21 @@ enum Help {
 
         \(CLI.usage)
 
+        With no command, opens the interactive screen (press ? there for its keys).
+
         commands:
           run       play scenario files headless and check their expect lines
           profiles  print each profile's rules, settings and assumptions
           bench     measure how fast the model steps (release build)
+          keys      print the key table as markdown (docs/keys.md)
           help      show help for a command
 
         See docs/scenarios.md for the scenario format, examples/ for demos.
         """
 
     static let run = """
-        usage: outbox run FILE... [--format text|jsonl] [--quiet]
+        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
+               outbox run FILE... [--format text|jsonl] [--quiet]
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time

@@ -245,9 +245,13 @@ struct ScenarioParser {
                 fail(n, why)
                 return nil
             }
-            if case .settingChanged = action {
-                fail(n, "`set` is a line of its own, expected `set <key> <value>` before the first `at`")
-                return nil
+            if case .settingChanged(let key, let value) = action {
+                // An extension: a setting changed mid-run, as the UI's `:set` does.
+                var probe = settings!
+                if let why = probe.set(key, value, profile: profile) {
+                    fail(n, why)
+                    return nil
+                }
             }
             return action
         }
@@ -355,6 +359,46 @@ public enum ActionSyntax {
             return .success(.settingChanged(key: args[0], value: args[1]))
         default:
             return .failure(Problem("unknown action `\(verb)`, expected one of: " + verbs))
+        }
+    }
+
+    /// The scenario words for an action: what `parse` reads back to the same action.
+    public static func text(for action: Action) -> String {
+        func q(_ s: String) -> String {
+            let plain = !s.isEmpty && !s.contains(where: { $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\t" || $0 == "\\" })
+            if plain { return s }
+            var out = "\""
+            for c in s {
+                if c == "\"" || c == "\\" { out.append("\\") }
+                out.append(c)
+            }
+            return out + "\""
+        }
+        switch action {
+        case .appLaunched: return "launch"
+        case .appQuit: return "quit"
+        case .getInstanceCalled: return "getinstance"
+        case .consentGranted: return "consent grant"
+        case .consentDenied: return "consent deny"
+        case .eventTracked(let e):
+            var w = ["track", q(e.name)]
+            if let v = e.value { w.append("value=" + v.text) }
+            if let c = e.currency { w.append("currency=" + c) }
+            for a in e.attributes { w.append(q(a.key + "=" + a.value)) }
+            return w.joined(separator: " ")
+        case .pingSent: return "ping"
+        case .screenViewed(let n): return "screen " + q(n)
+        case .productViewed(let n): return "product " + q(n)
+        case .notificationReported(let n): return "notification " + q(n)
+        case .loggedOut: return "logout"
+        case .networkWentOnline: return "network online"
+        case .networkWentOffline: return "network offline"
+        case .serverPlanned(let a, let r):
+            switch r {
+            case .always: return "server \(a.word) always"
+            case .times(let n): return "server \(a.word) x\(n)"
+            }
+        case .settingChanged(let k, let v): return "set \(k) \(v)"
         }
     }
 

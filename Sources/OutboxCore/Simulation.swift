@@ -12,6 +12,10 @@ public struct Simulation {
     public internal(set) var requests: [Request] = []
     /// Transitions and log lines in the order they happened.
     public internal(set) var journal: [JournalEntry] = []
+    /// Where the log lines are in the journal, oldest first.
+    public internal(set) var logPositions: [Int32] = []
+    /// When the network changed: (time, online), oldest first.
+    public internal(set) var networkChanges: [(time: Millis, online: Bool)] = []
     /// Whether to keep the journal (benchmarks may turn it off).
     public var keepsJournal = true
     /// How many transitions happened, journaled or not.
@@ -207,11 +211,13 @@ public struct Simulation {
         case .networkWentOnline:
             guard !online else { log(.outbox, "network already online"); return nil }
             online = true
+            networkChanges.append((now, true))
             log(.outbox, "network online", rule: .net)
             if appRunning { networkReturned() }
         case .networkWentOffline:
             guard online else { log(.outbox, "network already offline"); return nil }
             online = false
+            networkChanges.append((now, false))
             log(.outbox, "network offline", rule: .net)
             // NET: every attempt on the wire fails now as a transport error, oldest first.
             for id in liveSets[Int(RequestState.inFlight.rawValue)].sorted() {
@@ -465,6 +471,7 @@ public struct Simulation {
 
     mutating func log(_ source: LogSource, _ text: String, request: Int32 = -1, rule: RuleID? = nil) {
         guard keepsJournal else { return }
+        logPositions.append(Int32(journal.count))
         journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule)))
     }
 
@@ -572,6 +579,16 @@ public struct Simulation {
             if request(id).state == .queued { return id }
         }
         return nil
+    }
+
+    /// Whether the network was online at a moment.
+    public func wasOnline(at t: Millis) -> Bool {
+        var on = true
+        for c in networkChanges {
+            if c.time > t { break }
+            on = c.online
+        }
+        return on
     }
 
     /// Text naming a request in log lines.

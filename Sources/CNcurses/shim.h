@@ -1,0 +1,86 @@
+// The only C the terminal layer sees. SwiftPM drops pkg-config's -D flags, so
+// the wide-character API is switched on here, and macros, globals and variadic
+// functions that Swift cannot import are wrapped as static inline functions.
+#ifndef OUTBOX_CNCURSES_SHIM_H
+#define OUTBOX_CNCURSES_SHIM_H
+
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#ifndef _XOPEN_SOURCE_EXTENDED
+#define _XOPEN_SOURCE_EXTENDED 1
+#endif
+#include <stdio.h>
+#include <locale.h>
+#include <langinfo.h>
+#include <wchar.h>
+#include <ncursesw/curses.h>
+
+static inline WINDOW *outbox_stdscr(void) { return stdscr; }
+static inline int outbox_lines(void) { return LINES; }
+static inline int outbox_cols(void) { return COLS; }
+static inline int outbox_colors(void) { return COLORS; }
+static inline int outbox_color_pairs(void) { return COLOR_PAIRS; }
+
+static inline attr_t outbox_a_normal(void) { return A_NORMAL; }
+static inline attr_t outbox_a_bold(void) { return A_BOLD; }
+static inline attr_t outbox_a_dim(void) { return A_DIM; }
+static inline attr_t outbox_a_reverse(void) { return A_REVERSE; }
+static inline attr_t outbox_a_underline(void) { return A_UNDERLINE; }
+
+static inline int outbox_key_resize(void) { return KEY_RESIZE; }
+static inline int outbox_key_up(void) { return KEY_UP; }
+static inline int outbox_key_down(void) { return KEY_DOWN; }
+static inline int outbox_key_left(void) { return KEY_LEFT; }
+static inline int outbox_key_right(void) { return KEY_RIGHT; }
+static inline int outbox_key_ppage(void) { return KEY_PPAGE; }
+static inline int outbox_key_npage(void) { return KEY_NPAGE; }
+static inline int outbox_key_home(void) { return KEY_HOME; }
+static inline int outbox_key_end(void) { return KEY_END; }
+static inline int outbox_key_enter(void) { return KEY_ENTER; }
+static inline int outbox_key_backspace(void) { return KEY_BACKSPACE; }
+static inline int outbox_key_btab(void) { return KEY_BTAB; }
+static inline int outbox_key_dc(void) { return KEY_DC; }
+
+/// Draws one cell: a wide character with attributes and a color pair.
+static inline int outbox_put(int y, int x, const wchar_t *text, attr_t attrs, short pair) {
+    cchar_t cc;
+    setcchar(&cc, text, attrs, pair, NULL);
+    return mvadd_wch(y, x, &cc);
+}
+
+/// Whether the locale's character set is UTF-8.
+static inline int outbox_locale_is_utf8(void) {
+    const char *cs = nl_langinfo(CODESET);
+    return cs && (cs[0] == 'U' || cs[0] == 'u') && (cs[1] == 'T' || cs[1] == 't') && (cs[2] == 'F' || cs[2] == 'f');
+}
+
+static inline void outbox_setlocale(void) { setlocale(LC_ALL, ""); }
+
+/// Reads one key; wide characters come through get_wch.
+static inline int outbox_get_key(int *is_key_code, unsigned int *out) {
+    wint_t ch = 0;
+    int rc = get_wch(&ch);
+    *is_key_code = (rc == KEY_CODE_YES);
+    *out = (unsigned int)ch;
+    return rc;
+}
+
+/// A new screen on stdout/stdin; NULL when the terminal type is unknown.
+static inline SCREEN *outbox_newterm(void) { return newterm(NULL, stdout, stdin); }
+
+static inline int outbox_ok(void) { return OK; }
+
+#include <ncursesw/term.h>
+
+/// Whether terminfo knows the terminal type (without starting curses).
+static inline int outbox_term_known(const char *name) {
+    int err = 0;
+    TERMINAL *saved = cur_term;
+    if (setupterm(name, 1, &err) != OK) { return 0; }
+    del_curterm(cur_term);
+    cur_term = saved;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,219 @@
+import Foundation
+import OutboxCore
+import OutboxTerminal
+import OutboxUI
+
+/// `outbox [--profile P] [--theme NAME|PATH] [--speed N] [--seed N] [--record FILE]`: the interactive screen.
+enum InteractiveCommand {
+    struct Options {
+        var profile = Profile.linktrail
+        var theme: String?
+        var speed: Int64 = 1
+        var seed: UInt64 = 1
+        var record: String?
+    }
+
+    static func parse(_ args: [String], console: Console) -> Options? {
+        var o = Options()
+        var i = 0
+        func value(_ flag: String) -> String? {
+            guard i + 1 < args.count else {
+                console.error("outbox: \(flag) needs a value")
+                console.error(CLI.usage)
+                return nil
+            }
+            i += 1
+            return args[i]
+        }
+        while i < args.count {
+            switch args[i] {
+            case "--profile":
+                guard let v = value("--profile") else { return nil }
+                guard let p = Profile(rawValue: v) else {
+                    console.error("outbox: unknown profile `\(v)`, expected linktrail, ios, android or flutter")
+                    return nil
+                }
+                o.profile = p
+            case "--theme":
+                guard let v = value("--theme") else { return nil }
+                o.theme = v
+            case "--speed":
+                guard let v = value("--speed") else { return nil }
+                guard let n = Int64(v), AppModel.speeds.contains(n) else {
+                    console.error("outbox: bad --speed `\(v)`, expected 1, 10, 60 or 600")
+                    return nil
+                }
+                o.speed = n
+            case "--seed":
+                guard let v = value("--seed") else { return nil }
+                guard let n = UInt64(v) else {
+                    console.error("outbox: bad --seed `\(v)`, expected a whole number")
+                    return nil
+                }
+                o.seed = n
+            case "--record":
+                guard let v = value("--record") else { return nil }
+                o.record = v
+            default:
+                console.error("outbox: unknown option `\(args[i])`")
+                console.error(CLI.usage)
+                return nil
+            }
+            i += 1
+        }
+        return o
+    }
+
+    /// Loads a theme by name (shipped) or path (a .theme file).
+    static func loadTheme(_ spec: String) -> Result<Theme, Problem> {
+        if let t = Theme.builtin(spec) { return .success(t) }
+        guard spec.contains("/") || spec.hasSuffix(".theme") else {
+            return .failure(Problem("unknown theme `\(spec)`, expected one of: " + themeNames.joined(separator: ", ") + ", or a path to a .theme file"))
+        }
+        guard let data = FileManager.default.contents(atPath: spec), let text = String(data: data, encoding: .utf8) else {
+            return .failure(Problem("\(spec):1: cannot read the theme file"))
+        }
+        let name = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
+        switch Theme.parse(text, name: name, file: spec) {
+        case .success(let t): return .success(t)
+        case .failure(let e): return .failure(Problem(e.description))
+        }
+    }
+
+    static let themeNames = ["default", "light", "high-contrast", "monochrome"]
+
+    static func newModel(_ profile: Profile, seed: UInt64) -> AppModel {
+        var settings = Settings(profile: profile)
+        settings.seed = seed
+        var m = AppModel(sim: Simulation(profile: profile, settings: settings))
+        m.perform(.appLaunched)
+        return m
+    }
+
+    static func main(_ args: [String], console: Console) -> Int32 {
+        guard let o = parse(args, console: console) else { return 2 }
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        var theme: Theme
+        switch loadTheme(o.theme ?? "default") {
+        case .success(let t): theme = t
+        case .failure(let why):
+            console.error("outbox: " + why.message)
+            return 2
+        }
+        if let why = Terminal.unusableReason() {
+            console.error("outbox: \(why).")
+            console.error("To play scenarios without a terminal, use `outbox run FILE` (see `outbox help run`).")
+            return 2
+        }
+        if let path = o.record, !FileManager.default.isWritableFile(atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent) {
+            console.error("outbox: cannot write the recording to `\(path)`: its folder is missing or read-only")
+            return 2
+        }
+        var model = newModel(o.profile, seed: o.seed)
+        model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? 0
+        console.flush()
+        let term = Terminal(noColor: noColor)
+        if noColor || !term.colors { theme = Theme.monochrome }
+        term.use(theme)
+        let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
+        var loop = Loop(model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme)
+        let outcome = loop.run()
+        term.restore()
+        if let msg = outcome.message { console.error(msg) }
+        if let path = o.record { console.error("outbox: recorded \(loop.model.recorded.count) actions to \(path); replay with `outbox run \(path)`") }
+        return outcome.status
+    }
+
+    /// The interactive loop: keys in, wall time × speed into virtual time, frames out.
+    struct Loop {
+        var model: AppModel
+        let term: Terminal
+        let glyphs: Glyphs
+        let record: String?
+        let seed: UInt64
+        var theme: Theme
+        var frameMs: UInt64 = 33
+
+        static func wallMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+
+        mutating func run() -> (status: Int32, message: String?) {
+            var lastWall = Loop.wallMs()
+            var carry: Int64 = 0
+            var lastFrame: UInt64 = 0
+            var dirty = true
+            saveRecording()
+            while true {
+                if term.stopSignal != 0 {
+                    saveRecording()
+                    return (term.stopSignal == SIGINT ? 130 : 143, "outbox: stopped by signal \(term.stopSignal); the terminal is restored")
+                }
+                model.setListHeight(AppView.listRows(model, width: term.width, height: term.height))
+                if dirty || Loop.wallMs() - lastFrame >= frameMs {
+                    term.draw(AppView.render(model, width: term.width, height: term.height, glyphs: glyphs))
+                    lastFrame = Loop.wallMs()
+                    dirty = false
+                }
+                let wait: Int32 = model.paused ? 1000 : Int32(frameMs)
+                if let key = term.readKey(timeoutMs: wait) {
+                    if key == .resize { term.refreshSize() }
+                    let recordedBefore = model.recorded.count
+                    let effect = model.handle(key)
+                    if model.recorded.count != recordedBefore { saveRecording() }
+                    dirty = true
+                    switch effect {
+                    case .quit?:
+                        saveRecording()
+                        return (0, nil)
+                    case .export?:
+                        export()
+                    case .switchProfile(let p)?:
+                        model = InteractiveCommand.newModel(p, seed: seed)
+                        saveRecording()
+                    case .nextTheme?:
+                        let names = InteractiveCommand.themeNames
+                        let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
+                        theme = Theme.builtin(next)!
+                        if !term.colors { theme = Theme.monochrome }
+                        term.use(theme)
+                        model.message = ("theme: " + theme.name, false)
+                    case nil:
+                        break
+                    }
+                }
+                let now = Loop.wallMs()
+                if !model.paused {
+                    carry += Int64(now - lastWall) * model.speed
+                    if carry > 0 {
+                        model.tick(to: model.sim.now + carry)
+                        carry = 0
+                    }
+                }
+                lastWall = now
+            }
+        }
+
+        /// Writes what the user did so far as a scenario file; after every action, so a crash loses nothing.
+        func saveRecording() {
+            guard let path = record else { return }
+            var text = "# recorded by outbox \(CLI.version)\n# replay: outbox run \(path)\n"
+            text += "profile \(model.sim.profile.rawValue)\n"
+            if seed != 1 { text += "set seed \(seed)\n" }
+            text += model.recorded.joined(separator: "\n") + "\n"
+            try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+
+        mutating func export() {
+            let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: ".", with: "-")
+            let path = FileManager.default.currentDirectoryPath + "/outbox-\(model.sim.profile.rawValue)-\(stamp).jsonl"
+            let writer = TimelineWriter(format: .jsonl)
+            var out = ""
+            for e in model.sim.journal { out += writer.line(e, in: model.sim) + "\n" }
+            do {
+                try out.write(toFile: path, atomically: true, encoding: .utf8)
+                model.message = ("exported \(model.sim.journal.count) lines to \(path)", false)
+            } catch {
+                model.message = ("export failed: cannot write \(path)", true)
+            }
+        }
+    }
+}

@@ -1,0 +1,212 @@
+import OutboxCore
+
+extension AppModel {
+    /// The backend chooser's answers, each with its letter.
+    public static let answerChoices: [(key: Unicode.Scalar, answer: Answer)] = [
+        ("o", .ok), ("a", .status(408)), ("b", .status(429)), ("c", .status(500)), ("d", .status(503)),
+        ("e", .status(400)), ("f", .status(401)), ("g", .status(403)), ("h", .status(404)), ("i", .status(409)),
+        ("j", .status(422)), ("t", .timeout), ("l", .lost), ("p", .partial),
+    ]
+
+    /// Handles one key; returns what the loop must do outside the model.
+    public mutating func handle(_ key: Key) -> UIEffect? {
+        if key == .resize { return nil }
+        switch mode {
+        case .help:
+            if key == .char("q") { return .quit }
+            mode = .normal
+            return nil
+        case .command(let text):
+            switch editLine(text, key) {
+            case .editing(let t): mode = .command(t)
+            case .cancelled: mode = .normal
+            case .done(let t):
+                mode = .normal
+                return runCommand(t)
+            }
+            return nil
+        case .filter(let text):
+            switch editLine(text, key) {
+            case .editing(let t):
+                mode = .filter(t)
+                nameFilter = t
+                settleSelection()
+            case .cancelled:
+                mode = .normal
+                nameFilter = ""
+                settleSelection()
+            case .done(let t):
+                mode = .normal
+                nameFilter = t
+                settleSelection()
+                message = t.isEmpty ? nil : ("filter: names containing \"\(t)\"", false)
+            }
+            return nil
+        case .chooseAnswer(let chosen):
+            return chooser(chosen, key)
+        case .normal:
+            break
+        }
+        message = nil
+        guard let command = KeyMap.command(for: key) else {
+            if case .char(let c) = key { message = ("no command on `\(c)`: press ? for help", true) }
+            return nil
+        }
+        return run(command)
+    }
+
+    enum LineEdit { case editing(String), cancelled, done(String) }
+
+    func editLine(_ text: String, _ key: Key) -> LineEdit {
+        switch key {
+        case .escape: return .cancelled
+        case .enter: return .done(text)
+        case .backspace, .delete:
+            if text.isEmpty { return .cancelled }
+            return .editing(String(text.dropLast()))
+        case .char(let c) where c.value >= 0x20:
+            return .editing(text + String(Character(c)))
+        default:
+            return .editing(text)
+        }
+    }
+
+    mutating func chooser(_ chosen: Answer?, _ key: Key) -> UIEffect? {
+        if key == .escape || key == .char("q") {
+            mode = .normal
+            return nil
+        }
+        guard case .char(let c) = key else { return nil }
+        guard let answer = chosen else {
+            if let pick = AppModel.answerChoices.first(where: { $0.key == c }) {
+                if pick.answer == .ok {
+                    mode = .normal
+                    perform(.serverPlanned(.ok, .times(1)))
+                    message = ("backend answers ok", false)
+                } else {
+                    mode = .chooseAnswer(pick.answer)
+                }
+            } else {
+                message = ("no answer on `\(c)`; Esc cancels", true)
+            }
+            return nil
+        }
+        let rep: ServerRepeat
+        switch c {
+        case "1": rep = .times(1)
+        case "3": rep = .times(3)
+        case "5": rep = .times(5)
+        case "a": rep = .always
+        default:
+            message = ("1, 3, 5 times or a(lways); Esc cancels", true)
+            return nil
+        }
+        mode = .normal
+        if perform(.serverPlanned(answer, rep)) { message = ("backend will answer " + sim.plan.text, false) }
+        return nil
+    }
+
+    mutating func run(_ command: Command) -> UIEffect? {
+        switch command {
+        case .help: mode = .help
+        case .quit: return .quit
+        case .toggleNetwork: perform(sim.online ? .networkWentOffline : .networkWentOnline)
+        case .toggleConsent:
+            guard sim.profile == .linktrail else {
+                message = ("consent is LinkTrail's; \(sim.profile.rawValue) has no consent gate", true)
+                return nil
+            }
+            perform(sim.consent == .granted ? .consentDenied : .consentGranted)
+        case .trackPurchase:
+            perform(.eventTracked(TrackedEvent(name: "purchase", value: Amount.parse("49.99"), currency: "USD")))
+        case .trackBurst:
+            for i in 1...20 {
+                guard perform(.eventTracked(TrackedEvent(name: "burst-\(i)"))) else { break }
+            }
+        case .ping: perform(.pingSent)
+        case .screen: perform(.screenViewed("home"))
+        case .product: perform(.productViewed("sku-42"))
+        case .notification: perform(.notificationReported("promo"))
+        case .logout: perform(.loggedOut)
+        case .chooseAnswer: mode = .chooseAnswer(nil)
+        case .relaunch:
+            if sim.appRunning { perform(.appQuit) }
+            perform(.appLaunched)
+        case .getInstance: perform(.getInstanceCalled)
+        case .pause: paused.toggle()
+        case .faster: speedIndex = min(speedIndex + 1, AppModel.speeds.count - 1)
+        case .slower: speedIndex = max(speedIndex - 1, 0)
+        case .jumpNext:
+            if let t = sim.nextDueTime() {
+                tick(to: t)
+                sim.settle()
+                message = ("jumped to \(VirtualTime.clock(t))", false)
+            } else {
+                message = ("nothing is scheduled", false)
+            }
+        case .down: moveSelection(by: 1)
+        case .up: moveSelection(by: -1)
+        case .pageDown: moveSelection(by: listHeight)
+        case .pageUp: moveSelection(by: -listHeight)
+        case .top: select(row: 0)
+        case .bottom: select(row: rowCount - 1)
+        case .detail: detailExpanded.toggle()
+        case .nextPane: focus = Pane(rawValue: (focus.rawValue + 1) % Pane.allCases.count)!
+        case .previousPane: focus = Pane(rawValue: (focus.rawValue + Pane.allCases.count - 1) % Pane.allCases.count)!
+        case .nextTab:
+            tab = StateTab(rawValue: (tab.rawValue + 1) % StateTab.allCases.count)!
+            settleSelection()
+        case .previousTab:
+            tab = StateTab(rawValue: (tab.rawValue + StateTab.allCases.count - 1) % StateTab.allCases.count)!
+            settleSelection()
+        case .filterName: mode = .filter(nameFilter)
+        case .export: return .export
+        case .commandLine: mode = .command("")
+        case .cycleTheme: return .nextTheme
+        }
+        return nil
+    }
+
+    mutating func moveSelection(by delta: Int) {
+        switch focus {
+        case .log:
+            logScroll = max(0, min(logScroll - delta, sim.logPositions.count - 1))
+        default:
+            guard let row = selectedRow else {
+                select(row: delta > 0 ? 0 : rowCount - 1)
+                return
+            }
+            select(row: row + delta)
+        }
+    }
+
+    /// Runs a `:` command: any scenario action, or `profile NAME`.
+    mutating func runCommand(_ text: String) -> UIEffect? {
+        let words: [String]
+        switch LineLexer.words(text) {
+        case .failure(let p):
+            message = (p.message, true)
+            return nil
+        case .success(let r): words = r.words
+        }
+        guard !words.isEmpty else { return nil }
+        if words[0] == "profile" {
+            guard words.count == 2, let p = Profile(rawValue: words[1]) else {
+                message = ("expected :profile linktrail|ios|android|flutter", true)
+                return nil
+            }
+            return .switchProfile(p)
+        }
+        if words[0] == "help" {
+            mode = .help
+            return nil
+        }
+        guard let parsed = ActionSyntax.parse(words) else { return nil }
+        switch parsed {
+        case .failure(let p): message = (p.message, true)
+        case .success(let a):
+            if perform(a) { message = (":" + ActionSyntax.text(for: a), false) }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,183 @@
+import OutboxCore
+
+/// Which requests the list shows.
+public enum StateTab: Int, CaseIterable, Sendable {
+    case all, pending, inFlight, retrying, queued, delivered, dropped
+
+    public var state: RequestState? {
+        switch self {
+        case .all: return nil
+        case .pending: return .pending
+        case .inFlight: return .inFlight
+        case .retrying: return .retrying
+        case .queued: return .queued
+        case .delivered: return .delivered
+        case .dropped: return .dropped
+        }
+    }
+
+    public var word: String { state?.word ?? "all" }
+}
+
+public enum Pane: Int, CaseIterable, Sendable { case list, detail, log }
+
+/// What the keyboard is talking to.
+public enum Mode: Equatable, Sendable {
+    case normal
+    case help
+    /// The `:` command line, with what is typed so far.
+    case command(String)
+    /// The `/` name filter, with what is typed so far.
+    case filter(String)
+    /// The backend chooser: first the answer, then how often.
+    case chooseAnswer(Answer?)
+}
+
+/// What the interactive loop must do after a key: things outside the model.
+public enum UIEffect: Equatable, Sendable {
+    case quit
+    case export
+    case switchProfile(Profile)
+    case nextTheme
+}
+
+/// The whole state of the interactive screen: the simulation plus what the user
+/// is looking at. `handle(_:)` is the only place it changes for keys; `tick` for time.
+public struct AppModel {
+    public internal(set) var sim: Simulation
+    public static let speeds: [Int64] = [1, 10, 60, 600]
+    public var speedIndex = 0
+    public internal(set) var paused = false
+    public internal(set) var tab: StateTab = .all
+    public internal(set) var nameFilter = ""
+    /// The selected request, or nil when the list is empty.
+    public internal(set) var selected: Int32?
+    /// The first row shown, as an index into the filtered list.
+    public internal(set) var top = 0
+    public internal(set) var focus: Pane = .list
+    public internal(set) var detailExpanded = false
+    public internal(set) var mode: Mode = .normal
+    /// A short line for the user: what happened, or why a key did nothing.
+    public var message: (text: String, isError: Bool)?
+    /// The purge banner and when it goes away (virtual time).
+    public internal(set) var banner: (text: String, until: Millis)?
+    /// Lines up from the newest in the log pane.
+    public internal(set) var logScroll = 0
+    /// What the user did, as scenario lines (for --record).
+    public internal(set) var recorded: [String] = []
+    public internal(set) var listHeight = 10
+
+    public var speed: Int64 { AppModel.speeds[speedIndex] }
+
+    public init(sim: Simulation) {
+        self.sim = sim
+    }
+
+    // MARK: The list
+
+    /// How many rows the list has under the current tab and filter.
+    public var rowCount: Int {
+        if tab == .all && nameFilter.isEmpty { return sim.requests.count }
+        return filteredIDs.count
+    }
+
+    /// The id shown at a row of the list.
+    public func id(atRow i: Int) -> Int32 {
+        if tab == .all && nameFilter.isEmpty { return Int32(i + 1) }
+        return filteredIDs[i]
+    }
+
+    /// The filtered ids, oldest first. For `all` with no name filter no list is built.
+    public var filteredIDs: [Int32] {
+        let want = tab.state
+        if let s = want, !s.isFinal, nameFilter.isEmpty { return sim.live(in: s) }
+        var out: [Int32] = []
+        let needle = nameFilter.lowercased()
+        for r in sim.requests where r.nameID != 0 || r.state != .dropped {
+            if let s = want, r.state != s { continue }
+            if !needle.isEmpty && !sim.names[Int(r.nameID)].lowercased().contains(needle) { continue }
+            out.append(r.id)
+        }
+        return out
+    }
+
+    /// The selected row's index, or nil.
+    public var selectedRow: Int? {
+        guard let sel = selected else { return nil }
+        if tab == .all && nameFilter.isEmpty { return Int(sel) - 1 }
+        return filteredIDs.firstIndex(of: sel)
+    }
+
+    mutating func select(row: Int) {
+        let n = rowCount
+        guard n > 0 else {
+            selected = nil
+            return
+        }
+        let r = min(max(0, row), n - 1)
+        selected = id(atRow: r)
+        if r < top { top = r }
+        if r >= top + listHeight { top = r - listHeight + 1 }
+    }
+
+    /// Keeps the selection valid after the list changed (a tab, a filter, new requests).
+    mutating func settleSelection() {
+        let n = rowCount
+        if n == 0 {
+            selected = nil
+            top = 0
+            return
+        }
+        if let row = selectedRow {
+            select(row: row)
+        } else {
+            select(row: n - 1)
+        }
+        top = min(top, max(0, n - listHeight))
+    }
+
+    // MARK: Time
+
+    /// Moves the virtual clock to `t` (the loop computes it from wall time × speed).
+    public mutating func tick(to t: Millis) {
+        guard t > sim.now else { return }
+        let before = sim.requests.count
+        sim.advance(to: t)
+        if let b = banner, b.until <= sim.now { banner = nil }
+        if sim.requests.count != before { followNewest(from: before) }
+    }
+
+    /// Follows new requests when the selection was on the last row.
+    mutating func followNewest(from before: Int) {
+        if selected == nil || selected == Int32(before) { settleSelection(); select(row: rowCount - 1) }
+    }
+
+    // MARK: Actions
+
+    /// Applies a model action as the user's; records it; says why when refused.
+    @discardableResult
+    public mutating func perform(_ action: Action) -> Bool {
+        let before = sim.requests.count
+        let journalBefore = sim.journal.count
+        if let why = sim.apply(action) {
+            message = (why, true)
+            return false
+        }
+        sim.settle()
+        recorded.append("at \(VirtualTime.duration(sim.now)) \(ActionSyntax.text(for: action))")
+        if action == .consentDenied {
+            for e in sim.journal[journalBefore...] {
+                if case .log(let l) = e, l.text.hasPrefix("consent denied: purged") {
+                    banner = (l.text, sim.now + 5000 * speed)
+                }
+            }
+        }
+        if sim.requests.count != before { followNewest(from: before) }
+        return true
+    }
+
+    public mutating func setListHeight(_ h: Int) {
+        listHeight = max(1, h)
+        if let row = selectedRow { select(row: row) }
+    }
+}

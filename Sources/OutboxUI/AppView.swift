@@ -1,0 +1,551 @@
+import OutboxCore
+
+/// The screen as a function of the model and its size.
+public enum AppView {
+    public static let minWidth = 60
+    public static let minHeight = 15
+
+    /// Draws the whole screen.
+    public static func render(_ m: AppModel, width: Int, height: Int, glyphs g: Glyphs = .unicode) -> ScreenBuffer {
+        var buf = ScreenBuffer(width: width, height: height)
+        guard width >= minWidth, height >= minHeight else {
+            tooSmall(&buf)
+            return buf
+        }
+        let L = layout(m, width: width, height: height)
+        var y = 0
+        for line in headerLines(m, width: width, g: g) {
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .header)
+            var x = 0
+            for (text, role) in line { x = buf.put(text, x: x, y: y, role: role) }
+            y += 1
+        }
+        tabs(&buf, m, y: y, width: width, g: g)
+        list(&buf, m, rect: L.list, g: g)
+        separator(&buf, y: L.detail.y - 1, width: width, title: detailTitle(m), focused: m.focus == .detail,
+                  rightTitle: "Backend", rightX: L.backend.x - 1, g: g)
+        detail(&buf, m, rect: L.detail, g: g)
+        backend(&buf, m, rect: L.backend, g: g)
+        separator(&buf, y: L.log.y - 1, width: width, title: "Log", focused: m.focus == .log, rightTitle: nil,
+                  rightX: L.backend.x - 1, g: g, joinUp: true)
+        log(&buf, m, rect: L.log)
+        status(&buf, m, y: height - 1, width: width)
+        switch m.mode {
+        case .help: help(&buf, g: g)
+        case .chooseAnswer(let a): chooser(&buf, m, chosen: a)
+        default: break
+        }
+        return buf
+    }
+
+    struct Layout {
+        var list: Rect, detail: Rect, backend: Rect, log: Rect
+    }
+
+    /// The rows given to each pane: the list gets the most, the panes below share the rest.
+    static func layout(_ m: AppModel, width: Int, height: Int) -> Layout {
+        let header = headerRows(width: width)
+        let top = header + 1  // header, tabs
+        let free = height - top - 1 - 2  // status bar, two separators
+        var logH = max(2, free / 5)
+        var detailH = max(4, free * 3 / 10)
+        if m.detailExpanded {
+            detailH = max(4, free * 6 / 10)
+            logH = 2
+        }
+        let listH = max(3, free - logH - detailH)
+        let list = Rect(x: 0, y: top, width: width, height: listH)
+        let backendW = width >= 100 ? 34 : 26
+        let detail = Rect(x: 0, y: list.maxY + 1, width: width - backendW - 1, height: detailH)
+        let backend = Rect(x: width - backendW, y: detail.y, width: backendW, height: detailH)
+        let log = Rect(x: 0, y: detail.maxY + 1, width: width, height: height - 1 - (detail.maxY + 1))
+        return Layout(list: list, detail: detail, backend: backend, log: log)
+    }
+
+    /// Rows of list the model should move by a page.
+    public static func listRows(_ m: AppModel, width: Int, height: Int) -> Int {
+        guard width >= minWidth, height >= minHeight else { return 1 }
+        return max(1, layout(m, width: width, height: height).list.height - 1)
+    }
+
+    static func headerRows(width: Int) -> Int { width >= 110 ? 1 : 2 }
+
+    static func tooSmall(_ buf: inout ScreenBuffer) {
+        let lines = ["Outbox needs at least \(minWidth)×\(minHeight);", "this terminal is \(buf.width)×\(buf.height).",
+                     "Make it larger, or press q to quit."]
+        let top = max(0, buf.height / 2 - 1)
+        for (i, l) in lines.enumerated() {
+            let x = max(0, (buf.width - l.count) / 2)
+            buf.put(l, x: x, y: top + i, role: .notice)
+        }
+    }
+
+    // MARK: Header
+
+    static func headerLines(_ m: AppModel, width: Int, g: Glyphs) -> [[(String, Role)]] {
+        let s = m.sim
+        var clock: [(String, Role)] = [(" " + VirtualTime.clock(s.now).dropLast(2) + " ", .header)]
+        clock.append(m.paused ? ("PAUSED", .headerAccent) : ("\(g.play) \(m.speed)×", .headerAccent))
+        var segs: [[(String, Role)]] = [
+            [(" OUTBOX ", .headerAccent), (s.profile.rawValue + " ", .header)],
+            clock,
+            [(" net " + g.dot + " " + (s.online ? "online " : "offline "), s.online ? .online : .offline)],
+        ]
+        if s.profile == .linktrail {
+            let mark = s.consent == .granted ? g.check : (s.consent == .denied ? g.cross2 : "?")
+            let role: Role = s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
+            segs.append([(" consent \(mark) \(s.consent.word)" + (s.settings.requireConsent ? " (required) " : " (not required) "), role)])
+        }
+        segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)])
+        if s.profile == .linktrail {
+            let f = s.flush.active ? "flush running (\(s.flush.trigger))" : "flush idle"
+            segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
+        }
+        segs.append([(s.appRunning ? " app running " : " app closed ", s.appRunning ? .header : .headerAccent)])
+        // Fill one or two rows, in order, keeping whole segments.
+        var rows: [[(String, Role)]] = [[]]
+        var used = 0
+        let maxRows = headerRows(width: width)
+        for seg in segs {
+            let w = seg.reduce(0) { $0 + $1.0.count } + 1
+            if used + w > width && rows.count < maxRows && used > 0 {
+                rows.append([])
+                used = 0
+            }
+            if used > 0 { rows[rows.count - 1].append((g.vLine, .header)) }
+            rows[rows.count - 1] += seg
+            used += w
+        }
+        while rows.count < maxRows { rows.append([]) }
+        return rows
+    }
+
+    // MARK: Tabs
+
+    static func tabs(_ buf: inout ScreenBuffer, _ m: AppModel, y: Int, width: Int, g: Glyphs) {
+        if let b = m.banner {
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .banner)
+            buf.put(" " + b.text, x: 0, y: y, role: .banner)
+            return
+        }
+        let short = width < 100
+        var x = buf.put(short ? "" : " Requests ", x: 0, y: y, role: .paneTitle)
+        for t in StateTab.allCases {
+            let n = t.state.map { m.sim.count($0) } ?? (m.sim.requests.count)
+            var label = t.word
+            if short {
+                label = ["all", "pend", "fly", "retry", "queue", "deliv", "drop"][t.rawValue]
+            }
+            let text = " \(label) \(n) "
+            let role: Role = t == m.tab ? .tabActive : (t.state.map(stateRole) ?? .tab)
+            x = buf.put(text, x: x, y: y, role: role)
+        }
+        if !m.nameFilter.isEmpty || { if case .filter = m.mode { return true } else { return false } }() {
+            x = buf.put(" /" + m.nameFilter, x: x + 1, y: y, role: .notice)
+        }
+        x = buf.put(" saved \(m.sim.savedCount)", x: x + 1, y: y, role: .dim)
+    }
+
+    static func stateRole(_ s: RequestState) -> Role {
+        switch s {
+        case .pending: return .statePending
+        case .inFlight: return .stateInFlight
+        case .retrying: return .stateRetrying
+        case .queued: return .stateQueued
+        case .delivered: return .stateDelivered
+        case .dropped: return .stateDropped
+        }
+    }
+
+    // MARK: The request list and its timeline
+
+    struct Columns {
+        var id = 0, kind = 0, name = 0, state = 0, att = 0, next = 0, last = 0, rule = 0, timeline = 0
+        var nameW = 10, timelineW = 0
+    }
+
+    static func columns(width: Int) -> Columns {
+        var c = Columns()
+        let fixed = 6 + 9 + 10 + 6 + 8 + 10 + 7
+        c.nameW = width >= 140 ? 18 : (width >= 100 ? 14 : 10)
+        c.id = 0
+        c.kind = 6
+        c.name = c.kind + 9
+        c.state = c.name + c.nameW
+        c.att = c.state + 10
+        c.next = c.att + 6
+        c.last = c.next + 8
+        c.rule = c.last + 10
+        c.timeline = c.rule + 7 + 1
+        c.timelineW = max(0, width - (fixed + c.nameW) - 1)
+        return c
+    }
+
+    /// Milliseconds a timeline column stands for, by speed.
+    static func msPerColumn(_ m: AppModel) -> Millis {
+        [1000, 5000, 30_000, 300_000][m.speedIndex]
+    }
+
+    static func list(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
+        let c = columns(width: rect.width)
+        let y0 = rect.y
+        buf.fill(Rect(x: 0, y: y0, width: rect.width, height: 1), role: .columnHeader)
+        for (x, t) in [(c.id, "    #"), (c.kind, "kind"), (c.name, "name"), (c.state, "state"), (c.att, "att"),
+                       (c.next, "next"), (c.last, "last"), (c.rule, "rule")] {
+            buf.put(t, x: x, y: y0, role: .columnHeader)
+        }
+        let span = msPerColumn(m) * Millis(max(1, c.timelineW))
+        if c.timelineW > 8 {
+            buf.put(g.vLine, x: c.timeline - 1, y: y0, role: .border)
+            let label = "timeline (last \(VirtualTime.duration(span)))"
+            buf.put(label, x: c.timeline, y: y0, role: .columnHeader, limit: c.timelineW - 4)
+            buf.put("now", x: rect.width - 3, y: y0, role: .columnHeader)
+        }
+        let rows = rect.height - 1
+        let n = m.rowCount
+        if n == 0 {
+            let hint = m.sim.appRunning ? "no requests here yet: t tracks a purchase, : runs any action" : "the app is closed: L launches it"
+            buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
+        }
+        let ids: [Int32]
+        if m.tab == .all && m.nameFilter.isEmpty {
+            ids = (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) }
+        } else {
+            let all = m.filteredIDs
+            ids = Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
+        }
+        let start = m.sim.now - span
+        for (i, id) in ids.enumerated() {
+            let y = y0 + 1 + i
+            let r = m.sim.request(id)
+            let sel = id == m.selected
+            let base: Role = sel ? .rowSelected : .normal
+            if sel { buf.fill(Rect(x: 0, y: y, width: c.timeline - 1, height: 1), role: .rowSelected) }
+            buf.put(pad("\(id)", 5, right: true), x: c.id, y: y, role: base)
+            buf.put(r.kind.word, x: c.kind, y: y, role: base, limit: 8)
+            buf.put(m.sim.names[Int(r.nameID)], x: c.name, y: y, role: base, limit: c.nameW - 1)
+            buf.put(r.state.word, x: c.state, y: y, role: sel ? .rowSelected : stateRole(r.state), limit: 9)
+            let budget = m.sim.settings.retryAttempts
+            buf.put(budget > 0 ? "\(r.attempts)/\(budget)" : "\(r.attempts)", x: c.att, y: y, role: base, limit: 5)
+            if r.state == .retrying && r.nextAttemptAt >= 0 {
+                buf.put("in " + shortDuration(r.nextAttemptAt - m.sim.now), x: c.next, y: y, role: base, limit: 7)
+            }
+            let last = r.state == .dropped ? (r.reason?.word ?? "") : (r.state == .inFlight ? g.ellipsis : r.lastOutcome.word)
+            buf.put(last, x: c.last, y: y, role: r.state == .dropped ? (sel ? base : .stateDropped) : base, limit: 9)
+            buf.put(r.rule.id, x: c.rule, y: y, role: base, limit: 6)
+            if c.timelineW > 8 {
+                buf.put(g.vLine, x: c.timeline - 1, y: y, role: .border)
+                let cells = timeline(m.sim, id, start: start, msPerCol: msPerColumn(m), cols: c.timelineW, g: g)
+                for (k, cell) in cells.enumerated() { buf[c.timeline + k, y] = cell }
+            }
+        }
+        if n > rows {
+            let info = " \(m.top + 1)-\(min(n, m.top + rows)) of \(n) "
+            buf.put(info, x: max(0, c.timeline - 2 - info.count), y: rect.maxY - 1, role: .dim)
+        }
+    }
+
+    /// One request's life on a time axis: attempts, answers, backoff waits, queued
+    /// time, offline stretches, the end.
+    public static func timeline(_ sim: Simulation, _ id: Int32, start: Millis, msPerCol: Millis, cols: Int, g: Glyphs)
+        -> [Cell]
+    {
+        var cells = [Cell](repeating: Cell(" ", .timelineAxis), count: cols)
+        guard cols > 0 else { return cells }
+        func col(_ t: Millis) -> Int { Int((t - start) / msPerCol) }
+        func set(_ c: Int, _ s: String, _ role: Role) {
+            guard c >= 0, c < cols, let u = s.unicodeScalars.first else { return }
+            cells[c] = Cell(u, role)
+        }
+        let hist = sim.history(of: id)
+        // Segments: how the request waited between transitions.
+        for (i, tr) in hist.enumerated() where !tr.to.isFinal {
+            let end = i + 1 < hist.count ? hist[i + 1].time : sim.now
+            let (a, b) = (max(0, col(tr.time)), min(cols - 1, col(end)))
+            guard a <= b else { continue }
+            for c in a...b {
+                let t = start + Millis(c) * msPerCol
+                let offline = !sim.wasOnline(at: max(t, tr.time))
+                switch tr.to {
+                case .retrying: set(c, offline ? g.tlOffline : g.tlWait, offline ? .timelineOffline : .timelineWait)
+                case .queued, .pending: set(c, offline ? g.tlOffline : g.tlPending, offline ? .timelineOffline : .timelineAxis)
+                default: break
+                }
+            }
+        }
+        // Marks, later ones on top.
+        for tr in hist {
+            let c = col(tr.time)
+            if tr.to == .inFlight { set(c, g.tlAttempt, .timelineAttempt) }
+            if tr.from == .inFlight && tr.to != .inFlight {
+                if tr.to == .delivered {
+                    set(c, g.tlOk, .timelineOk)
+                } else if tr.outcome.isNone {
+                    set(c, tr.to == .dropped ? g.tlDropped : g.tlQueued, tr.to == .dropped ? .timelineFinal : .stateQueued)
+                } else {
+                    set(c, g.tlFail, .timelineFail)
+                }
+            }
+            if tr.to == .dropped && (tr.from != .inFlight || tr.outcome.isNone) { set(c, g.tlDropped, .timelineFinal) }
+            if tr.to == .delivered && tr.from != .inFlight { set(c, g.tlOk, .timelineOk) }
+            if tr.to == .queued && tr.from != .inFlight && tr.from != nil { set(c, g.tlQueued, .stateQueued) }
+        }
+        return cells
+    }
+
+    // MARK: Detail, backend, log
+
+    static func detailTitle(_ m: AppModel) -> String {
+        guard let id = m.selected else { return "Detail" }
+        return "#\(id) \(m.sim.name(of: id))"
+    }
+
+    static func detail(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
+        guard let id = m.selected else {
+            buf.put(" select a request (j/k) to see why it did what it did", x: rect.x, y: rect.y, role: .dim, limit: rect.width)
+            return
+        }
+        let s = m.sim
+        let r = s.request(id)
+        var y = rect.y
+        var x = buf.put(" \(r.kind.word) ", x: rect.x, y: y, role: .normal, limit: rect.width)
+        x = buf.put(r.state.word, x: x, y: y, role: stateRole(r.state), limit: rect.maxX - x)
+        var facts = ""
+        if let reason = r.reason { facts += " (\(reason.word))" }
+        facts += "  attempts \(r.attempts)"
+        if s.settings.retryAttempts > 0 { facts += " · budget \(r.budgetUsed)/\(s.settings.retryAttempts)" }
+        if r.state == .retrying { facts += " · next in " + shortDuration(r.nextAttemptAt - s.now) }
+        facts += r.saved ? " · saved" : " · not saved"
+        if s.profile == .ios && !r.kind.isLogoutRequest { facts += " · completion " + r.completion.word }
+        buf.put(facts, x: x, y: y, role: .normal, limit: rect.maxX - x)
+        y += 1
+        var facts2 = " created " + VirtualTime.clock(r.createdAt)
+        if let key = s.idempotencyKey(of: id) { facts2 += " · key " + key }
+        if let v = r.value { facts2 += " · value " + v.text + " " + s.names[Int(r.currencyID)] }
+        if let attrs = s.attributes[id] { facts2 += " · " + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        buf.put(facts2, x: rect.x, y: y, role: .dim, limit: rect.width)
+        y += 1
+        let hist = s.history(of: id)
+        let room = rect.maxY - y
+        guard room > 0 else { return }
+        // Each transition with its rule; the rule's text beside it when there is room.
+        var lines: [[(String, Role)]] = []
+        for t in hist {
+            var line: [(String, Role)] = [(" " + VirtualTime.clock(t.time) + " ", .dim)]
+            line.append(((t.from?.word ?? "new") + " " + g.arrow + " ", .normal))
+            line.append((t.to.word, stateRole(t.to)))
+            var extra = ""
+            if t.attempt > 0 && t.to == .inFlight { extra += "  attempt \(t.attempt)" }
+            if !t.outcome.isNone { extra += "  " + t.outcome.word }
+            if let reason = t.reason { extra += "  " + reason.word }
+            line.append((extra + "  ", .normal))
+            line.append((t.rule.id + " ", .helpKey))
+            line.append((t.rule.text, .dim))
+            lines.append(line)
+        }
+        for (i, line) in lines.suffix(room).enumerated() {
+            var x = rect.x
+            for (text, role) in line { x = buf.put(text, x: x, y: y + i, role: role, limit: rect.maxX - x) }
+        }
+    }
+
+    static func backend(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
+        for yy in rect.y..<rect.maxY { buf.put(g.vLine, x: rect.x - 1, y: yy, role: .border) }
+        let b = m.sim.backend
+        var lines = [
+            "received \(b.received)  counted \(b.counted)",
+            "duplicates \(b.duplicates)  rejected \(b.rejected)",
+        ]
+        let revenue = b.revenue.sorted { m.sim.names[Int($0.key)] < m.sim.names[Int($1.key)] }
+        if revenue.isEmpty {
+            lines.append("revenue —")
+        } else {
+            for (cur, amount) in revenue { lines.append("revenue \(amount.text) \(m.sim.names[Int(cur)])") }
+        }
+        lines.append("next answer: " + m.sim.plan.text)
+        for (i, l) in lines.prefix(rect.height).enumerated() {
+            buf.put(" " + l, x: rect.x, y: rect.y + i, role: .normal, limit: rect.width)
+        }
+    }
+
+    static func log(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect) {
+        let positions = m.sim.logPositions
+        let end = max(0, positions.count - m.logScroll)
+        let first = max(0, end - rect.height)
+        for (i, p) in positions[first..<end].enumerated() {
+            guard case .log(let l) = m.sim.journal[Int(p)] else { continue }
+            let role: Role
+            switch l.source {
+            case .sdk: role = l.text.contains("[WARNING]") ? .logWarning : .logSDK
+            case .onError: role = .logError
+            case .completion: role = .logCompletion
+            case .backend: role = .logBackend
+            case .outbox: role = l.text.hasPrefix("consent denied") ? .logWarning : .logOutbox
+            }
+            let x = buf.put(" " + VirtualTime.clock(l.time) + " ", x: rect.x, y: rect.y + i, role: .dim)
+            buf.put(l.text, x: x, y: rect.y + i, role: role, limit: rect.maxX - x)
+        }
+    }
+
+    static func separator(_ buf: inout ScreenBuffer, y: Int, width: Int, title: String, focused: Bool, rightTitle: String?,
+                          rightX: Int, g: Glyphs, joinUp: Bool = false)
+    {
+        buf.fill(Rect(x: 0, y: y, width: width, height: 1), g.hLine.unicodeScalars.first!, role: .border)
+        buf.put(g.hLine + " ", x: 0, y: y, role: .border)
+        buf.put(title, x: 2, y: y, role: focused ? .paneTitleFocused : .paneTitle, limit: max(0, rightX - 4))
+        buf.put(joinUp ? g.teeUp : g.teeDown, x: rightX, y: y, role: .border)
+        if let r = rightTitle { buf.put(" " + r + " ", x: rightX + 2, y: y, role: .paneTitle) }
+    }
+
+    // MARK: Status bar, overlays
+
+    static func status(_ buf: inout ScreenBuffer, _ m: AppModel, y: Int, width: Int) {
+        buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .statusBar)
+        switch m.mode {
+        case .command(let t):
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
+            buf.put(":" + t + "▏", x: 0, y: y, role: .commandLine)
+            return
+        case .filter(let t):
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
+            buf.put("/" + t + "▏  (Enter keeps, Esc clears)", x: 0, y: y, role: .commandLine)
+            return
+        case .chooseAnswer(nil):
+            buf.put(" backend answers next: press a letter; Esc cancels", x: 0, y: y, role: .statusBar)
+            return
+        case .chooseAnswer(let a?):
+            buf.put(" \(a.word): 1, 3 or 5 times, or a(lways)? Esc cancels", x: 0, y: y, role: .statusBar)
+            return
+        default: break
+        }
+        if let msg = m.message {
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: msg.isError ? .error : .notice)
+            buf.put(" " + msg.text, x: 0, y: y, role: msg.isError ? .error : .notice)
+            return
+        }
+        var x = 0
+        for (key, label) in statusKeys(m) {
+            let w = key.count + label.count + 3
+            if x + w > width { break }
+            x = buf.put(" " + key, x: x, y: y, role: .statusKey)
+            x = buf.put(" " + label + " ", x: x, y: y, role: .statusBar)
+        }
+    }
+
+    static func statusKeys(_ m: AppModel) -> [(String, String)] {
+        var out: [(Int, String, String)] = []
+        for b in KeyMap.bindings {
+            guard let st = b.status else { continue }
+            if b.command == .toggleConsent && m.sim.profile != .linktrail { continue }
+            var label = st.label
+            if b.command == .toggleNetwork { label = m.sim.online ? "offline" : "online" }
+            if b.command == .pause { label = m.paused ? "resume" : "pause" }
+            if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
+            out.append((st.order, b.keys[0].label, label))
+        }
+        if m.sim.profile == .android { out.append((1, "g", "getInstance")) }
+        if m.sim.profile.isUserCom { out.append((0, "p", "ping")) }
+        return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
+    }
+
+    static func box(_ buf: inout ScreenBuffer, _ r: Rect, title: String) {
+        buf.fill(r, role: .overlay)
+        for x in r.x..<r.maxX {
+            buf.put("─", x: x, y: r.y, role: .border)
+            buf.put("─", x: x, y: r.maxY - 1, role: .border)
+        }
+        for y in r.y..<r.maxY {
+            buf.put("│", x: r.x, y: y, role: .border)
+            buf.put("│", x: r.maxX - 1, y: y, role: .border)
+        }
+        buf.put("┌", x: r.x, y: r.y, role: .border)
+        buf.put("┐", x: r.maxX - 1, y: r.y, role: .border)
+        buf.put("└", x: r.x, y: r.maxY - 1, role: .border)
+        buf.put("┘", x: r.maxX - 1, y: r.maxY - 1, role: .border)
+        buf.put(" " + title + " ", x: r.x + 2, y: r.y, role: .paneTitle)
+    }
+
+    static func help(_ buf: inout ScreenBuffer, g: Glyphs) {
+        let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
+        box(&buf, r, title: "Keys — any key closes this help")
+        if g.hLine == "-" { asciiBox(&buf, r) }
+        let lines = KeyMap.helpLines
+        let colW = r.width >= 120 ? (r.width - 4) / 2 : r.width - 4
+        let perCol = r.height - 2
+        var section = ""
+        var y = r.y + 1, x = r.x + 2
+        var rows: [(String, String, Bool)] = []
+        for l in lines {
+            if l.section != section {
+                section = l.section
+                rows.append((section, "", true))
+            }
+            rows.append((l.keys, l.help, false))
+        }
+        for row in rows {
+            if y >= r.y + 1 + perCol {
+                if colW == r.width - 4 { break }
+                y = r.y + 1
+                x += colW
+                if x >= r.maxX - 10 { break }
+            }
+            if row.2 {
+                buf.put(row.0, x: x, y: y, role: .paneTitle, limit: colW)
+            } else {
+                buf.put(pad(row.0, 10), x: x + 1, y: y, role: .helpKey, limit: 11)
+                buf.put(row.1, x: x + 12, y: y, role: .help, limit: colW - 13)
+            }
+            y += 1
+        }
+    }
+
+    static func asciiBox(_ buf: inout ScreenBuffer, _ r: Rect) {
+        for y in r.y..<r.maxY {
+            for x in r.x..<r.maxX where buf[x, y].role == .border {
+                let c = buf[x, y].char
+                buf[x, y] = Cell(c == "─" ? "-" : (c == "│" ? "|" : "+"), .border)
+            }
+        }
+    }
+
+    static func chooser(_ buf: inout ScreenBuffer, _ m: AppModel, chosen: Answer?) {
+        let h = min(buf.height - 2, AppModel.answerChoices.count + 3)
+        let r = Rect(x: max(0, buf.width - 40), y: 1, width: min(38, buf.width), height: h)
+        box(&buf, r, title: "Backend answers next")
+        var y = r.y + 1
+        for c in AppModel.answerChoices {
+            guard y < r.maxY - 1 else { break }
+            let mark = chosen == c.answer ? "▸" : " "
+            buf.put(mark + String(Character(c.key)), x: r.x + 2, y: y, role: .helpKey)
+            buf.put(describe(c.answer), x: r.x + 6, y: y, role: .help, limit: r.width - 8)
+            y += 1
+        }
+        buf.put(chosen == nil ? "letter, then 1/3/5/a" : "1, 3, 5 times or a(lways)", x: r.x + 2, y: r.maxY - 1, role: .dim)
+    }
+
+    static func describe(_ a: Answer) -> String {
+        switch a {
+        case .ok: return "ok (200)"
+        case .timeout: return "timeout (never recorded)"
+        case .lost: return "lost (recorded, answer lost)"
+        case .partial: return "partial accept (2xx)"
+        case .status(let s): return "\(s)"
+        }
+    }
+
+    // MARK: Text helpers
+
+    static func pad(_ s: String, _ w: Int, right: Bool = false) -> String {
+        let n = s.count
+        guard n < w else { return s }
+        return right ? String(repeating: " ", count: w - n) + s : s + String(repeating: " ", count: w - n)
+    }
+
+    static func shortDuration(_ ms: Millis) -> String {
+        let m = max(0, ms)
+        if m < 10_000 { return String(m / 1000) + "." + String((m % 1000) / 100) + "s" }
+        if m < 120_000 { return String(m / 1000) + "s" }
+        if m < 7_200_000 { return String(m / 60_000) + "m" }
+        return String(m / 3_600_000) + "h"
+    }
+}

@@ -1,0 +1,157 @@
+/// A key press, decoded by the terminal layer.
+public enum Key: Hashable, Sendable {
+    case char(Unicode.Scalar)
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, tab, backTab, escape, backspace, delete
+    case resize
+
+    /// How the help screen and docs write it.
+    public var label: String {
+        switch self {
+        case .char(" "): return "space"
+        case .char(let c): return String(Character(c))
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .home: return "Home"
+        case .end: return "End"
+        case .enter: return "Enter"
+        case .tab: return "Tab"
+        case .backTab: return "Shift-Tab"
+        case .escape: return "Esc"
+        case .backspace: return "Backspace"
+        case .delete: return "Del"
+        case .resize: return "resize"
+        }
+    }
+}
+
+/// What a key does in the main screen.
+public enum Command: String, CaseIterable, Sendable {
+    case help, quit
+    case toggleNetwork, toggleConsent, trackPurchase, trackBurst, ping, screen, product, notification, logout
+    case chooseAnswer, relaunch, getInstance
+    case pause, faster, slower, jumpNext
+    case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
+    case filterName, export, commandLine, cycleTheme
+}
+
+/// One row of the key table.
+public struct KeyBinding: Sendable {
+    public let keys: [Key]
+    public let command: Command
+    public let section: String
+    public let help: String
+    /// Shown in the status bar, in this order; nil when not shown there.
+    public let status: (order: Int, label: String)?
+}
+
+/// The one key table: key handling, the help screen, the status bar and
+/// docs/keys.md all come from it.
+public enum KeyMap {
+    public static let bindings: [KeyBinding] = [
+        b([.char("?")], .help, "general", "show or hide this help", (9, "help")),
+        b([.char("q")], .quit, "general", "quit Outbox (the device keeps what the rules save)", (10, "quit")),
+        b([.char("o")], .toggleNetwork, "device", "network online/offline", (1, "offline")),
+        b([.char("c")], .toggleConsent, "device", "consent grant/deny (LinkTrail)", (2, "consent")),
+        b([.char("L")], .relaunch, "device", "quit and relaunch the app (launch when closed)", (5, "relaunch")),
+        b([.char("g")], .getInstance, "device", "UserCom.getInstance() (Android)", nil),
+        b([.char("t")], .trackPurchase, "requests", "track a test purchase (49.99 USD)", (0, "track")),
+        b([.char("T")], .trackBurst, "requests", "track a burst of 20 events", nil),
+        b([.char("p")], .ping, "requests", "send a ping (UserCom)", nil),
+        b([.char("s")], .screen, "requests", "send a screen event (UserCom)", nil),
+        b([.char("r")], .product, "requests", "send a product event (UserCom)", nil),
+        b([.char("n")], .notification, "requests", "send a notification report (UserCom)", nil),
+        b([.char("u")], .logout, "requests", "logout: logout, token-removal, anonymous-ping (UserCom)", nil),
+        b([.char("x")], .chooseAnswer, "backend", "choose what the backend answers next (once, N times, always)", (3, "backend")),
+        b([.char(" ")], .pause, "clock", "pause/resume the clock", (4, "pause")),
+        b([.char("+"), .char("=")], .faster, "clock", "faster: 1×, 10×, 60×, 600×", (6, "speed")),
+        b([.char("-")], .slower, "clock", "slower", nil),
+        b([.char(".")], .jumpNext, "clock", "jump to the next scheduled moment", nil),
+        b([.char("j"), .down], .down, "moving", "next request", nil),
+        b([.char("k"), .up], .up, "moving", "previous request", nil),
+        b([.pageDown], .pageDown, "moving", "a page down", nil),
+        b([.pageUp], .pageUp, "moving", "a page up", nil),
+        b([.home], .top, "moving", "first request", nil),
+        b([.end], .bottom, "moving", "last request", nil),
+        b([.enter], .detail, "moving", "open/close the detail of the selected request", nil),
+        b([.tab], .nextPane, "moving", "next pane (requests, detail, log)", nil),
+        b([.backTab], .previousPane, "moving", "previous pane", nil),
+        b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
+        b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
+        b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", nil),
+        b([.char("e")], .export, "general", "export the timeline so far as JSONL", nil),
+        b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (7, "command")),
+        b([.char("C")], .cycleTheme, "general", "next theme", nil),
+    ]
+
+    static func b(_ keys: [Key], _ c: Command, _ section: String, _ help: String, _ status: (Int, String)?) -> KeyBinding {
+        KeyBinding(keys: keys, command: c, section: section, help: help, status: status.map { (order: $0.0, label: $0.1) })
+    }
+
+    /// The command a key runs, or nil.
+    public static func command(for key: Key) -> Command? { table[key] }
+
+    static let table: [Key: Command] = {
+        var t: [Key: Command] = [:]
+        for binding in bindings {
+            for k in binding.keys { t[k] = binding.command }
+        }
+        return t
+    }()
+
+    public static func binding(_ c: Command) -> KeyBinding? { bindings.first { $0.command == c } }
+
+    /// Keys bound to more than one command: must be empty (tested).
+    public static var conflicts: [Key] {
+        var seen: [Key: Command] = [:]
+        var out: [Key] = []
+        for binding in bindings {
+            for k in binding.keys {
+                if let c = seen[k], c != binding.command { out.append(k) }
+                seen[k] = binding.command
+            }
+        }
+        return out
+    }
+
+    public static let sections = ["device", "requests", "backend", "clock", "moving", "general"]
+
+    /// The help screen's lines.
+    public static var helpLines: [(keys: String, help: String, section: String)] {
+        var out: [(String, String, String)] = []
+        for s in sections {
+            for binding in bindings where binding.section == s {
+                out.append((binding.keys.map(\.label).joined(separator: " "), binding.help, s))
+            }
+        }
+        return out
+    }
+
+    /// docs/keys.md, generated from the table.
+    public static var markdown: String {
+        var out = "# Keys\n\nGenerated from the key table (`Sources/OutboxUI/KeyMap.swift`) by `outbox keys`;"
+        out += " a test checks this page matches it.\n"
+        for s in sections {
+            out += "\n## \(s)\n\n| key | what it does |\n|---|---|\n"
+            for binding in bindings where binding.section == s {
+                let keys = binding.keys.map { "`\($0.label == "`" ? "backtick" : $0.label)`" }.joined(separator: " ")
+                out += "| \(keys) | \(binding.help.replacingPipes) |\n"
+            }
+        }
+        out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
+        out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
+        return out
+    }
+}
+
+extension String {
+    var replacingPipes: String {
+        var s = ""
+        for c in self { s += c == "|" ? "\\|" : String(c) }
+        return s
+    }
+}
