@@ -12,9 +12,15 @@ extension AppModel {
     public mutating func handle(_ key: Key) -> UIEffect? {
         if key == .resize { return nil }
         switch mode {
-        case .help:
-            if key == .char("q") { return .quit }
-            mode = .normal
+        case .help(let scroll):
+            switch key {
+            case .char("j"), .down: mode = .help(scroll + 1)
+            case .char("k"), .up: mode = .help(max(0, scroll - 1))
+            case .pageDown, .char(" "): mode = .help(scroll + 10)
+            case .pageUp: mode = .help(max(0, scroll - 10))
+            case .char("q"): return .quit
+            default: mode = .normal
+            }
             return nil
         case .command(let text):
             switch editLine(text, key) {
@@ -108,7 +114,7 @@ extension AppModel {
 
     mutating func run(_ command: Command) -> UIEffect? {
         switch command {
-        case .help: mode = .help
+        case .help: mode = .help(0)
         case .quit: return .quit
         case .toggleNetwork: perform(sim.online ? .networkWentOffline : .networkWentOnline)
         case .toggleConsent:
@@ -198,7 +204,7 @@ extension AppModel {
             return .switchProfile(p)
         }
         if words[0] == "help" {
-            mode = .help
+            mode = .help(0)
             return nil
         }
         guard let parsed = ActionSyntax.parse(words) else { return nil }

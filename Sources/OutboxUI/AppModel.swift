@@ -24,7 +24,8 @@ public enum Pane: Int, CaseIterable, Sendable { case list, detail, log }
 /// What the keyboard is talking to.
 public enum Mode: Equatable, Sendable {
     case normal
-    case help
+    /// The help screen, scrolled by this many rows.
+    case help(Int)
     /// The `:` command line, with what is typed so far.
     case command(String)
     /// The `/` name filter, with what is typed so far.

@@ -12,9 +12,10 @@ public enum AppView {
             tooSmall(&buf)
             return buf
         }
-        let L = layout(m, width: width, height: height)
+        let head = headerLines(m, width: width, g: g)
+        let L = layout(m, width: width, height: height, headerRows: head.count)
         var y = 0
-        for line in headerLines(m, width: width, g: g) {
+        for line in head {
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .header)
             var x = 0
             for (text, role) in line { x = buf.put(text, x: x, y: y, role: role) }
@@ -31,7 +32,7 @@ public enum AppView {
         log(&buf, m, rect: L.log)
         status(&buf, m, y: height - 1, width: width)
         switch m.mode {
-        case .help: help(&buf, g: g)
+        case .help(let scroll): help(&buf, scroll: scroll, g: g)
         case .chooseAnswer(let a): chooser(&buf, m, chosen: a)
         default: break
         }
@@ -43,9 +44,8 @@ public enum AppView {
     }
 
     /// The rows given to each pane: the list gets the most, the panes below share the rest.
-    static func layout(_ m: AppModel, width: Int, height: Int) -> Layout {
-        let header = headerRows(width: width)
-        let top = header + 1  // header, tabs
+    static func layout(_ m: AppModel, width: Int, height: Int, headerRows: Int) -> Layout {
+        let top = headerRows + 1  // header, tabs
         let free = height - top - 1 - 2  // status bar, two separators
         var logH = max(2, free / 5)
         var detailH = max(4, free * 3 / 10)
@@ -65,10 +65,9 @@ public enum AppView {
     /// Rows of list the model should move by a page.
     public static func listRows(_ m: AppModel, width: Int, height: Int) -> Int {
         guard width >= minWidth, height >= minHeight else { return 1 }
-        return max(1, layout(m, width: width, height: height).list.height - 1)
+        let rows = headerLines(m, width: width, g: .unicode).count
+        return max(1, layout(m, width: width, height: height, headerRows: rows).list.height - 1)
     }
-
-    static func headerRows(width: Int) -> Int { width >= 110 ? 1 : 2 }
 
     static func tooSmall(_ buf: inout ScreenBuffer) {
         let lines = ["Outbox needs at least \(minWidth)×\(minHeight);", "this terminal is \(buf.width)×\(buf.height).",
@@ -85,7 +84,7 @@ public enum AppView {
     static func headerLines(_ m: AppModel, width: Int, g: Glyphs) -> [[(String, Role)]] {
         let s = m.sim
         var clock: [(String, Role)] = [(" " + VirtualTime.clock(s.now).dropLast(2) + " ", .header)]
-        clock.append(m.paused ? ("PAUSED", .headerAccent) : ("\(g.play) \(m.speed)×", .headerAccent))
+        clock.append(m.paused ? ("PAUSED ", .headerAccent) : ("\(g.play) \(m.speed)× ", .headerAccent))
         var segs: [[(String, Role)]] = [
             [(" OUTBOX ", .headerAccent), (s.profile.rawValue + " ", .header)],
             clock,
@@ -105,7 +104,7 @@ public enum AppView {
         // Fill one or two rows, in order, keeping whole segments.
         var rows: [[(String, Role)]] = [[]]
         var used = 0
-        let maxRows = headerRows(width: width)
+        let maxRows = 2
         for seg in segs {
             let w = seg.reduce(0) { $0 + $1.0.count } + 1
             if used + w > width && rows.count < maxRows && used > 0 {
@@ -116,7 +115,6 @@ public enum AppView {
             rows[rows.count - 1] += seg
             used += w
         }
-        while rows.count < maxRows { rows.append([]) }
         return rows
     }
 
@@ -214,7 +212,9 @@ public enum AppView {
             let all = m.filteredIDs
             ids = Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
         }
-        let start = m.sim.now - span
+        // Columns are aligned to whole steps, so a tick inside a step redraws nothing here.
+        let step = msPerColumn(m)
+        let start = (m.sim.now / step + 1) * step - span
         for (i, id) in ids.enumerated() {
             let y = y0 + 1 + i
             let r = m.sim.request(id)
@@ -312,17 +312,18 @@ public enum AppView {
         x = buf.put(r.state.word, x: x, y: y, role: stateRole(r.state), limit: rect.maxX - x)
         var facts = ""
         if let reason = r.reason { facts += " (\(reason.word))" }
+        let sep = " " + g.sep + " "
         facts += "  attempts \(r.attempts)"
-        if s.settings.retryAttempts > 0 { facts += " · budget \(r.budgetUsed)/\(s.settings.retryAttempts)" }
-        if r.state == .retrying { facts += " · next in " + shortDuration(r.nextAttemptAt - s.now) }
-        facts += r.saved ? " · saved" : " · not saved"
-        if s.profile == .ios && !r.kind.isLogoutRequest { facts += " · completion " + r.completion.word }
+        if s.settings.retryAttempts > 0 { facts += sep + "budget \(r.budgetUsed)/\(s.settings.retryAttempts)" }
+        if r.state == .retrying { facts += sep + "next in " + shortDuration(r.nextAttemptAt - s.now) }
+        facts += r.saved ? sep + "saved" : sep + "not saved"
+        if s.profile == .ios && !r.kind.isLogoutRequest { facts += sep + "completion " + r.completion.word }
         buf.put(facts, x: x, y: y, role: .normal, limit: rect.maxX - x)
         y += 1
         var facts2 = " created " + VirtualTime.clock(r.createdAt)
-        if let key = s.idempotencyKey(of: id) { facts2 += " · key " + key }
-        if let v = r.value { facts2 += " · value " + v.text + " " + s.names[Int(r.currencyID)] }
-        if let attrs = s.attributes[id] { facts2 += " · " + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        if let key = s.idempotencyKey(of: id) { facts2 += sep + "key " + key }
+        if let v = r.value { facts2 += sep + "value " + v.text + " " + s.names[Int(r.currencyID)] }
+        if let attrs = s.attributes[id] { facts2 += sep + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
         buf.put(facts2, x: rect.x, y: y, role: .dim, limit: rect.width)
         y += 1
         let hist = s.history(of: id)
@@ -358,7 +359,7 @@ public enum AppView {
         ]
         let revenue = b.revenue.sorted { m.sim.names[Int($0.key)] < m.sim.names[Int($1.key)] }
         if revenue.isEmpty {
-            lines.append("revenue —")
+            lines.append("revenue " + g.none)
         } else {
             for (cur, amount) in revenue { lines.append("revenue \(amount.text) \(m.sim.names[Int(cur)])") }
         }
@@ -404,11 +405,11 @@ public enum AppView {
         switch m.mode {
         case .command(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
-            buf.put(":" + t + "▏", x: 0, y: y, role: .commandLine)
+            buf.put(":" + t + "_", x: 0, y: y, role: .commandLine)
             return
         case .filter(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
-            buf.put("/" + t + "▏  (Enter keeps, Esc clears)", x: 0, y: y, role: .commandLine)
+            buf.put("/" + t + "_  (Enter keeps, Esc clears)", x: 0, y: y, role: .commandLine)
             return
         case .chooseAnswer(nil):
             buf.put(" backend answers next: press a letter; Esc cancels", x: 0, y: y, role: .statusBar)
@@ -423,10 +424,19 @@ public enum AppView {
             buf.put(" " + msg.text, x: 0, y: y, role: msg.isError ? .error : .notice)
             return
         }
+        // The most useful keys that fit; help and quit always.
+        let keys = statusKeys(m)
+        let tail = keys.filter { $0.0 == "?" || $0.0 == "q" }
+        var room = width - tail.reduce(0) { $0 + $1.0.count + $1.1.count + 3 }
+        var shown: [(String, String)] = []
+        for k in keys where k.0 != "?" && k.0 != "q" {
+            let w = k.0.count + k.1.count + 3
+            if w > room { break }
+            room -= w
+            shown.append(k)
+        }
         var x = 0
-        for (key, label) in statusKeys(m) {
-            let w = key.count + label.count + 3
-            if x + w > width { break }
+        for (key, label) in shown + tail {
             x = buf.put(" " + key, x: x, y: y, role: .statusKey)
             x = buf.put(" " + label + " ", x: x, y: y, role: .statusBar)
         }
@@ -465,37 +475,40 @@ public enum AppView {
         buf.put(" " + title + " ", x: r.x + 2, y: r.y, role: .paneTitle)
     }
 
-    static func help(_ buf: inout ScreenBuffer, g: Glyphs) {
+    /// The help screen: every key of the key table, by section, in one or two
+    /// columns; j/k scroll when it does not fit.
+    static func help(_ buf: inout ScreenBuffer, scroll: Int, g: Glyphs) {
         let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
-        box(&buf, r, title: "Keys — any key closes this help")
-        if g.hLine == "-" { asciiBox(&buf, r) }
-        let lines = KeyMap.helpLines
-        let colW = r.width >= 120 ? (r.width - 4) / 2 : r.width - 4
-        let perCol = r.height - 2
-        var section = ""
-        var y = r.y + 1, x = r.x + 2
         var rows: [(String, String, Bool)] = []
-        for l in lines {
+        var section = ""
+        for l in KeyMap.helpLines(ascii: g.hLine == "-") {
             if l.section != section {
                 section = l.section
                 rows.append((section, "", true))
             }
             rows.append((l.keys, l.help, false))
         }
-        for row in rows {
-            if y >= r.y + 1 + perCol {
-                if colW == r.width - 4 { break }
-                y = r.y + 1
-                x += colW
-                if x >= r.maxX - 10 { break }
-            }
+        let inner = r.height - 2
+        let twoColumns = r.width >= 150 || (rows.count > inner && r.width >= 120)
+        let perCol = twoColumns ? (rows.count + 1) / 2 : rows.count
+        let colW = twoColumns ? (r.width - 4) / 2 : r.width - 4
+        let maxScroll = max(0, perCol - inner)
+        let top = min(scroll, maxScroll)
+        let more = maxScroll > 0 ? " (j/k scroll, \(top + 1)-\(min(perCol, top + inner)) of \(perCol))" : ""
+        box(&buf, r, title: "Keys \(g.none) Esc or any other key closes" + more)
+        if g.hLine == "-" { asciiBox(&buf, r) }
+        for (i, row) in rows.enumerated() {
+            let col = twoColumns ? i / perCol : 0
+            let line = (twoColumns ? i % perCol : i) - top
+            guard line >= 0, line < inner else { continue }
+            let x = r.x + 2 + col * colW
+            let y = r.y + 1 + line
             if row.2 {
                 buf.put(row.0, x: x, y: y, role: .paneTitle, limit: colW)
             } else {
                 buf.put(pad(row.0, 10), x: x + 1, y: y, role: .helpKey, limit: 11)
                 buf.put(row.1, x: x + 12, y: y, role: .help, limit: colW - 13)
             }
-            y += 1
         }
     }
 
@@ -515,7 +528,7 @@ public enum AppView {
         var y = r.y + 1
         for c in AppModel.answerChoices {
             guard y < r.maxY - 1 else { break }
-            let mark = chosen == c.answer ? "▸" : " "
+            let mark = chosen == c.answer ? ">" : " "
             buf.put(mark + String(Character(c.key)), x: r.x + 2, y: y, role: .helpKey)
             buf.put(describe(c.answer), x: r.x + 6, y: y, role: .help, limit: r.width - 8)
             y += 1

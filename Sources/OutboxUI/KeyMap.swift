@@ -5,6 +5,18 @@ public enum Key: Hashable, Sendable {
     case enter, tab, backTab, escape, backspace, delete
     case resize
 
+    /// How the help screen and docs write it; `ascii` spells out the arrows.
+    public func label(ascii: Bool) -> String {
+        guard ascii else { return label }
+        switch self {
+        case .up: return "Up"
+        case .down: return "Down"
+        case .left: return "Left"
+        case .right: return "Right"
+        default: return label
+        }
+    }
+
     /// How the help screen and docs write it.
     public var label: String {
         switch self {
@@ -121,11 +133,11 @@ public enum KeyMap {
     public static let sections = ["device", "requests", "backend", "clock", "moving", "general"]
 
     /// The help screen's lines.
-    public static var helpLines: [(keys: String, help: String, section: String)] {
+    public static func helpLines(ascii: Bool = false) -> [(keys: String, help: String, section: String)] {
         var out: [(String, String, String)] = []
         for s in sections {
             for binding in bindings where binding.section == s {
-                out.append((binding.keys.map(\.label).joined(separator: " "), binding.help, s))
+                out.append((binding.keys.map { $0.label(ascii: ascii) }.joined(separator: " "), binding.help, s))
             }
         }
         return out

@@ -1,0 +1,141 @@
+import XCTest
+@testable import OutboxCore
+@testable import OutboxUI
+
+final class ScreenTests: XCTestCase {
+    func test_freshLinkTrailScreen_80x24_and_120x40() {
+        let s = Session(.linktrail)
+        assertSnapshot(s.screen().text, "fresh-linktrail-80x24")
+        assertSnapshot(s.screen().roleLayer(roleLegend), "fresh-linktrail-80x24.roles")
+        assertSnapshot(s.screen(120, 40).text, "fresh-linktrail-120x40")
+    }
+
+    func test_helpScreen_explainsEveryKey() {
+        var s = Session(.linktrail)
+        s.type("?")
+        var seen = ""
+        for _ in 0..<40 {
+            seen += s.screen().text
+            s.press(.char("j"))
+        }
+        for b in KeyMap.bindings {
+            XCTAssertTrue(seen.contains(String(b.help.prefix(40))), "help screen lacks: \(b.help)")
+        }
+        s.press(.escape)
+        XCTAssertEqual(s.model.mode, .normal)
+        var wide = Session(.linktrail, width: 200, height: 60)
+        wide.type("?")
+        assertSnapshot(wide.screen().text, "help-200x60")
+    }
+
+    func test_chooser_and_commandLine() {
+        var s = Session(.linktrail)
+        s.type("x")
+        assertSnapshot(s.screen().text, "chooser-80x24")
+        s.type("d3")
+        XCTAssertEqual(s.model.sim.plan.text, "503 ×3")
+        s.command("server 429 always")
+        XCTAssertEqual(s.model.sim.plan.text, "429 always")
+        s.command("set retry.attempts 5")
+        XCTAssertEqual(s.model.sim.settings.retryAttempts, 5)
+        s.command("consent grant")
+        s.command("track signup value=9 currency=EUR")
+        XCTAssertEqual(s.states("signup"), ["in-flight"])
+        s.command("bogus thing")
+        XCTAssertEqual(s.model.message?.isError, true)
+        XCTAssertTrue(s.screen().text.contains("unknown action `bogus`"), s.screen().text)
+        s.command("ping")
+        XCTAssertTrue(s.screen().text.contains("LinkTrail has no pings"))
+        let effects: [UIEffect?] = { var t = s; t.press(.char(":")); t.type("profile ios"); return [t.press(.enter)] }()
+        XCTAssertEqual(effects, [.switchProfile(.ios)])
+    }
+
+    func test_keyWithoutUse_saysSoBriefly() {
+        var s = Session(.linktrail)
+        s.type("g")
+        XCTAssertTrue(s.screen().text.contains("Android only"), s.screen().text)
+        var i = Session(.ios)
+        i.type("c")
+        XCTAssertTrue(i.screen().text.contains("no consent gate"), i.screen().text)
+        i.type("Z")
+        XCTAssertTrue(i.screen().text.contains("press ? for help"))
+    }
+
+    func test_tinyAndHugeSizes_neverCrash() {
+        var s = Session(.ios)
+        s.type("tpsxda")
+        s.wait(40_000)
+        for (w, h) in [(0, 0), (1, 1), (5, 3), (20, 8), (59, 14), (60, 15), (61, 16), (80, 24), (200, 60), (400, 120)] {
+            for keys in ["", "?", "x", ":", "/"] {
+                var t = s
+                t.type(keys)
+                let b = t.screen(w, h)
+                XCTAssertEqual(b.lines.count, h)
+            }
+        }
+        XCTAssertTrue(s.screen(59, 14).text.contains("Outbox needs at least 60×15"))
+        XCTAssertTrue(s.screen(40, 10).text.contains("this terminal is 40×10"))
+    }
+
+    func test_asciiGlyphs_whenNotUTF8() {
+        var s = Session(.linktrail)
+        s.type("c")
+        s.wait(1000)
+        s.type("?")
+        let text = s.screen(120, 40, glyphs: .ascii).text + s.screen(120, 40, glyphs: .ascii).text
+        let nonASCII = text.unicodeScalars.filter { !$0.isASCII && $0 != "×" }
+        XCTAssertEqual(String(String.UnicodeScalarView(nonASCII)), "", text)
+    }
+
+    func test_listFilters_tabsAndName() {
+        var s = Session(.linktrail)
+        s.type("c")
+        s.type("T")
+        s.wait(1000)
+        s.type("t")
+        XCTAssertEqual(s.model.rowCount, 22)
+        s.type("]]")  // in-flight tab
+        XCTAssertEqual(s.model.tab, .inFlight)
+        XCTAssertEqual(s.model.rowCount, 1)
+        s.type("[[")
+        s.type("/burst-1")
+        s.press(.enter)
+        XCTAssertEqual(s.model.rowCount, 11)  // burst-1, burst-10..19
+        XCTAssertTrue(s.screen().text.contains("/burst-1"))
+        s.type("/")
+        s.press(.escape)
+        XCTAssertEqual(s.model.rowCount, 22)
+    }
+
+    func test_selectionMoves_andDetailShowsWhy() {
+        var s = Session(.linktrail, width: 120, height: 40)
+        s.type("c")
+        s.wait(1000)
+        s.type("xga")
+        s.type("t")
+        s.wait(1000)
+        s.press(.home)
+        XCTAssertEqual(s.model.selected, 1)
+        s.type("j")
+        XCTAssertEqual(s.model.selected, 2)
+        let text = s.screen().text
+        XCTAssertTrue(text.contains("in-flight → dropped  403  rejected  LT-6"), text)
+        XCTAssertTrue(text.contains("[LinkTrail] [WARNING] Event 'purchase' rejected (403) — not retried."), text)
+        XCTAssertTrue(text.contains("key "), text)
+    }
+
+    /// An idle screen changes nothing; a clock tick changes only the header.
+    func test_idleFrameIsIdentical_tickTouchesOnlyTheClock() {
+        var s = Session(.linktrail)
+        s.type("c")
+        s.wait(1000)
+        let a = s.screen()
+        XCTAssertEqual(s.screen().changedCells(since: a), 0)
+        s.wait(100)
+        let b = s.screen()
+        XCTAssertGreaterThan(b.changedCells(since: a), 0)
+        for y in 2..<24 {
+            XCTAssertEqual(a.lines[y], b.lines[y], "row \(y) changed on a clock tick")
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+@testable import OutboxCore
+@testable import OutboxUI
+
+let uiPackageRoot: String = {
+    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)
+    return parts.joined(separator: "/")
+}()
+
+/// Compares a screen with a saved snapshot; prints a line diff when they differ.
+/// `RECORD_SNAPSHOTS=1` writes the snapshot instead; a missing snapshot is written
+/// and fails, never passes silently.
+func assertSnapshot(_ text: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
+    let path = uiPackageRoot + "/Tests/OutboxUITests/Snapshots/" + name + ".txt"
+    let actual = text + "\n"
+    let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
+    guard !record, let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
+        try? actual.write(toFile: path, atomically: true, encoding: .utf8)
+        if !record { XCTFail("snapshot \(name) did not exist; recorded it, check it and run again", file: file, line: line) }
+        return
+    }
+    guard expected != actual else { return }
+    let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
+    let a = actual.split(separator: "\n", omittingEmptySubsequences: false)
+    var diff: [String] = []
+    for i in 0..<max(e.count, a.count) {
+        let el = i < e.count ? String(e[i]) : "<none>"
+        let al = i < a.count ? String(a[i]) : "<none>"
+        if el != al { diff.append("line \(i + 1):\n  expected: \(el)\n  actual:   \(al)") }
+    }
+    XCTFail("snapshot \(name) differs (RECORD_SNAPSHOTS=1 re-records):\n" + diff.prefix(12).joined(separator: "\n"),
+            file: file, line: line)
+}
+
+/// A scripted session: keys and clock ticks, no sleeps, no terminal.
+struct Session {
+    var model: AppModel
+    var width = 80
+    var height = 24
+
+    init(_ profile: Profile, settings: [(String, String)] = [], width: Int = 80, height: Int = 24) {
+        var s = Settings(profile: profile)
+        for (k, v) in settings { XCTAssertNil(s.set(k, v, profile: profile)) }
+        model = AppModel(sim: Simulation(profile: profile, settings: s))
+        self.width = width
+        self.height = height
+        model.setListHeight(AppView.listRows(model, width: width, height: height))
+        model.perform(.appLaunched)
+    }
+
+    /// Types keys: each character is one key press.
+    @discardableResult
+    mutating func type(_ keys: String) -> [UIEffect] {
+        var effects: [UIEffect] = []
+        for c in keys.unicodeScalars {
+            if let e = press(.char(c)) { effects.append(e) }
+        }
+        return effects
+    }
+
+    @discardableResult
+    mutating func press(_ key: Key) -> UIEffect? {
+        let e = model.handle(key)
+        model.setListHeight(AppView.listRows(model, width: width, height: height))
+        return e
+    }
+
+    /// A `:` command, typed and entered.
+    mutating func command(_ text: String) {
+        press(.char(":"))
+        type(text)
+        press(.enter)
+    }
+
+    /// Lets virtual time pass.
+    mutating func wait(_ ms: Millis) { model.tick(to: model.sim.now + ms) }
+
+    func screen(_ w: Int? = nil, _ h: Int? = nil, glyphs: Glyphs = .unicode) -> ScreenBuffer {
+        AppView.render(model, width: w ?? width, height: h ?? height, glyphs: glyphs)
+    }
+
+    func states(_ name: String) -> [String] {
+        model.sim.requests(named: name).map { model.sim.request($0).state.word }
+    }
+}
+
+/// One letter per role family, for role-layer snapshots.
+let roleLegend: [Role: Character] = [
+    .header: "H", .headerAccent: "A", .online: "N", .offline: "F", .consentGranted: "G", .consentDenied: "D",
+    .consentUndecided: "U", .tabActive: "T", .banner: "B", .rowSelected: "S", .statePending: "p", .stateInFlight: "i",
+    .stateRetrying: "r", .stateQueued: "q", .stateDelivered: "d", .stateDropped: "x", .timelineFail: "!",
+    .timelineOk: "o", .timelineWait: "-", .timelineOffline: "~", .timelineAttempt: "a", .statusBar: "_",
+    .statusKey: "K", .error: "E", .notice: "n", .logWarning: "W", .logError: "R",
+]
