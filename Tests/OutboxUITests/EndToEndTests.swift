@@ -1,0 +1,118 @@
+import Foundation
+import XCTest
+
+/// The real program in a real terminal (tmux): start, go offline, fire, see the
+/// rows change, quit, and find the shell intact.
+final class EndToEndTests: XCTestCase {
+    var session = ""
+
+    override func setUp() {
+        session = "outbox-e2e-\(getpid())-\(Int.random(in: 0..<1_000_000))"
+    }
+
+    override func tearDown() {
+        _ = sh("tmux kill-session -t \(session) 2>/dev/null")
+    }
+
+    @discardableResult
+    func sh(_ cmd: String) -> (Int32, String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", cmd]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        try? p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    var binary: String {
+        let candidates = [
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outbox").path,
+            uiPackageRoot + "/.build/debug/outbox",
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
+    }
+
+    func screen() -> String { sh("tmux capture-pane -p -t \(session)").1 }
+
+    /// Waits (up to 10 s) until the screen contains the text.
+    func waitFor(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        for _ in 0..<100 {
+            if screen().contains(text) { return true }
+            usleep(100_000)
+        }
+        XCTFail("never saw `\(text)` on screen:\n" + screen(), file: file, line: line)
+        return false
+    }
+
+    /// Starts a shell script in a new tmux session of the given size.
+    func start(_ script: String, width: Int, height: Int) -> Bool {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("\(session).sh").path
+        try? ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return sh("tmux new-session -d -s \(session) -x \(width) -y \(height) 'sh \(path)'").0 == 0
+    }
+
+    static let afterExit = "echo \"EXIT=$?\"; stty -a | grep -o -- '-icanon\\|icanon' | head -1; exec sleep 60"
+
+    func keys(_ k: String...) { sh("tmux send-keys -t \(session) " + k.map { "'\($0)'" }.joined(separator: " ")) }
+
+    func test_realTerminal_offlineFireQuit_shellIntact() throws {
+        XCTAssertEqual(sh("command -v tmux").0, 0, "tmux is needed (.ci/run installs it)")
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-e2e-\(getpid())").path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let rec = dir + "/session.outbox"
+        XCTAssertTrue(start("cd \(dir) && LANG=C.UTF-8 \(binary) --record \(rec); " + Self.afterExit, width: 100, height: 30))
+        guard waitFor("OUTBOX") else { return }
+        XCTAssertTrue(screen().contains("linktrail"))
+        keys("c")
+        guard waitFor("consent ✓ granted") else { return }
+        keys("o")
+        guard waitFor("offline") else { return }
+        keys("t")
+        guard waitFor("retrying") else { return }
+        keys("+", "+", "+")  // 600×: the retries run out in a blink
+        guard waitFor("queued") else { return }
+        keys("o")
+        guard waitFor("online") else { return }
+        keys("t")
+        guard waitFor("delivered 3") else { return }  // the send flushed the queue (LT-8)
+        keys("q")
+        guard waitFor("EXIT=0") else { return }
+        // The terminal is back in canonical mode: curses let go of it.
+        XCTAssertTrue(screen().contains("\nicanon") || screen().contains("icanon"), screen())
+        XCTAssertFalse(screen().contains("-icanon"), screen())
+        // The recording replays headless.
+        let replay = sh("\(binary) run --quiet \(rec)")
+        XCTAssertEqual(replay.0, 0, replay.1)
+        let recorded = (try? String(contentsOfFile: rec, encoding: .utf8)) ?? ""
+        XCTAssertTrue(recorded.contains("network offline"), recorded)
+        XCTAssertTrue(recorded.contains("consent grant"), recorded)
+    }
+
+    func test_notATerminal_pointsToOutboxRun() {
+        let (status, out) = sh("\(binary) < /dev/null 2>&1 | cat")
+        _ = status
+        XCTAssertTrue(out.contains("outbox run"), out)
+        XCTAssertTrue(out.contains("terminal"), out)
+        let (s2, out2) = sh("\(binary) </dev/null >/dev/null 2>/dev/null; echo $?")
+        _ = s2
+        XCTAssertEqual(out2.trimmingCharacters(in: .whitespacesAndNewlines), "2")
+    }
+
+    func test_unknownTerm_isAClearError() {
+        let (_, out) = sh("script -qc 'TERM=no-such-term \(binary)' /dev/null 2>&1 | tr -d '\\r'")
+        XCTAssertTrue(out.contains("TERM=no-such-term"), out)
+        XCTAssertTrue(out.contains("outbox run"), out)
+    }
+
+    func test_sigterm_restoresTheTerminal() {
+        XCTAssertTrue(start("LANG=C.UTF-8 \(binary); " + Self.afterExit, width: 80, height: 24))
+        guard waitFor("OUTBOX") else { return }
+        sh("pkill -TERM -f '^\(binary)$'")
+        guard waitFor("EXIT=143") else { return }
+        XCTAssertFalse(screen().contains("-icanon"), screen())
+    }
+}
