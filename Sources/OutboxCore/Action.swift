@@ -29,8 +29,22 @@ public enum Action: Equatable, Sendable {
         }
     }
 
-    /// Why the profile cannot do this action, or nil when it can.
+    /// The actions a profile has, as scenario words.
+    public static func verbs(for profile: Profile) -> String {
+        switch profile {
+        case .linktrail: return "launch, quit, consent grant|deny, track, network online|offline, server"
+        case .ios, .flutter: return "launch, quit, track, ping, screen, product, notification, logout, network online|offline, server"
+        case .android: return "launch, quit, getinstance, track, ping, screen, product, notification, logout, network online|offline, server"
+        }
+    }
+
+    /// Why the profile cannot do this action, or nil when it can; says what it has instead.
     public func unsupported(on profile: Profile) -> String? {
+        guard let why = missing(on: profile) else { return nil }
+        return why + ", expected an action of \(profile.rawValue): " + Action.verbs(for: profile)
+    }
+
+    func missing(on profile: Profile) -> String? {
         switch self {
         case .getInstanceCalled where profile != .android:
             return "getinstance is UserCom.getInstance() on Android only (AND-3); profile \(profile.rawValue) has no counterpart"

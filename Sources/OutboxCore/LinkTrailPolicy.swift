@@ -93,13 +93,13 @@ enum LinkTrailPolicy: DeliveryPolicy {
         if sim.count(.queued) == 0 && gateOpen(sim) {
             // Nothing saved to send: the flush starts and ends at once; one line says so.
             sim.flush.lastEnd = "queue empty"
-            sim.log(.sdk, "flush (LT-8: \(trigger)): nothing saved", rule: .lt8)
+            sim.log(.sdk, "flush (LT-8: \(trigger)): nothing queued", rule: .lt8)
             return
         }
         sim.flush.active = true
         sim.flush.trigger = trigger
         sim.flush.sent = 0
-        sim.log(.sdk, "flush started (LT-8: \(trigger)) · \(sim.count(.queued)) saved", rule: .lt8)
+        sim.log(.sdk, "flush started (LT-8: \(trigger)) · \(sim.count(.queued)) queued", rule: .lt8)
         continueFlush(&sim)
     }
 

@@ -125,6 +125,9 @@ extension Simulation {
             return (false, "no log line contains \"\(text)\"")
         case .completion(let name, let c):
             return each(name, { $0.completion == c }, { "completion " + $0.completion.word })
+        case .revenue(let currency, let amount):
+            let got = nameID(currency).flatMap { backend.revenue[$0] } ?? Amount(micros: 0)
+            return (got == amount, "revenue \(got.text) \(currency)")
         }
     }
 }

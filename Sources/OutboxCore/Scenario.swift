@@ -30,6 +30,8 @@ public enum Check: Equatable, Sendable {
     case counted(String, Int)
     case log(String)
     case completion(String, Completion)
+    /// An extension: the backend's revenue in one currency (LT-13).
+    case revenue(String, Amount)
 }
 
 /// What was wrong with some input, and what was expected.
@@ -144,7 +146,7 @@ struct ScenarioParser {
             }
         }
         if profile == nil && errors.isEmpty {
-            fail(max(lineNo, 1), "no profile line, expected `profile linktrail|ios|android|flutter` first")
+            fail(1, "no profile line, expected `profile linktrail|ios|android|flutter` first")
         }
         guard errors.isEmpty, let profile, let settings else { return .failure(ScenarioErrors(errors: errors)) }
         // Time order, then file order (ORDER); a stable sort keeps file order.
@@ -314,8 +316,15 @@ struct ScenarioParser {
                 return nil
             }
             return .completion(w[1], c)
+        case "revenue":
+            guard arity(3, "revenue <CUR> <amount>") else { return nil }
+            guard let a = Amount.parse(w[2]) else {
+                fail(n, "bad amount `\(w[2])`, expected a decimal number like 49.99")
+                return nil
+            }
+            return .revenue(w[1], a)
         default:
-            fail(n, "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log or completion")
+            fail(n, "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log, completion or revenue")
             return nil
         }
     }

@@ -14,18 +14,20 @@ final class EndToEndTests: XCTestCase {
         _ = sh("tmux kill-session -t \(session) 2>/dev/null")
     }
 
+    /// Runs a shell command and returns its status and output. Output goes through a
+    /// file, not a pipe: a tmux server started here keeps its inherited descriptors,
+    /// and a pipe would then never reach end-of-file.
     @discardableResult
     func sh(_ cmd: String) -> (Int32, String) {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("\(session)-\(UInt32.random(in: 0...UInt32.max)).out")
+        FileManager.default.createFile(atPath: out.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: out) }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", cmd]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        try? p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.arguments = ["-c", "{ " + cmd + "\n} </dev/null >'\(out.path)' 2>&1"]
+        do { try p.run() } catch { return (-1, "cannot run /bin/sh: \(error)") }
         p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (p.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
     }
 
     var binary: String {
