@@ -44,7 +44,8 @@ public enum Action: Equatable, Sendable {
         return why + ", expected an action of \(profile.rawValue): " + Action.verbs(for: profile)
     }
 
-    func missing(on profile: Profile) -> String? {
+    /// The short form of `unsupported(on:)`, for a notice in the UI.
+    public func missing(on profile: Profile) -> String? {
         switch self {
         case .getInstanceCalled where profile != .android:
             return "getinstance is UserCom.getInstance() on Android only (AND-3); profile \(profile.rawValue) has no counterpart"

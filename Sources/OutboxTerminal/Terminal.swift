@@ -74,6 +74,14 @@ public final class Terminal {
         for s in [SIGINT, SIGTERM, SIGHUP] {
             signal(s) { sig in pendingSignal = sig }
         }
+        // A crash must not leave the terminal raw: give it back, then die as we would have.
+        for s in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
+            signal(s) { sig in
+                endwin()
+                signal(sig, SIG_DFL)
+                raise(sig)
+            }
+        }
     }
 
     /// Maps every role of a theme to curses attributes and a color pair.

@@ -161,7 +161,7 @@ public struct AppModel {
         let before = sim.requests.count
         let journalBefore = sim.journal.count
         if let why = sim.apply(action) {
-            message = (why, true)
+            message = (action.missing(on: sim.profile) ?? why, true)
             return false
         }
         sim.settle()

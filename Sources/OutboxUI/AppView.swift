@@ -97,7 +97,9 @@ public enum AppView {
         }
         segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)])
         if s.profile == .linktrail {
-            let f = s.flush.active ? "flush running (\(s.flush.trigger))" : "flush idle"
+            let f = s.flush.active
+                ? "flush running (\(s.flush.trigger)) \(g.sep) sent \(s.flush.sent) \(g.sep) \(s.count(.queued)) left"
+                : "flush idle"
             segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
         }
         segs.append([(s.appRunning ? " app running " : " app closed ", s.appRunning ? .header : .headerAccent)])

@@ -14,20 +14,23 @@ final class EndToEndTests: XCTestCase {
         _ = sh("tmux kill-session -t \(session) 2>/dev/null")
     }
 
-    /// Runs a shell command and returns its status and output. Output goes through a
-    /// file, not a pipe: a tmux server started here keeps its inherited descriptors,
-    /// and a pipe would then never reach end-of-file.
+    /// Runs a shell command and returns its exit status and output. posix_spawn and
+    /// waitpid rather than Foundation's Process, whose reaping hung here when the
+    /// command started a daemon (the tmux server); output goes through a file, not a
+    /// pipe, since the daemon keeps the descriptors it inherited.
     @discardableResult
     func sh(_ cmd: String) -> (Int32, String) {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("\(session)-\(UInt32.random(in: 0...UInt32.max)).out")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: out) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", "{ " + cmd + "\n} </dev/null >'\(out.path)' 2>&1"]
-        do { try p.run() } catch { return (-1, "cannot run /bin/sh: \(error)") }
-        p.waitUntilExit()
-        return (p.terminationStatus, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
+        let script = "{ " + cmd + "\n} </dev/null >'\(out.path)' 2>&1"
+        var pid: pid_t = 0
+        let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/sh"), strdup("-c"), strdup(script), nil]
+        defer { for a in argv { free(a) } }
+        guard posix_spawn(&pid, "/bin/sh", nil, nil, argv, environ) == 0 else { return (-1, "cannot start /bin/sh") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (code, (try? String(contentsOf: out, encoding: .utf8)) ?? "")
     }
 
     var binary: String {
