@@ -21,6 +21,15 @@ public enum StateTab: Int, CaseIterable, Sendable {
 
 public enum Pane: Int, CaseIterable, Sendable { case list, detail, log }
 
+/// The last filtered list and what it was computed for.
+final class FilterMemo {
+    struct Key: Equatable {
+        var tab: StateTab, name: String, transitions: Int, requests: Int, journal: Int, now: Millis
+    }
+    var key: Key?
+    var ids: [Int32] = []
+}
+
 /// What the keyboard is talking to.
 public enum Mode: Equatable, Sendable {
     case normal
@@ -67,6 +76,7 @@ public struct AppModel {
     /// What the user did, as scenario lines (for --record).
     public internal(set) var recorded: [String] = []
     public internal(set) var listHeight = 10
+    let memo = FilterMemo()
 
     public var speed: Int64 { AppModel.speeds[speedIndex] }
 
@@ -89,7 +99,18 @@ public struct AppModel {
     }
 
     /// The filtered ids, oldest first. For `all` with no name filter no list is built.
+    /// Memoized: computed once per change of the model, not per use in a frame.
     public var filteredIDs: [Int32] {
+        let key = FilterMemo.Key(tab: tab, name: nameFilter, transitions: sim.transitionCount, requests: sim.requests.count,
+                                 journal: sim.journal.count, now: sim.now)
+        if memo.key == key { return memo.ids }
+        let ids = computeFilteredIDs()
+        memo.key = key
+        memo.ids = ids
+        return ids
+    }
+
+    func computeFilteredIDs() -> [Int32] {
         let want = tab.state
         if let s = want, !s.isFinal, nameFilter.isEmpty { return sim.live(in: s) }
         var out: [Int32] = []
