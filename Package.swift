@@ -11,7 +11,11 @@ let package = Package(
         // No terminal, no wall clock, no Foundation.
         .target(name: "OutboxCore"),
         // Command-line front end: argument parsing and subcommands, callable in-process by tests.
-        .target(name: "OutboxCLI", dependencies: ["OutboxCore", "OutboxUI", "OutboxTerminal"]),
+        .target(name: "OutboxCLI", dependencies: ["OutboxCore", "OutboxStore", "OutboxUI", "OutboxTerminal"]),
+        // SQLite, through a shim for the macros Swift cannot import.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The simulated device's storage on SQLite.
+        .target(name: "OutboxStore", dependencies: ["CSQLite", "OutboxCore"]),
         // The interactive screen without curses: cells, roles, themes, keys, model, view.
         .target(name: "OutboxUI", dependencies: ["OutboxCore"]),
         // ncurses, through a shim that wraps what Swift cannot import.
@@ -23,5 +27,6 @@ let package = Package(
         // Tests.
         .testTarget(name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI"]),
         .testTarget(name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI"]),
+        .testTarget(name: "OutboxStoreTests", dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI"]),
     ]
 )

@@ -46,7 +46,9 @@ public enum CLI {
 
     public static let usage = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
-               outbox run FILE... [--format text|jsonl] [--quiet]
+                      [--state-dir DIR | --memory]
+               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR]
+               outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME]
                outbox bench [--quick] [--json]
                outbox keys
@@ -64,6 +66,7 @@ public enum CLI {
         case "run": return RunCommand.main(rest, console: console)
         case "profiles": return ProfilesCommand.main(rest, console: console)
         case "bench": return BenchCommand.main(rest, console: console)
+        case "state": return StateCommand.main(rest, console: console)
         case "keys":
             console.print(KeyMap.markdown, terminator: "")
             return 0
@@ -104,6 +107,7 @@ enum Help {
         commands:
           run       play scenario files headless and check their expect lines
           profiles  print each profile's rules, settings and assumptions
+          state     show or reset what the simulated devices saved
           bench     measure how fast the model steps (release build)
           keys      print the key table as markdown (docs/keys.md)
           help      show help for a command
@@ -113,7 +117,9 @@ enum Help {
 
     static let run = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
-               outbox run FILE... [--format text|jsonl] [--quiet]
+                      [--state-dir DIR | --memory]
+               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR]
+               outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time
@@ -122,6 +128,9 @@ enum Help {
         options:
           --format text|jsonl   text for people (default), jsonl one JSON object a line
           --quiet               print only failed checks and the summary
+          --state-dir DIR       use the saved device in DIR (one SQLite database per
+                                profile) instead of a temporary one; what the run saves
+                                stays there for the next run or the live screen
 
         exit status:
           0  every check holds
@@ -129,7 +138,23 @@ enum Help {
           2  bad input (unreadable file, unknown word, bad time, an action the
              profile lacks): the message names the file and line, nothing runs
 
-        The device of a run lives in memory and is gone when the run ends.
+        Without --state-dir the device of a run lives in memory and is gone when
+        the run ends.
+        """
+
+    static let state = """
+        usage: outbox state show [--profile P] [--state-dir DIR] [--format table|jsonl]
+               outbox state reset [--profile P] [--state-dir DIR]
+
+        show   prints what each simulated device holds: its saved requests (every
+               field needed to resend them), LinkTrail's consent decision and
+               whether the install was created. It only reads.
+        reset  moves a device's database aside (renamed with a .reset-<time>
+               suffix, never deleted) so the device starts empty. It refuses while
+               another Outbox uses the device.
+
+        DIR defaults to $XDG_STATE_HOME/outbox, else ~/.local/state/outbox; each
+        profile has its own database, <profile>.sqlite. See docs/storage.md.
         """
 
     static let profiles = """
@@ -152,5 +177,5 @@ enum Help {
           --json   one JSON object per figure
         """
 
-    static let topics = ["run": run, "profiles": profiles, "bench": bench]
+    static let topics = ["run": run, "profiles": profiles, "bench": bench, "state": state]
 }

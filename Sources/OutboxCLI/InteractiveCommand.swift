@@ -1,5 +1,6 @@
 import Foundation
 import OutboxCore
+import OutboxStore
 import OutboxTerminal
 import OutboxUI
 
@@ -11,6 +12,8 @@ enum InteractiveCommand {
         var speed: Int64 = 1
         var seed: UInt64 = 1
         var record: String?
+        var stateDir = SQLiteDeviceStore.defaultDirectory()
+        var memory = false
     }
 
     static func parse(_ args: [String], console: Console) -> Options? {
@@ -54,6 +57,11 @@ enum InteractiveCommand {
             case "--record":
                 guard let v = value("--record") else { return nil }
                 o.record = v
+            case "--state-dir":
+                guard let v = value("--state-dir") else { return nil }
+                o.stateDir = v
+            case "--memory":
+                o.memory = true
             default:
                 console.error("outbox: unknown option `\(args[i])`")
                 console.error(CLI.usage)
@@ -82,10 +90,21 @@ enum InteractiveCommand {
 
     static let themeNames = ["default", "light", "high-contrast", "monochrome"]
 
-    static func newModel(_ profile: Profile, seed: UInt64) -> AppModel {
+    /// Opens the device of a profile: SQLite in the state directory, or memory.
+    static func openStore(_ profile: Profile, _ o: Options) -> Result<any DeviceStore, StoreError> {
+        if o.memory { return .success(InMemoryDeviceStore()) }
+        do {
+            return .success(try SQLiteDeviceStore(directory: o.stateDir, profile: profile))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A simulation on a device, with the app launched: what the device saved goes out now.
+    static func newModel(_ profile: Profile, seed: UInt64, store: any DeviceStore) -> AppModel {
         var settings = Settings(profile: profile)
         settings.seed = seed
-        var m = AppModel(sim: Simulation(profile: profile, settings: settings))
+        var m = AppModel(sim: Simulation(profile: profile, settings: settings, store: store))
         m.perform(.appLaunched)
         return m
     }
@@ -109,14 +128,21 @@ enum InteractiveCommand {
             console.error("outbox: cannot write the recording to `\(path)`: its folder is missing or read-only")
             return 2
         }
-        var model = newModel(o.profile, seed: o.seed)
+        let store: any DeviceStore
+        switch openStore(o.profile, o) {
+        case .success(let s): store = s
+        case .failure(let e):
+            console.error("outbox: " + e.description)
+            return 2
+        }
+        var model = newModel(o.profile, seed: o.seed, store: store)
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? 0
         console.flush()
         let term = Terminal(noColor: noColor)
         if noColor || !term.colors { theme = Theme.monochrome }
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
-        var loop = Loop(model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme)
+        var loop = Loop(model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme, options: o)
         let outcome = loop.run()
         term.restore()
         if let msg = outcome.message { console.error(msg) }
@@ -132,6 +158,7 @@ enum InteractiveCommand {
         let record: String?
         let seed: UInt64
         var theme: Theme
+        let options: Options
         var frameMs: UInt64 = 33
 
         static func wallMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
@@ -143,6 +170,10 @@ enum InteractiveCommand {
             var dirty = true
             saveRecording()
             while true {
+                if let why = model.sim.store.failure {
+                    saveRecording()
+                    return (1, "outbox: the device store failed, so Outbox stopped: " + why)
+                }
                 if term.stopSignal != 0 {
                     saveRecording()
                     return (term.stopSignal == SIGINT ? 130 : 143, "outbox: stopped by signal \(term.stopSignal); the terminal is restored")
@@ -162,13 +193,27 @@ enum InteractiveCommand {
                     dirty = true
                     switch effect {
                     case .quit?:
+                        // Quitting Outbox closes the app: what the rules save stays on the device.
+                        if model.sim.appRunning { model.perform(.appQuit) }
                         saveRecording()
+                        closeStore()
                         return (0, nil)
                     case .export?:
                         export()
                     case .switchProfile(let p)?:
-                        model = InteractiveCommand.newModel(p, seed: seed)
-                        saveRecording()
+                        if model.sim.appRunning { model.perform(.appQuit) }
+                        closeStore()
+                        switch InteractiveCommand.openStore(p, options) {
+                        case .success(let store):
+                            model = InteractiveCommand.newModel(p, seed: seed, store: store)
+                            saveRecording()
+                        case .failure(let e):
+                            // Back to the device we had; say why the switch failed.
+                            if case .success(let again) = InteractiveCommand.openStore(model.sim.profile, options) {
+                                model = InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again)
+                            }
+                            model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
+                        }
                     case .nextTheme?:
                         let names = InteractiveCommand.themeNames
                         let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
@@ -190,6 +235,10 @@ enum InteractiveCommand {
                 }
                 lastWall = now
             }
+        }
+
+        func closeStore() {
+            (model.sim.store as? SQLiteDeviceStore)?.close()
         }
 
         /// Writes what the user did so far as a scenario file; after every action, so a crash loses nothing.

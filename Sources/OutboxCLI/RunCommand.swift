@@ -1,5 +1,6 @@
 import Foundation
 import OutboxCore
+import OutboxStore
 
 /// `outbox run FILE... [--format text|jsonl] [--quiet]`
 enum RunCommand {
@@ -7,6 +8,7 @@ enum RunCommand {
         var files: [String] = []
         var format = TimelineFormat.text
         var quiet = false
+        var stateDir: String?
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -27,6 +29,13 @@ enum RunCommand {
                 format = f
             case "--quiet", "-q":
                 quiet = true
+            case "--state-dir":
+                guard i + 1 < args.count else {
+                    console.error("outbox run: --state-dir needs a directory")
+                    return 2
+                }
+                stateDir = args[i + 1]
+                i += 1
             case "--help", "-h":
                 console.print(Help.run)
                 return 0
@@ -70,7 +79,19 @@ enum RunCommand {
         var failed = 0, total = 0
         for sc in scenarios {
             if format == .text && !quiet && scenarios.count > 1 { console.print("== \(sc.file) (\(sc.profile.rawValue))") }
-            var runner = ScenarioRunner(sc)
+            var store: any DeviceStore = InMemoryDeviceStore()
+            var disk: SQLiteDeviceStore?
+            if let dir = stateDir {
+                do {
+                    disk = try SQLiteDeviceStore(directory: dir, profile: sc.profile)
+                    store = disk!
+                } catch {
+                    console.error("outbox run: " + error.description)
+                    return 2
+                }
+            }
+            defer { disk?.close() }
+            var runner = ScenarioRunner(sc, store: store)
             runner.run { item, sim in
                 switch item {
                 case .entry(let e):
@@ -78,6 +99,10 @@ enum RunCommand {
                 case .check(let r):
                     if !quiet || !r.ok { console.print(writer.check(r)) }
                 }
+            }
+            if let why = store.failure {
+                console.error("outbox run: the device store failed, so the run stopped: " + why)
+                return 2
             }
             for r in runner.failures {
                 console.error("\(sc.file):\(r.line): check failed: \(r.text): found \(r.found)")

@@ -40,17 +40,24 @@ public struct Attribute: Equatable, Hashable, Sendable {
 }
 
 /// What survives the app closing, per the rules: saved requests, the consent
-/// decision (LT-1), whether the install was created (LT-3), and the next id.
+/// decision (LT-1) and whether the install was created (LT-3). Nothing else.
 ///
 /// The model calls it synchronously, so a change is stored before the model
-/// goes on as if it were saved.
+/// goes on as if it were saved. A store that cannot write sets `failure`; its
+/// driver must then stop the model and say so.
 public protocol DeviceStore: AnyObject {
+    /// Stores a request (insert or replace).
     func save(_ request: SavedRequest)
+    /// An attempt of a saved request went out: its count changed and it no
+    /// longer waits for consent.
+    func attempted(id: Int32, attempts: Int32)
     func remove(id: Int32)
+    /// Every saved request, oldest (lowest id) first.
     func loadAll() -> [SavedRequest]
     var consent: Consent { get set }
     var installCreated: Bool { get set }
-    var nextID: Int32 { get set }
+    /// Why the last write failed, or nil.
+    var failure: String? { get }
 }
 
 /// A device that lives in memory: the default for `outbox run` and tests.
@@ -58,7 +65,7 @@ public final class InMemoryDeviceStore: DeviceStore {
     private var rows: [Int32: SavedRequest] = [:]
     public var consent: Consent = .undecided
     public var installCreated = false
-    public var nextID: Int32 = 1
+    public var failure: String? { nil }
     /// How many writes reached the store, for tests.
     public private(set) var writes = 0
 
@@ -66,6 +73,12 @@ public final class InMemoryDeviceStore: DeviceStore {
 
     public func save(_ request: SavedRequest) {
         rows[request.id] = request
+        writes += 1
+    }
+
+    public func attempted(id: Int32, attempts: Int32) {
+        rows[id]?.attempts = attempts
+        rows[id]?.waitingForConsent = false
         writes += 1
     }
 

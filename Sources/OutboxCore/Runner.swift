@@ -26,7 +26,8 @@ public struct ScenarioRunner {
     /// Runs to the end: every line played and no timer left. `emit` gets each
     /// journal entry and check result as it happens, in time order.
     public mutating func run(emit: (TimelineItem, Simulation) -> Void = { _, _ in }) {
-        while step(emit: emit) {}
+        // A store that cannot write stops the run: the model must not go on as if saved.
+        while sim.store.failure == nil && step(emit: emit) {}
     }
 
     /// Plays the next instant that has something to do; false when nothing is left.

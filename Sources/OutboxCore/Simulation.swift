@@ -97,6 +97,9 @@ public struct Simulation {
         return Simulation.hex(k)
     }
 
+    /// An idempotency key as shown everywhere: 16 hex digits.
+    public static func hexKey(_ v: UInt64) -> String { hex(v) }
+
     static func hex(_ v: UInt64) -> String {
         let digits = Array("0123456789abcdef")
         var s = ""
@@ -255,8 +258,8 @@ public struct Simulation {
         let rows = store.loadAll()
         var seen = Set<Int32>()
         for row in rows {
-            seen.insert(row.id)
             if Int(row.id) <= requests.count {
+                seen.insert(row.id)
                 let r = requests[Int(row.id) - 1]
                 guard r.isLive && r.saved else {
                     // The device holds what the model had finished with: the model wins, the row goes.
@@ -267,22 +270,20 @@ public struct Simulation {
                 requests[Int(row.id) - 1].attempts = row.attempts
                 requests[Int(row.id) - 1].budgetUsed = 0
             } else {
-                // A request saved by an earlier process of this device.
-                while requests.count < Int(row.id) - 1 {
-                    // Ids nobody here knows: placeholders that never take part.
-                    let gap = Int32(requests.count + 1)
-                    requests.append(
-                        Request(id: gap, kind: .event, nameID: 0, createdAt: 0, idempotencyKey: 0, value: nil,
-                                currencyID: 0, state: .dropped, reason: .notSaved, rule: .lt12))
-                    counts[Int(RequestState.dropped.rawValue)] += 1
-                }
+                // A request saved by an earlier process of this device: it gets this
+                // run's next id (ids grow, so the order stays oldest first) and keeps
+                // everything else, its idempotency key included.
                 let id = restoredRequest(row)
-                precondition(id == row.id)
+                seen.insert(id)
+                if id != row.id {
+                    store.remove(id: row.id)
+                    store.save(savedRecord(id))
+                }
             }
         }
         for i in requests.indices where requests[i].saved && requests[i].isLive && !seen.contains(requests[i].id) {
             // The store is the truth: what it does not hold did not survive.
-            move(requests[i].id, to: .dropped, rule: .lt12, reason: .notSaved)
+            move(requests[i].id, to: .dropped, rule: profileSaveRule, reason: .notSaved)
         }
     }
 
@@ -400,7 +401,6 @@ public struct Simulation {
                     currencyID: currencyID, state: .pending, reason: nil, rule: .order))
         requestsByName[nameID, default: []].append(id)
         if !attrs.isEmpty { attributes[id] = attrs }
-        if id >= store.nextID { store.nextID = id + 1 }
         return id
     }
 
@@ -506,7 +506,7 @@ public struct Simulation {
         requests[i].generation &+= 1
         requests[i].reachedBackend = false
         move(id, to: .inFlight, rule: rule)
-        if requests[i].saved { store.save(savedRecord(id)) }
+        if requests[i].saved { store.attempted(id: id, attempts: requests[i].attempts) }
         guard online else {
             // NET: fails at once as a transport error; it was made, so it counts.
             requests[i].generation &+= 1

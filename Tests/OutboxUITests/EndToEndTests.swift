@@ -69,7 +69,7 @@ final class EndToEndTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-e2e-\(getpid())").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let rec = dir + "/session.outbox"
-        XCTAssertTrue(start("cd \(dir) && LANG=C.UTF-8 \(binary) --record \(rec); " + Self.afterExit, width: 100, height: 30))
+        XCTAssertTrue(start("cd \(dir) && LANG=C.UTF-8 \(binary) --memory --record \(rec); " + Self.afterExit, width: 100, height: 30))
         guard waitFor("OUTBOX") else { return }
         XCTAssertTrue(screen().contains("linktrail"))
         keys("c")
@@ -97,6 +97,42 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(recorded.contains("consent grant"), recorded)
     }
 
+    /// Issue 4's promise in a real terminal: requests saved offline are there after
+    /// quitting and starting again, and after `kill -9`, and go out by the rules.
+    func test_savedRequestsSurviveQuitAndKill() {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-e2e-state-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: state)
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        for ending in ["quit", "kill"] {
+            try? FileManager.default.removeItem(atPath: state)
+            let run = "LANG=C.UTF-8 \(binary) --profile ios --state-dir \(state); " + Self.afterExit
+            XCTAssertTrue(start(run, width: 100, height: 30))
+            guard waitFor("OUTBOX") else { return }
+            keys("o")
+            guard waitFor("offline") else { return }
+            keys("t", "t", "p")
+            guard waitFor("queued 3") else { return }  // IOS-5: made offline, they wait
+            if ending == "quit" {
+                keys("q")
+                guard waitFor("EXIT=0") else { return }
+            } else {
+                sh("pkill -KILL -f '^\(binary) --profile ios --state-dir \(state)$'")
+                guard waitFor("EXIT=137") else { return }
+            }
+            let shown = sh("\(binary) state show --profile ios --state-dir \(state)").1
+            XCTAssertTrue(shown.contains("ios: 3 saved"), ending + ":\n" + shown)
+            _ = sh("tmux kill-session -t \(session)")
+            // Start again: the device is online, so IOS-6 sends them at once after the launch.
+            XCTAssertTrue(start(run, width: 100, height: 30))
+            guard waitFor("delivered 3") else { return }
+            XCTAssertTrue(screen().contains("IOS-6") || screen().contains("IOS-3"), screen())
+            keys("q")
+            guard waitFor("EXIT=0") else { return }
+            XCTAssertTrue(sh("\(binary) state show --profile ios --state-dir \(state)").1.contains("ios: 0 saved"))
+            _ = sh("tmux kill-session -t \(session)")
+        }
+    }
+
     func test_notATerminal_pointsToOutboxRun() {
         let (status, out) = sh("\(binary) < /dev/null 2>&1 | cat")
         _ = status
@@ -114,9 +150,9 @@ final class EndToEndTests: XCTestCase {
     }
 
     func test_sigterm_restoresTheTerminal() {
-        XCTAssertTrue(start("LANG=C.UTF-8 \(binary); " + Self.afterExit, width: 80, height: 24))
+        XCTAssertTrue(start("LANG=C.UTF-8 \(binary) --memory; " + Self.afterExit, width: 80, height: 24))
         guard waitFor("OUTBOX") else { return }
-        sh("pkill -TERM -f '^\(binary)$'")
+        sh("pkill -TERM -f '^\(binary) --memory$'")
         guard waitFor("EXIT=143") else { return }
         XCTAssertFalse(screen().contains("-icanon"), screen())
     }

@@ -1,0 +1,139 @@
+import Foundation
+import OutboxCore
+import OutboxStore
+
+/// `outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]`
+enum StateCommand {
+    static func main(_ args: [String], console: Console) -> Int32 {
+        guard let verb = args.first, verb == "show" || verb == "reset" else {
+            if args.first == "--help" || args.first == "-h" || args.first == nil {
+                console.print(Help.state)
+                return args.first == nil ? 2 : 0
+            }
+            console.error("outbox state: unknown action `\(args[0])`, expected show or reset")
+            return 2
+        }
+        var profiles = Profile.allCases
+        var dir = SQLiteDeviceStore.defaultDirectory()
+        var jsonl = false
+        var i = 1
+        while i < args.count {
+            let a = args[i]
+            func value() -> String? {
+                guard i + 1 < args.count else {
+                    console.error("outbox state: \(a) needs a value")
+                    return nil
+                }
+                i += 1
+                return args[i]
+            }
+            switch a {
+            case "--profile":
+                guard let v = value() else { return 2 }
+                guard let p = Profile(rawValue: v) else {
+                    console.error("outbox state: unknown profile `\(v)`, expected linktrail, ios, android or flutter")
+                    return 2
+                }
+                profiles = [p]
+            case "--state-dir":
+                guard let v = value() else { return 2 }
+                dir = v
+            case "--format":
+                guard let v = value() else { return 2 }
+                guard v == "table" || v == "jsonl" else {
+                    console.error("outbox state: --format needs table or jsonl")
+                    return 2
+                }
+                jsonl = v == "jsonl"
+            default:
+                console.error("outbox state: unknown option `\(a)`")
+                console.error(Help.state)
+                return 2
+            }
+            i += 1
+        }
+        return verb == "show" ? show(profiles, dir, jsonl, console) : reset(profiles, dir, console)
+    }
+
+    static func exists(_ dir: String, _ p: Profile) -> Bool {
+        FileManager.default.fileExists(atPath: SQLiteDeviceStore.databasePath(directory: dir, profile: p))
+    }
+
+    static func show(_ profiles: [Profile], _ dir: String, _ jsonl: Bool, _ console: Console) -> Int32 {
+        var status: Int32 = 0
+        var shown = 0
+        for p in profiles where exists(dir, p) {
+            let store: SQLiteDeviceStore
+            do {
+                store = try SQLiteDeviceStore(directory: dir, profile: p, readOnly: true)
+            } catch {
+                console.error("outbox state: " + error.description)
+                status = 2
+                continue
+            }
+            defer { store.close() }
+            shown += 1
+            let rows = store.loadAll()
+            if jsonl {
+                for r in rows {
+                    var o = JSONObject()
+                    o.string("profile", p.rawValue)
+                    o.number("id", String(r.id))
+                    o.string("kind", r.kind.word)
+                    o.string("name", r.name)
+                    o.number("attempts", String(r.attempts))
+                    if r.idempotencyKey != 0 { o.string("idempotency_key", Simulation.hexKey(r.idempotencyKey)) }
+                    if let v = r.value { o.number("value", v.text) }
+                    if !r.currency.isEmpty { o.string("currency", r.currency) }
+                    if r.waitingForConsent { o.bool("waiting_for_consent", true) }
+                    console.print(o.text)
+                }
+                continue
+            }
+            var head = "\(p.rawValue): \(rows.count) saved · \(store.path)"
+            if p == .linktrail { head += " · consent \(store.consent.word) · install \(store.installCreated ? "created" : "not created")" }
+            console.print(head)
+            if rows.isEmpty { continue }
+            console.print(row("id", "kind", "name", "attempts", "details"))
+            for r in rows {
+                var details: [String] = []
+                if r.idempotencyKey != 0 { details.append("key " + Simulation.hexKey(r.idempotencyKey)) }
+                if let v = r.value { details.append("value \(v.text) \(r.currency)") }
+                if !r.attributes.isEmpty { details.append(r.attributes.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) }
+                if r.waitingForConsent { details.append("waiting for consent") }
+                console.print(row(String(r.id), r.kind.word, r.name, String(r.attempts), details.joined(separator: " · ")))
+            }
+        }
+        if shown == 0 && status == 0 {
+            console.print("no saved device in \(dir)" + (profiles.count == 1 ? " for \(profiles[0].rawValue)" : ""))
+        }
+        return status
+    }
+
+    static func row(_ id: String, _ kind: String, _ name: String, _ attempts: String, _ details: String) -> String {
+        func pad(_ s: String, _ w: Int, right: Bool = false) -> String {
+            let fill = String(repeating: " ", count: max(0, w - s.count))
+            return right ? fill + s : s + fill
+        }
+        return "  " + pad(id, 5, right: true) + "  " + pad(kind, 15) + pad(name, 19) + pad(attempts, 8, right: true) + "  " + details
+    }
+
+    static func reset(_ profiles: [Profile], _ dir: String, _ console: Console) -> Int32 {
+        let stamp = String(Int(Date().timeIntervalSince1970))
+        var status: Int32 = 0
+        var moved = 0
+        for p in profiles {
+            do {
+                if let aside = try SQLiteDeviceStore.reset(directory: dir, profile: p, stamp: stamp) {
+                    console.print("\(p.rawValue): moved the old device aside to \(aside); it starts empty")
+                    moved += 1
+                }
+            } catch {
+                console.error("outbox state: " + error.description)
+                status = 2
+            }
+        }
+        if moved == 0 && status == 0 { console.print("nothing to reset in \(dir)") }
+        return status
+    }
+}
