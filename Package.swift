@@ -27,6 +27,6 @@ let package = Package(
         // Tests.
         .testTarget(name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI"]),
         .testTarget(name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI"]),
-        .testTarget(name: "OutboxStoreTests", dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI"]),
+        .testTarget(name: "OutboxStoreTests", dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI", "CSQLite"]),
     ]
 )

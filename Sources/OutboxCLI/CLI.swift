@@ -67,6 +67,7 @@ public enum CLI {
         case "profiles": return ProfilesCommand.main(rest, console: console)
         case "bench": return BenchCommand.main(rest, console: console)
         case "state": return StateCommand.main(rest, console: console)
+        case "_store-torture": return TortureCommand.main(rest, console: console)
         case "keys":
             console.print(KeyMap.markdown, terminator: "")
             return 0

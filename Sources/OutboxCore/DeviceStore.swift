@@ -58,6 +58,9 @@ public protocol DeviceStore: AnyObject {
     var installCreated: Bool { get set }
     /// Why the last write failed, or nil.
     var failure: String? { get }
+    /// How many times this device was opened before (0 for a fresh or in-memory
+    /// device). Salts idempotency keys: ids restart with each process, keys must not.
+    var epoch: UInt64 { get }
 }
 
 /// A device that lives in memory: the default for `outbox run` and tests.
@@ -66,6 +69,7 @@ public final class InMemoryDeviceStore: DeviceStore {
     public var consent: Consent = .undecided
     public var installCreated = false
     public var failure: String? { nil }
+    public var epoch: UInt64 { 0 }
     /// How many writes reached the store, for tests.
     public private(set) var writes = 0
 

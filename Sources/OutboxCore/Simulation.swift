@@ -293,7 +293,9 @@ public struct Simulation {
         requests[Int(id) - 1].attempts = row.attempts
         requests[Int(id) - 1].saved = true
         savedCount += 1
-        enter(id, row.waitingForConsent ? .pending : .queued, rule: profileSaveRule)
+        // Only a held LinkTrail install waits for consent (LT-3); everything else is queued.
+        let waits = row.waitingForConsent && row.kind == .install && profile == .linktrail
+        enter(id, waits ? .pending : .queued, rule: profileSaveRule)
         return id
     }
 
@@ -393,7 +395,7 @@ public struct Simulation {
         var k: UInt64 = 0
         if profile == .linktrail {
             // LT-7: a key per request, from the seed, so runs are repeatable.
-            var g = SplitMix64(seed: settings.seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(id))
+            var g = SplitMix64(seed: settings.seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(id) ^ (store.epoch << 40))
             k = key ?? (g.next() | 1)
         }
         requests.append(
@@ -495,7 +497,7 @@ public struct Simulation {
         return SavedRequest(
             id: id, kind: r.kind, name: names[Int(r.nameID)], createdAt: r.createdAt, idempotencyKey: r.idempotencyKey,
             value: r.value, currency: names[Int(r.currencyID)], attributes: attributes[id] ?? [],
-            attempts: r.attempts, waitingForConsent: r.state == .pending && r.attempts == 0)
+            attempts: r.attempts, waitingForConsent: r.kind == .install && r.state == .pending && r.attempts == 0)
     }
 
     /// One attempt goes on the wire (LAT, ANS, TMO, NET).

@@ -32,6 +32,7 @@ public final class SQLiteDeviceStore: DeviceStore {
     private var statements: [String: OpaquePointer] = [:]
     private var cachedConsent: Consent = .undecided
     private var cachedInstall = false
+    public private(set) var epoch: UInt64 = 0
     public private(set) var failure: String?
 
     /// The database file of a profile in a state directory.
@@ -69,6 +70,7 @@ public final class SQLiteDeviceStore: DeviceStore {
                 try migrate()
             }
             try loadDevice()
+            if !readOnly { setDevice("opens", String(epoch + 1)) }
         } catch {
             close()
             throw error
@@ -229,6 +231,7 @@ public final class SQLiteDeviceStore: DeviceStore {
             switch key {
             case "consent": cachedConsent = [Consent.undecided, .granted, .denied].first { $0.word == value } ?? .undecided
             case "install_created": cachedInstall = value == "1"
+            case "opens": epoch = UInt64(value) ?? 0
             default: break
             }
         }
