@@ -7,9 +7,12 @@ public struct Backend: Sendable {
     public private(set) var rejected = 0
     /// Revenue of counted events, by currency id (LT-13). Index 0 is "no currency".
     public private(set) var revenue: [Int32: Amount] = [:]
-    /// Per request name id.
-    public private(set) var receivedByName: [Int32: Int] = [:]
-    public private(set) var countedByName: [Int32: Int] = [:]
+    /// Per request name id (an array: the name table is small and dense).
+    public private(set) var receivedByName: [Int] = []
+    public private(set) var countedByName: [Int] = []
+
+    public func received(nameID n: Int32) -> Int { Int(n) < receivedByName.count ? receivedByName[Int(n)] : 0 }
+    public func counted(nameID n: Int32) -> Int { Int(n) < countedByName.count ? countedByName[Int(n)] : 0 }
     /// Idempotency keys counted so far (LT-7).
     private(set) var countedKeys: Set<UInt64> = []
     /// How often each key was counted; must never pass 1 (checked by invariants).
@@ -21,7 +24,12 @@ public struct Backend: Sendable {
     /// Records one request arriving with the answer the backend gives it.
     mutating func receive(_ r: Request, answer: Answer) -> Verdict {
         received += 1
-        receivedByName[r.nameID, default: 0] += 1
+        let n = Int(r.nameID)
+        if n >= receivedByName.count {
+            receivedByName += [Int](repeating: 0, count: n + 1 - receivedByName.count)
+            countedByName += [Int](repeating: 0, count: n + 1 - countedByName.count)
+        }
+        receivedByName[n] += 1
         let accepted: Bool
         switch answer {
         case .ok, .partial, .lost: accepted = true
@@ -40,7 +48,7 @@ public struct Backend: Sendable {
             countedKeys.insert(r.idempotencyKey)
         }
         counted += 1
-        countedByName[r.nameID, default: 0] += 1
+        countedByName[n] += 1
         if let v = r.value {
             revenue[r.currencyID, default: Amount(micros: 0)].micros += v.micros
         }

@@ -81,8 +81,10 @@ public final class InMemoryDeviceStore: DeviceStore {
     }
 
     public func attempted(id: Int32, attempts: Int32) {
-        rows[id]?.attempts = attempts
-        rows[id]?.waitingForConsent = false
+        // Mutate in place: `rows[id]?.attempts = ...` copies the whole record out and back.
+        guard let i = rows.index(forKey: id) else { return }
+        rows.values[i].attempts = attempts
+        rows.values[i].waitingForConsent = false
         writes += 1
     }
 

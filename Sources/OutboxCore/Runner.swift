@@ -114,10 +114,10 @@ extension Simulation {
         case .saved(let n):
             return (savedCount == n, "\(savedCount) saved")
         case .received(let name, let n):
-            let got = nameID(name).map { backend.receivedByName[$0] ?? 0 } ?? 0
+            let got = nameID(name).map { backend.received(nameID: $0) } ?? 0
             return (got == n, "received \(got)")
         case .counted(let name, let n):
-            let got = nameID(name).map { backend.countedByName[$0] ?? 0 } ?? 0
+            let got = nameID(name).map { backend.counted(nameID: $0) } ?? 0
             return (got == n, "counted \(got)")
         case .log(let text):
             for e in journal {
