@@ -11,7 +11,7 @@ let package = Package(
         // No terminal, no wall clock, no Foundation.
         .target(name: "OutboxCore"),
         // Command-line front end: argument parsing and subcommands, callable in-process by tests.
-        .target(name: "OutboxCLI", dependencies: ["OutboxCore", "OutboxStore", "OutboxUI", "OutboxTerminal"]),
+        .target(name: "OutboxCLI", dependencies: ["OutboxCore", "OutboxStore", "OutboxUI", "OutboxTerminal", "CSQLite"]),
         // SQLite, through a shim for the macros Swift cannot import.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The simulated device's storage on SQLite.

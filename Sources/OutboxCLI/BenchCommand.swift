@@ -25,6 +25,18 @@ enum BenchCommand {
         #endif
         let sizes = quick ? [1_000, 10_000] : [1_000, 100_000, 1_000_000]
         let runs = quick ? 1 : 5
+        func emit(_ figure: String, _ fields: [(String, String)], _ text: String) {
+            if json {
+                var o = JSONObject()
+                o.string("figure", figure)
+                for (k, v) in fields { o.number(k, v) }
+                console.print(o.text)
+            } else {
+                console.print(text)
+            }
+            console.flush()
+        }
+        func r3(_ v: Double) -> String { String(Double(Int(v * 1000)) / 1000) }
         for n in sizes {
             let steps = quick ? 50_000 : 2_000_000
             var model: [Double] = [], bare: [Double] = []
@@ -33,18 +45,25 @@ enum BenchCommand {
                 model.append(ModelBench.transitionsPerSecond(live: n, transitions: steps))
             }
             let m = median(model), b = median(bare)
-            if json {
-                var o = JSONObject()
-                o.string("figure", "transitions_per_second")
-                o.number("live", String(n))
-                o.number("model", String(Int(m)))
-                o.number("bare_loop", String(Int(b)))
-                o.number("ratio", String(Double(Int(m / b * 1000)) / 1000))
-                console.print(o.text)
-            } else {
-                console.print("transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(String(format: "%.2f", m / b))×")
-            }
+            emit("transitions_per_second", [("live", String(n)), ("model", String(Int(m))), ("bare_loop", String(Int(b))), ("ratio", r3(m / b))],
+                 "transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(String(format: "%.2f", m / b))×  (target ≥ 2M/s at 10^5, ≥ 0.3×)")
         }
+        let f = BenchFigures.frame(big: quick ? 10_000 : 1_000_000, small: 1_000, frames: quick ? 50 : 300)
+        emit("frame_200x60", [("big_median_us", r3(f.bigMedianUs)), ("big_p99_us", r3(f.bigP99Us)), ("small_median_us", r3(f.smallMedianUs)),
+                              ("ratio", r3(f.bigMedianUs / f.smallMedianUs))],
+             "frame build 200×60: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", f.bigMedianUs)) µs, p99 \(String(format: "%.0f", f.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", f.smallMedianUs)) µs; ratio \(String(format: "%.2f", f.bigMedianUs / f.smallMedianUs))×  (target ≤ 1.2×, p99 ≤ 1000 µs)")
+        let n = quick ? 100_000 : 1_000_000
+        let mem = BenchFigures.memoryPerRequest(n)
+        emit("memory_per_live_request", [("live", String(n)), ("bytes", r3(mem))],
+             "memory per live request at \(n): \(String(format: "%.0f", mem)) B  (model + in-memory device; target ≤ 256 B at 10^6)")
+        let w = BenchFigures.storeWrites(quick ? 2_000 : 50_000)
+        emit("store_writes_per_second", [("store", String(Int(w.store))), ("raw_sqlite", String(Int(w.raw))), ("ratio", r3(w.store / w.raw))],
+             "device store writes/s: \(format(w.store))  raw sqlite3 inserts \(format(w.raw))  ratio \(String(format: "%.2f", w.store / w.raw))×  (target ≥ 0.8×)")
+        let c = BenchFigures.chaos(hours: quick ? 0.05 : 24)
+        emit("chaos_run", [("hours", quick ? "0.05" : "24"), ("seconds", r3(c.seconds)), ("transitions", String(c.transitions)),
+                           ("identical_at_every_speed", c.identical ? "true" : "false")],
+             "\(quick ? "3 min" : "24 h") at 50 requests/s, ~20% failing, headless: \(String(format: "%.2f", c.seconds)) s wall, \(c.transitions) transitions; final state identical at every speed: \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)")
+        if !c.identical { return 1 }
         return 0
     }
 
@@ -131,7 +150,7 @@ enum ModelBench {
         sim.apply(.serverPlanned(.status(503), .always))
         for i in 0..<live {
             if i % 1000 == 0 { sim.advance(to: sim.now + 1) }
-            sim.apply(.eventTracked(TrackedEvent(name: "e\(i % 50)")))
+            sim.apply(.eventTracked(TrackedEvent(name: BenchFigures.names[i % 50])))
         }
         let startCount = sim.transitionCount
         let start = DispatchTime.now().uptimeNanoseconds

@@ -1,0 +1,150 @@
+import CSQLite
+import Foundation
+import OutboxCore
+import OutboxStore
+import OutboxUI
+
+/// The figures of `outbox bench` beyond transitions per second. Each is measured
+/// beside its baseline in the same process and reported with the ratio.
+enum BenchFigures {
+    static func nowNs() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    static let names = (0..<50).map { "e\($0)" }
+
+    /// A model with `n` live requests and no timers: iOS, offline, all queued.
+    static func queuedModel(_ n: Int) -> Simulation {
+        var sim = Simulation(profile: .ios, settings: Settings(profile: .ios), store: InMemoryDeviceStore())
+        sim.keepsJournal = false
+        sim.apply(.appLaunched)
+        sim.apply(.networkWentOffline)
+        for i in 0..<n { sim.apply(.eventTracked(TrackedEvent(name: names[i % 50]))) }
+        sim.keepsJournal = true
+        sim.apply(.serverPlanned(.status(503), .times(3)))
+        return sim
+    }
+
+    /// Building one 200×60 frame (view into the cell buffer) with 10^6 requests,
+    /// beside the same with 10^3: median and p99 in microseconds.
+    static func frame(big: Int, small: Int, frames: Int) -> (bigMedianUs: Double, bigP99Us: Double, smallMedianUs: Double) {
+        func measure(_ n: Int) -> [Double] {
+            var m = AppModel(sim: queuedModel(n))
+            m.setListHeight(AppView.listRows(m, width: 200, height: 60))
+            var times: [Double] = []
+            for i in 0..<frames {
+                m.tick(to: m.sim.now + 33)  // the clock moves, as while running
+                if i % 10 == 0 { _ = m.handle(.char("k")) }  // the selection moves now and then
+                let t0 = nowNs()
+                let buf = AppView.render(m, width: 200, height: 60)
+                let t1 = nowNs()
+                if buf.width != 200 { print("") }
+                times.append(Double(t1 - t0) / 1000)
+            }
+            return times.sorted()
+        }
+        let s = measure(small), b = measure(big)
+        return (b[b.count / 2], b[min(b.count - 1, b.count * 99 / 100)], s[s.count / 2])
+    }
+
+    /// Resident memory in bytes, from /proc/self/statm.
+    static func rss() -> Int {
+        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let parts = s.split(separator: " ")
+        return (parts.count > 1 ? Int(parts[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// Bytes of memory per live request at `n` live requests (model and in-memory device).
+    static func memoryPerRequest(_ n: Int) -> Double {
+        let before = rss()
+        let sim = queuedModel(n)
+        let after = rss()
+        withExtendedLifetime(sim) {}
+        return Double(after - before) / Double(n)
+    }
+
+    /// Saved-request writes per second through SQLiteDeviceStore, beside raw
+    /// sqlite3 single-row inserts with the same settings (WAL, synchronous=NORMAL).
+    static func storeWrites(_ n: Int) -> (store: Double, raw: Double) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-bench-\(getpid())").path
+        try? FileManager.default.removeItem(atPath: dir)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        guard let store = try? SQLiteDeviceStore(directory: dir, profile: .linktrail) else { return (0, 0) }
+        let t0 = nowNs()
+        for i in 1...n {
+            store.save(SavedRequest(id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i), idempotencyKey: UInt64(i),
+                                    value: nil, currency: "", attributes: [], attempts: 0, waitingForConsent: false))
+        }
+        let t1 = nowNs()
+        store.close()
+        // The baseline: the same table, the same settings, plain prepared inserts.
+        var db: OpaquePointer?
+        sqlite3_open(dir + "/raw.sqlite", &db)
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", nil, nil, nil)
+        sqlite3_exec(db, "CREATE TABLE requests (id INTEGER PRIMARY KEY, kind TEXT, name TEXT, created_at_ms INTEGER, idempotency_key TEXT, value_micros INTEGER, currency TEXT, attributes TEXT, attempts INTEGER, waiting_for_consent INTEGER)", nil, nil, nil)
+        var s: OpaquePointer?
+        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &s, nil)
+        let r0 = nowNs()
+        for i in 1...n {
+            sqlite3_bind_int64(s, 1, Int64(i))
+            sqlite3_bind_text(s, 2, "event", -1, outbox_sqlite_transient())
+            sqlite3_bind_text(s, 3, names[i % 50], -1, outbox_sqlite_transient())
+            sqlite3_bind_int64(s, 4, Int64(i))
+            sqlite3_bind_text(s, 5, String(i, radix: 16), -1, outbox_sqlite_transient())
+            sqlite3_bind_null(s, 6)
+            sqlite3_bind_text(s, 7, "", -1, outbox_sqlite_transient())
+            sqlite3_bind_text(s, 8, "", -1, outbox_sqlite_transient())
+            sqlite3_bind_int64(s, 9, 0)
+            sqlite3_bind_int64(s, 10, 0)
+            sqlite3_step(s)
+            sqlite3_reset(s)
+        }
+        let r1 = nowNs()
+        sqlite3_finalize(s)
+        sqlite3_close(db)
+        return (Double(n) / (Double(t1 - t0) / 1e9), Double(n) / (Double(r1 - r0) / 1e9))
+    }
+
+    /// `hours` of virtual time, 50 requests a second, about 20% of attempts failing
+    /// (a seeded chaos backend), headless; then the same input advanced in the
+    /// steps the live screen takes at 1×, 10×, 60× and 600×: the final states must
+    /// be identical. Returns the headless wall seconds and whether all agreed.
+    static func chaos(hours: Double) -> (seconds: Double, transitions: Int, identical: Bool) {
+        let end = Millis(hours * 3_600_000)
+        func run(step: Millis?) -> (digest: String, transitions: Int) {
+            var settings = Settings(profile: .linktrail)
+            _ = settings.set("requireConsent", "false", profile: .linktrail)
+            var sim = Simulation(profile: .linktrail, settings: settings, store: InMemoryDeviceStore())
+            sim.keepsJournal = false
+            sim.apply(.appLaunched)
+            var rng = SplitMix64(seed: 42)
+            let failures: [Answer] = [.status(503), .status(500), .timeout, .status(429), .status(400)]
+            var t: Millis = 0
+            while t < end {
+                t += 20  // 50 a second
+                if let step {
+                    // The live screen advances in frames; actions happen at their own moments.
+                    var f = sim.now
+                    while f + step < t { f += step; sim.advance(to: f) }
+                }
+                sim.advance(to: t)
+                if rng.next() % 100 < 20 {
+                    sim.apply(.serverPlanned(failures[Int(rng.next() % UInt64(failures.count))], .times(1)))
+                }
+                sim.apply(.eventTracked(TrackedEvent(name: names[Int(rng.next() % 50)])))
+            }
+            while let due = sim.nextDueTime() { sim.advance(to: due) }
+            let b = sim.backend
+            let digest = "\(sim.counts) \(sim.savedCount) \(b.received) \(b.counted) \(b.duplicates) \(b.rejected) \(sim.transitionCount) \(sim.now)"
+            return (digest, sim.transitionCount)
+        }
+        let t0 = nowNs()
+        let headless = run(step: nil)
+        let seconds = Double(nowNs() - t0) / 1e9
+        var same = true
+        for speed: Millis in [600, 60, 10, 1] {
+            // 33 ms frames × speed; at 1× that is many small steps, so the 1× check uses at most 1 h.
+            if speed == 1 && hours > 1 { continue }
+            if run(step: 33 * speed).digest != headless.digest { same = false }
+        }
+        return (seconds, headless.transitions, same)
+    }
+}
