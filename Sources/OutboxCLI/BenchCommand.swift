@@ -5,8 +5,20 @@ import OutboxCore
 enum BenchCommand {
     static func main(_ args: [String], console: Console) -> Int32 {
         var quick = false, json = false
-        for a in args {
+        var only: String?
+        var i = 0
+        while i < args.count {
+            let a = args[i]
+            i += 1
             switch a {
+            case "--only":
+                let figures = ["transitions", "frame", "memory", "store", "chaos"]
+                guard i < args.count, figures.contains(args[i]) else {
+                    console.error("outbox bench: --only needs one of: " + figures.joined(separator: ", "))
+                    return 2
+                }
+                only = args[i]
+                i += 1
             case "--quick": quick = true
             case "--json": json = true
             case "--help", "-h":
@@ -37,7 +49,8 @@ enum BenchCommand {
             console.flush()
         }
         func r3(_ v: Double) -> String { String(Double(Int(v * 1000)) / 1000) }
-        for n in sizes {
+        func wanted(_ f: String) -> Bool { only == nil || only == f }
+        for n in sizes where wanted("transitions") {
             let steps = quick ? 50_000 : 2_000_000
             var model: [Double] = [], bare: [Double] = []
             for _ in 0..<runs {
@@ -48,22 +61,30 @@ enum BenchCommand {
             emit("transitions_per_second", [("live", String(n)), ("model", String(Int(m))), ("bare_loop", String(Int(b))), ("ratio", r3(m / b))],
                  "transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(String(format: "%.2f", m / b))×  (target ≥ 2M/s at 10^5, ≥ 0.3×)")
         }
+        if wanted("frame") {
         let f = BenchFigures.frame(big: quick ? 10_000 : 1_000_000, small: 1_000, frames: quick ? 50 : 300)
         emit("frame_200x60", [("big_median_us", r3(f.bigMedianUs)), ("big_p99_us", r3(f.bigP99Us)), ("small_median_us", r3(f.smallMedianUs)),
                               ("ratio", r3(f.bigMedianUs / f.smallMedianUs))],
              "frame build 200×60: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", f.bigMedianUs)) µs, p99 \(String(format: "%.0f", f.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", f.smallMedianUs)) µs; ratio \(String(format: "%.2f", f.bigMedianUs / f.smallMedianUs))×  (target ≤ 1.2×, p99 ≤ 1000 µs)")
+        }
+        if wanted("memory") {
         let n = quick ? 100_000 : 1_000_000
         let mem = BenchFigures.memoryPerRequest(n)
         emit("memory_per_live_request", [("live", String(n)), ("bytes", r3(mem))],
              "memory per live request at \(n): \(String(format: "%.0f", mem)) B  (model + in-memory device; target ≤ 256 B at 10^6)")
+        }
+        if wanted("store") {
         let w = BenchFigures.storeWrites(quick ? 2_000 : 50_000)
         emit("store_writes_per_second", [("store", String(Int(w.store))), ("raw_sqlite", String(Int(w.raw))), ("ratio", r3(w.store / w.raw))],
              "device store writes/s: \(format(w.store))  raw sqlite3 inserts \(format(w.raw))  ratio \(String(format: "%.2f", w.store / w.raw))×  (target ≥ 0.8×)")
+        }
+        if wanted("chaos") {
         let c = BenchFigures.chaos(hours: quick ? 0.05 : 24)
         emit("chaos_run", [("hours", quick ? "0.05" : "24"), ("seconds", r3(c.seconds)), ("transitions", String(c.transitions)),
                            ("identical_at_every_speed", c.identical ? "true" : "false")],
              "\(quick ? "3 min" : "24 h") at 50 requests/s, ~20% failing, headless: \(String(format: "%.2f", c.seconds)) s wall, \(c.transitions) transitions; final state identical at every speed: \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)")
         if !c.identical { return 1 }
+        }
         return 0
     }
 

@@ -50,7 +50,7 @@ public enum CLI {
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME]
-               outbox bench [--quick] [--json]
+               outbox bench [--quick] [--json] [--only transitions|frame|memory|store|chaos]
                outbox keys
                outbox help [COMMAND] | --help | --version
         """
@@ -167,15 +167,22 @@ enum Help {
         """
 
     static let bench = """
-        usage: outbox bench [--quick] [--json]
+        usage: outbox bench [--quick] [--json] [--only FIGURE]
 
-        Measures model transitions per second with 10^3, 10^5 and 10^6 live
-        requests, beside a bare binary-heap event loop run in the same process,
-        and reports each figure with its ratio to that baseline (medians of
-        several runs). Build in release: swift run -c release outbox bench.
+        Measures, each beside a baseline run in the same process:
+          transitions  model transitions/s with 10^3, 10^5, 10^6 live requests,
+                       beside a bare binary-heap event loop (medians of 5)
+          frame        building a 200x60 frame with 10^6 requests, beside 10^3
+          memory       bytes per live request at 10^6 (model + in-memory device)
+          store        device store writes/s, beside raw sqlite3 inserts
+          chaos        24 h at 50 requests/s with ~20% failures, headless, and
+                       the same input at each UI speed: the final state must match
+        Build in release: swift run -c release outbox bench. docs/performance.md
+        has the targets and the last figures.
 
           --quick  small sizes, for a smoke test (timings not asserted)
           --json   one JSON object per figure
+          --only   one figure
         """
 
     static let topics = ["run": run, "profiles": profiles, "bench": bench, "state": state]

@@ -1,6 +1,21 @@
 /// LinkTrail: a consent gate, retries in the run, an offline queue flushed on
 /// triggers (LT-1 to LT-13).
 enum LinkTrailPolicy: DeliveryPolicy {
+    /// What started a flush (LT-8); text only built when someone reads it.
+    enum Trigger {
+        case launch, consentGranted, deferred
+        case success(Int32)
+
+        func text(_ sim: Simulation) -> String {
+            switch self {
+            case .launch: return "launch"
+            case .consentGranted: return "consent granted"
+            case .deferred: return "deferred trigger (LT-9)"
+            case .success(let id): return "successful send of \(sim.label(id))"
+            }
+        }
+    }
+
     static func gateOpen(_ sim: Simulation) -> Bool {
         sim.consent == .granted || (sim.consent == .undecided && !sim.settings.requireConsent)
     }
@@ -33,7 +48,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
         } else if gateOpen(sim) {
             sendHeldInstall(&sim)
         }
-        startFlush(&sim, trigger: "launch")
+        startFlush(&sim, trigger: .launch)
     }
 
     /// A pending install held by the gate goes out once it opens (LT-3).
@@ -51,7 +66,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
             if byFlush {
                 continueFlush(&sim)
             } else {
-                startFlush(&sim, trigger: "successful send of \(sim.label(id))")
+                startFlush(&sim, trigger: .success(id))
             }
         } else if isRetryable(outcome) {
             if byFlush {
@@ -82,10 +97,10 @@ enum LinkTrailPolicy: DeliveryPolicy {
 
     // MARK: Flush (LT-8 to LT-11)
 
-    static func startFlush(_ sim: inout Simulation, trigger: String) {
+    static func startFlush(_ sim: inout Simulation, trigger: Trigger) {
         if sim.flush.active {
-            if !sim.flush.morePass {
-                sim.log(.sdk, "flush under way: \(trigger) asks for one more pass (LT-9)", rule: .lt9)
+            if !sim.flush.morePass && sim.keepsJournal {
+                sim.log(.sdk, "flush under way: \(trigger.text(sim)) asks for one more pass (LT-9)", rule: .lt9)
             }
             sim.flush.morePass = true
             return
@@ -93,13 +108,13 @@ enum LinkTrailPolicy: DeliveryPolicy {
         if sim.count(.queued) == 0 && gateOpen(sim) {
             // Nothing saved to send: the flush starts and ends at once; one line says so.
             sim.flush.lastEnd = "queue empty"
-            sim.log(.sdk, "flush (LT-8: \(trigger)): nothing queued", rule: .lt8)
+            if sim.keepsJournal { sim.log(.sdk, "flush (LT-8: \(trigger.text(sim))): nothing queued", rule: .lt8) }
             return
         }
         sim.flush.active = true
-        sim.flush.trigger = trigger
+        sim.flush.trigger = trigger.text(sim)
         sim.flush.sent = 0
-        sim.log(.sdk, "flush started (LT-8: \(trigger)) · \(sim.count(.queued)) queued", rule: .lt8)
+        sim.log(.sdk, "flush started (LT-8: \(sim.flush.trigger)) · \(sim.count(.queued)) queued", rule: .lt8)
         continueFlush(&sim)
     }
 
@@ -126,7 +141,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
         sim.log(.sdk, "flush ended (\(rule.id): \(why)) · sent \(sim.flush.sent) · \(sim.count(.queued)) left", rule: rule)
         if sim.flush.morePass && allowMorePass {
             sim.flush.morePass = false
-            startFlush(&sim, trigger: "deferred trigger (LT-9)")
+            startFlush(&sim, trigger: .deferred)
         }
     }
 
@@ -137,7 +152,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
         sim.store.consent = .granted
         sim.log(.sdk, "[LinkTrail] setConsent(true)", rule: .lt1)
         sendHeldInstall(&sim)
-        startFlush(&sim, trigger: "consent granted")
+        startFlush(&sim, trigger: .consentGranted)
     }
 
     static func deny(_ sim: inout Simulation) {
