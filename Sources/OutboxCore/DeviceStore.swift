@@ -64,8 +64,31 @@ public protocol DeviceStore: AnyObject {
 }
 
 /// A device that lives in memory: the default for `outbox run` and tests.
+///
+/// Compact: one fixed-size row per id in a dense array (ids are small and dense),
+/// strings interned, attributes aside. A dictionary of full records cost about
+/// 230 bytes a request at 10^6 (docs/performance.md).
 public final class InMemoryDeviceStore: DeviceStore {
-    private var rows: [Int32: SavedRequest] = [:]
+    struct Row {
+        var createdAt: Millis
+        var key: UInt64
+        /// Int64.min means no value.
+        var valueMicros: Int64
+        var name: Int32
+        var currency: Int32
+        var attempts: Int32
+        /// Index into `attributeLists`, or -1.
+        var attributes: Int32
+        var kind: RequestKind
+        var present: Bool
+        var waiting: Bool
+    }
+
+    private var rows: [Row] = []
+    private var strings: [String] = []
+    private var stringIndex: [String: Int32] = [:]
+    private var attributeLists: [[Attribute]] = []
+    public private(set) var count = 0
     public var consent: Consent = .undecided
     public var installCreated = false
     public var failure: String? { nil }
@@ -75,27 +98,59 @@ public final class InMemoryDeviceStore: DeviceStore {
 
     public init() {}
 
-    public func save(_ request: SavedRequest) {
-        rows[request.id] = request
+    private func intern(_ s: String) -> Int32 {
+        if let i = stringIndex[s] { return i }
+        let i = Int32(strings.count)
+        strings.append(s)
+        stringIndex[s] = i
+        return i
+    }
+
+    public func save(_ r: SavedRequest) {
+        let i = Int(r.id)
+        if i >= rows.count {
+            let blank = Row(createdAt: 0, key: 0, valueMicros: 0, name: 0, currency: 0, attempts: 0, attributes: -1,
+                            kind: .event, present: false, waiting: false)
+            rows.append(contentsOf: repeatElement(blank, count: i + 1 - rows.count))
+        }
+        var attrs: Int32 = -1
+        if !r.attributes.isEmpty {
+            attrs = Int32(attributeLists.count)
+            attributeLists.append(r.attributes)
+        }
+        if !rows[i].present { count += 1 }
+        rows[i] = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
+                      name: intern(r.name), currency: intern(r.currency), attempts: r.attempts, attributes: attrs,
+                      kind: r.kind, present: true, waiting: r.waitingForConsent)
         writes += 1
     }
 
     public func attempted(id: Int32, attempts: Int32) {
-        // Mutate in place: `rows[id]?.attempts = ...` copies the whole record out and back.
-        guard let i = rows.index(forKey: id) else { return }
-        rows.values[i].attempts = attempts
-        rows.values[i].waitingForConsent = false
+        let i = Int(id)
+        guard i < rows.count, rows[i].present else { return }
+        rows[i].attempts = attempts
+        rows[i].waiting = false
         writes += 1
     }
 
     public func remove(id: Int32) {
-        rows[id] = nil
+        let i = Int(id)
+        guard i < rows.count, rows[i].present else { return }
+        rows[i].present = false
+        count -= 1
         writes += 1
     }
 
     public func loadAll() -> [SavedRequest] {
-        rows.values.sorted { $0.id < $1.id }
+        var out: [SavedRequest] = []
+        out.reserveCapacity(count)
+        for (i, r) in rows.enumerated() where r.present {
+            out.append(SavedRequest(
+                id: Int32(i), kind: r.kind, name: strings[Int(r.name)], createdAt: r.createdAt, idempotencyKey: r.key,
+                value: r.valueMicros == Int64.min ? nil : Amount(micros: r.valueMicros), currency: strings[Int(r.currency)],
+                attributes: r.attributes >= 0 ? attributeLists[Int(r.attributes)] : [], attempts: r.attempts,
+                waitingForConsent: r.waiting))
+        }
+        return out
     }
-
-    public var count: Int { rows.count }
 }
