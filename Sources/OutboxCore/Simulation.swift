@@ -32,8 +32,8 @@ public struct Simulation {
     /// Names of requests and currencies, interned.
     public internal(set) var names: [String] = [""]
     var nameIndex: [String: Int32] = ["": 0]
-    /// Request ids by name id.
-    public internal(set) var requestsByName: [Int32: [Int32]] = [:]
+    /// Request ids by name id (dense, like the name table).
+    public internal(set) var requestsByName: [[Int32]] = [[]]
     /// Event attributes by request id.
     public internal(set) var attributes: [Int32: [Attribute]] = [:]
 
@@ -66,8 +66,8 @@ public struct Simulation {
 
     /// Ids of the requests with this name, oldest first.
     public func requests(named name: String) -> [Int32] {
-        guard let n = nameIndex[name] else { return [] }
-        return requestsByName[n] ?? []
+        guard let n = nameIndex[name], Int(n) < requestsByName.count else { return [] }
+        return requestsByName[Int(n)]
     }
 
     public func nameID(_ name: String) -> Int32? { nameIndex[name] }
@@ -401,7 +401,8 @@ public struct Simulation {
         requests.append(
             Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, value: value,
                     currencyID: currencyID, state: .pending, reason: nil, rule: .order))
-        requestsByName[nameID, default: []].append(id)
+        while requestsByName.count <= Int(nameID) { requestsByName.append([]) }
+        requestsByName[Int(nameID)].append(id)
         if !attrs.isEmpty { attributes[id] = attrs }
         return id
     }
