@@ -71,6 +71,15 @@ static inline SCREEN *outbox_newterm(void) { return newterm(NULL, stdout, stdin)
 
 static inline int outbox_ok(void) { return OK; }
 
+/// A screen that writes to a file (for measuring bytes per frame): TERM `term`, input from /dev/null.
+static inline SCREEN *outbox_newterm_file(const char *term, FILE *out) {
+    FILE *in = fopen("/dev/null", "r");
+    return newterm(term, out, in);
+}
+
+static inline FILE *outbox_fopen(const char *path, const char *mode) { return fopen(path, mode); }
+static inline long outbox_ftell_flushed(FILE *f) { fflush(f); return ftell(f); }
+
 #include <ncursesw/term.h>
 
 /// Whether terminfo knows the terminal type (without starting curses).

@@ -12,7 +12,7 @@ enum BenchCommand {
             i += 1
             switch a {
             case "--only":
-                let figures = ["transitions", "frame", "memory", "store", "chaos"]
+                let figures = ["transitions", "frame", "bytes", "memory", "store", "chaos"]
                 guard i < args.count, figures.contains(args[i]) else {
                     console.error("outbox bench: --only needs one of: " + figures.joined(separator: ", "))
                     return 2
@@ -66,6 +66,12 @@ enum BenchCommand {
         emit("frame_200x60", [("big_median_us", r3(f.bigMedianUs)), ("big_p99_us", r3(f.bigP99Us)), ("small_median_us", r3(f.smallMedianUs)),
                               ("ratio", r3(f.bigMedianUs / f.smallMedianUs))],
              "frame build 200×60: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", f.bigMedianUs)) µs, p99 \(String(format: "%.0f", f.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", f.smallMedianUs)) µs; ratio \(String(format: "%.2f", f.bigMedianUs / f.smallMedianUs))×  (target ≤ 1.2×, p99 ≤ 1000 µs)")
+        }
+        if wanted("bytes") {
+            let b = BenchFigures.bytesPerFrame()
+            emit("bytes_per_frame_80x24", b.map { ($0.0, String($0.1)) },
+                 "bytes per frame at 80×24: " + b.map { "\($0.0.replacingOccurrences(of: "_", with: " ")) \($0.1) B" }.joined(separator: ", ")
+                    + "  (target idle 0 B, clock tick ≤ 200 B)")
         }
         if wanted("memory") {
         let n = quick ? 100_000 : 1_000_000

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import OutboxCore
 import OutboxStore
+import OutboxTerminal
 import OutboxUI
 
 /// The figures of `outbox bench` beyond transitions per second. Each is measured
@@ -43,6 +44,45 @@ enum BenchFigures {
         }
         let s = measure(small), b = measure(big)
         return (b[b.count / 2], b[min(b.count - 1, b.count * 99 / 100)], s[s.count / 2])
+    }
+
+    /// Bytes ncurses sends per frame at 80×24 (xterm-256color, default theme), for
+    /// an idle frame, a clock tick, one request changing state and a one-row
+    /// scroll, beside a full redraw of the same screen.
+    static func bytesPerFrame() -> [(String, Int)] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-bytes-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let term = Terminal(measuringTo: path, width: 80, height: 24)
+        defer { term.restore() }
+        term.use(Theme.builtin("default")!)
+        var settings = Settings(profile: .linktrail)
+        _ = settings.set("requireConsent", "false", profile: .linktrail)
+        var m = AppModel(sim: Simulation(profile: .linktrail, settings: settings))
+        m.perform(.appLaunched)
+        for i in 0..<30 { m.perform(.eventTracked(TrackedEvent(name: names[i % 50]))) }
+        m.tick(to: 1000)
+        m.setListHeight(AppView.listRows(m, width: 80, height: 24))
+        _ = m.handle(.home)
+        func frame() -> Int {
+            let before = term.bytesWritten
+            term.draw(AppView.render(m, width: 80, height: 24))
+            return term.bytesWritten - before
+        }
+        let full = frame()
+        let idle = frame()
+        m.tick(to: m.sim.now + 100)
+        let tick = frame()
+        m.perform(.serverPlanned(.status(400), .times(1)))
+        m.perform(.eventTracked(TrackedEvent(name: "x")))
+        _ = m.handle(.home)
+        _ = frame()
+        m.tick(to: m.sim.now + 200)  // the new request is rejected: one row changes state
+        let row = frame()
+        for _ in 0..<m.listHeight { _ = m.handle(.down) }  // to the bottom row: the next moves the list
+        _ = frame()
+        _ = m.handle(.down)
+        let scroll = frame()
+        return [("full_redraw", full), ("idle", idle), ("clock_tick", tick), ("one_row_changed", row), ("scroll_one_row", scroll)]
     }
 
     /// Resident memory in bytes, from /proc/self/statm.

@@ -55,6 +55,33 @@ public final class Terminal {
         height = Int(outbox_lines())
     }
 
+    /// A terminal that writes to a file instead of the screen, to count the bytes
+    /// each frame sends (`outbox bench`). TERM is xterm-256color, the size fixed.
+    public init(measuringTo path: String, width: Int, height: Int) {
+        setenv("LINES", String(height), 1)
+        setenv("COLUMNS", String(width), 1)
+        outbox_setlocale()
+        utf8 = outbox_locale_is_utf8() != 0
+        file = outbox_fopen(path, "w+")
+        screen = outbox_newterm_file("xterm-256color", file)
+        _ = set_term(screen)
+        open = true
+        noecho()
+        _ = curs_set(0)
+        colors = has_colors()
+        if colors {
+            start_color()
+            use_default_colors()
+        }
+        self.width = Int(outbox_cols())
+        self.height = Int(outbox_lines())
+    }
+
+    private var file: UnsafeMutablePointer<FILE>?
+
+    /// Bytes written to the measuring file so far.
+    public var bytesWritten: Int { file.map { Int(outbox_ftell_flushed($0)) } ?? 0 }
+
     deinit { restore() }
 
     /// Gives the terminal back as it was: on quit, on a signal, on an error.
