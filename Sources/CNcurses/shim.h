@@ -15,6 +15,25 @@
 #include <langinfo.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <pty.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+
+/// Starts `argv[0]` on a new pseudo-terminal of the given size; returns the
+/// child's pid (or -1) and the master side in *master (for `outbox bench`).
+static inline int outbox_spawn_pty(char *const argv[], int rows, int cols, int *master) {
+    struct winsize ws = {0};
+    ws.ws_row = (unsigned short)rows;
+    ws.ws_col = (unsigned short)cols;
+    pid_t pid = forkpty(master, NULL, NULL, &ws);
+    if (pid == 0) {
+        setenv("TERM", "xterm-256color", 1);
+        setenv("LANG", "C.UTF-8", 1);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
 
 static inline WINDOW *outbox_stdscr(void) { return stdscr; }
 static inline int outbox_lines(void) { return LINES; }

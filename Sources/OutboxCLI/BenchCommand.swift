@@ -12,7 +12,7 @@ enum BenchCommand {
             i += 1
             switch a {
             case "--only":
-                let figures = ["transitions", "frame", "bytes", "memory", "store", "chaos"]
+                let figures = ["transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos"]
                 guard i < args.count, figures.contains(args[i]) else {
                     console.error("outbox bench: --only needs one of: " + figures.joined(separator: ", "))
                     return 2
@@ -72,6 +72,16 @@ enum BenchCommand {
             emit("bytes_per_frame_80x24", b.map { ($0.0, String($0.1)) },
                  "bytes per frame at 80×24: " + b.map { "\($0.0.replacingOccurrences(of: "_", with: " ")) \($0.1) B" }.joined(separator: ", ")
                     + "  (target idle 0 B, clock tick ≤ 200 B)")
+        }
+        if wanted("start") {
+            let st = BenchFigures.startToFirstFrame(saved: quick ? 1_000 : 100_000, runs: quick ? 1 : 5)
+            emit("start_to_first_frame_ms", [("trivial_run", r3(st.baseline)), ("empty_device", r3(st.empty)), ("saved_device", r3(st.full))],
+                 "start to first frame: empty device \(String(format: "%.0f", st.empty)) ms, \(quick ? "10^3" : "10^5") saved \(String(format: "%.0f", st.full)) ms; `outbox --version` \(String(format: "%.0f", st.baseline)) ms  (target ≤ 100 ms, ≤ 300 ms)")
+        }
+        if wanted("keys") {
+            let k = BenchFigures.keyLatency(presses: quick ? 5 : 50)
+            emit("key_to_screen_ms", [("p50", r3(k.p50)), ("p99", r3(k.p99))],
+                 "key press to updated screen during a 600× fast-forward (pseudo-terminal): p50 \(String(format: "%.1f", k.p50)) ms, p99 \(String(format: "%.1f", k.p99)) ms  (target p99 ≤ 16 ms)")
         }
         if wanted("memory") {
         let n = quick ? 100_000 : 1_000_000

@@ -85,6 +85,77 @@ enum BenchFigures {
         return [("full_redraw", full), ("idle", idle), ("clock_tick", tick), ("one_row_changed", row), ("scroll_one_row", scroll)]
     }
 
+    static var executable: String { CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0] }
+
+    /// Milliseconds from starting `args` on a pseudo-terminal to `marker` in its output; median of `runs`.
+    static func startMs(_ args: [String], marker: String, runs: Int) -> Double {
+        var times: [Double] = []
+        for _ in 0..<runs {
+            let t0 = nowNs()
+            guard let pty = PseudoTerminal(args, rows: 24, cols: 80), pty.wait(for: marker) else { return -1 }
+            times.append(Double(nowNs() - t0) / 1e6)
+            pty.stop()
+        }
+        times.sort()
+        return times[times.count / 2]
+    }
+
+    /// Start to first frame: an empty device and one with `saved` saved requests,
+    /// beside `outbox --version` (a trivial run of the same binary) to its output.
+    static func startToFirstFrame(saved: Int, runs: Int) -> (baseline: Double, empty: Double, full: Double) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-start-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let fullDir = root + "/full"
+        if let store = try? SQLiteDeviceStore(directory: fullDir, profile: .linktrail) {
+            store.consent = .granted
+            store.installCreated = true
+            for i in 1...saved {
+                store.save(SavedRequest(id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i), idempotencyKey: UInt64(i),
+                                        value: nil, currency: "", attributes: [], attempts: 3, waitingForConsent: false))
+            }
+            store.close()
+        }
+        let exe = executable
+        let baseline = startMs([exe, "--version"], marker: "outbox ", runs: runs)
+        var empty: [Double] = [], full: [Double] = []
+        for r in 0..<runs {
+            empty.append(startMs([exe, "--state-dir", root + "/empty-\(r)"], marker: "OUTBOX", runs: 1))
+            // A copy per run would cost more than the run: the flush at launch sends one request
+            // of 10^5, so the device barely changes between runs.
+            full.append(startMs([exe, "--state-dir", fullDir], marker: "OUTBOX", runs: 1))
+        }
+        return (baseline, empty.sorted()[runs / 2], full.sorted()[runs / 2])
+    }
+
+    /// Key press to updated screen while a 600× fast-forward runs: `?` opens the
+    /// help, another key closes it; p50 and p99 in milliseconds.
+    static func keyLatency(presses: Int) -> (p50: Double, p99: Double) {
+        guard let pty = PseudoTerminal([executable, "--memory", "--speed", "600"], rows: 30, cols: 100),
+            pty.wait(for: "OUTBOX")
+        else { return (-1, -1) }
+        defer { pty.stop() }
+        // Load: consent, a failing backend, bursts of events that keep retrying.
+        pty.type("c")
+        pty.type("xda")
+        for _ in 0..<5 { pty.type("T") }
+        _ = pty.wait(for: "burst-20", timeoutMs: 3000)
+        var samples: [Double] = []
+        for _ in 0..<presses {
+            var mark = pty.output.count
+            var t0 = nowNs()
+            pty.type("?")
+            guard pty.wait(for: "any other key closes", from: mark, timeoutMs: 2000) else { return (-1, -1) }
+            samples.append(Double(nowNs() - t0) / 1e6)
+            mark = pty.output.count
+            t0 = nowNs()
+            pty.type("z")
+            guard pty.wait(for: "kind", from: mark, timeoutMs: 2000) else { return (-1, -1) }
+            samples.append(Double(nowNs() - t0) / 1e6)
+        }
+        samples.sort()
+        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)])
+    }
+
     /// Resident memory in bytes, from /proc/self/statm.
     static func rss() -> Int {
         guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

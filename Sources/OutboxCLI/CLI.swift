@@ -50,7 +50,7 @@ public enum CLI {
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME]
-               outbox bench [--quick] [--json] [--only transitions|frame|bytes|memory|store|chaos]
+               outbox bench [--quick] [--json] [--only FIGURE]
                outbox keys
                outbox help [COMMAND] | --help | --version
         """
@@ -175,6 +175,9 @@ enum Help {
           frame        building a 200x60 frame with 10^6 requests, beside 10^3
           bytes        bytes sent to the terminal per frame at 80x24 (idle, a clock
                        tick, one row changed, a scroll), beside a full redraw
+          start        start to first frame on a pseudo-terminal, empty device and
+                       10^5 saved, beside `outbox --version`
+          keys         key press to updated screen during a 600x fast-forward
           memory       bytes per live request at 10^6 (model + in-memory device)
           store        device store writes/s, beside raw sqlite3 inserts
           chaos        24 h at 50 requests/s with ~20% failures, headless, and
