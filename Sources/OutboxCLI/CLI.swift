@@ -109,7 +109,7 @@ enum Help {
           run       play scenario files headless and check their expect lines
           profiles  print each profile's rules, settings and assumptions
           state     show or reset what the simulated devices saved
-          bench     measure how fast the model steps (release build)
+          bench     measure speed, cost and scale beside baselines (release build)
           keys      print the key table as markdown (docs/keys.md)
           help      show help for a command
 
