@@ -28,6 +28,9 @@ public struct Request: Sendable {
     public internal(set) var completion: Completion = .none
     /// Its completion handler can no longer be called: it survived a quit (IOS-6).
     public internal(set) var completionLost = false
+    /// Came back from the device store at a launch of a later process; `createdAt`
+    /// is on that earlier run's clock.
+    public internal(set) var restored = false
     /// The attempt on the wire was sent by a LinkTrail flush (LT-8, LT-11).
     public internal(set) var inFlush = false
     /// The rule behind the last transition.

@@ -291,6 +291,7 @@ public struct Simulation {
         let id = create(row.kind, name: row.name, value: row.value, currency: row.currency.isEmpty ? nil : row.currency,
                         attributes: row.attributes, key: row.idempotencyKey, createdAt: row.createdAt)
         requests[Int(id) - 1].attempts = row.attempts
+        requests[Int(id) - 1].restored = true
         requests[Int(id) - 1].saved = true
         savedCount += 1
         // Only a held LinkTrail install waits for consent (LT-3); everything else is queued.

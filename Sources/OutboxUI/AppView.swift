@@ -322,7 +322,7 @@ public enum AppView {
         if s.profile == .ios && !r.kind.isLogoutRequest { facts += sep + "completion " + r.completion.word }
         buf.put(facts, x: x, y: y, role: .normal, limit: rect.maxX - x)
         y += 1
-        var facts2 = " created " + VirtualTime.clock(r.createdAt)
+        var facts2 = " created " + VirtualTime.clock(r.createdAt) + (r.restored ? " in an earlier run" : "")
         if let key = s.idempotencyKey(of: id) { facts2 += sep + "key " + key }
         if let v = r.value { facts2 += sep + "value " + v.text + " " + s.names[Int(r.currencyID)] }
         if let attrs = s.attributes[id] { facts2 += sep + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }

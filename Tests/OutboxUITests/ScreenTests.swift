@@ -138,4 +138,23 @@ final class ScreenTests: XCTestCase {
             XCTAssertEqual(a.lines[y], b.lines[y], "row \(y) changed on a clock tick")
         }
     }
+
+    /// A request saved by an earlier process of the device says so in its detail.
+    func test_restoredRequest_detailSaysItCameFromAnEarlierRun() {
+        let device = InMemoryDeviceStore()
+        var first = Simulation(profile: .android, store: device)
+        first.apply(.appLaunched)
+        first.apply(.networkWentOffline)
+        first.advance(to: 1500)
+        first.apply(.eventTracked(TrackedEvent(name: "purchase")))
+        first.apply(.appQuit)
+        // A new process on the same device: a fresh model, the device as it was.
+        var m = AppModel(sim: Simulation(profile: .android, store: device))
+        m.setListHeight(AppView.listRows(m, width: 100, height: 30))
+        m.perform(.appLaunched)
+        _ = m.handle(.home)
+        let text = AppView.render(m, width: 100, height: 30).text
+        XCTAssertTrue(text.contains("created 00:00:01.500 in an earlier run"), text)
+        XCTAssertTrue(text.contains("new → queued"), text)
+    }
 }
