@@ -308,8 +308,9 @@ public final class SQLiteDeviceStore: DeviceStore {
                 failure = "\(path): cannot read saved requests (\(message(rc)))"
                 break
             }
-            guard let kind = RequestKind(word: text(s, 1)) else { continue }
-            let key = sqlite3_column_type(s, 4) == SQLITE_NULL ? 0 : (UInt64(text(s, 4), radix: 16) ?? 0)
+            // Read straight from SQLite's bytes: at 10^5 rows this is the start-up path.
+            guard let kind = SQLiteDeviceStore.kind(sqlite3_column_text(s, 1)) else { continue }
+            let key = SQLiteDeviceStore.hexValue(sqlite3_column_text(s, 4))
             let value = sqlite3_column_type(s, 5) == SQLITE_NULL ? nil : Amount(micros: sqlite3_column_int64(s, 5))
             out.append(SavedRequest(
                 id: Int32(sqlite3_column_int64(s, 0)), kind: kind, name: text(s, 2), createdAt: sqlite3_column_int64(s, 3),
@@ -409,6 +410,34 @@ public final class SQLiteDeviceStore: DeviceStore {
             return StoreError(path: path, message: "\(what): \(message(rc)); is the state directory writable?")
         }
         return StoreError(path: path, message: "\(what): \(message(rc))")
+    }
+
+    /// The kind named by a C string, without building a Swift string.
+    static func kind(_ c: UnsafePointer<UInt8>?) -> RequestKind? {
+        guard let c else { return nil }
+        let bytes = UnsafeBufferPointer(start: c, count: strlen(UnsafeRawPointer(c).assumingMemoryBound(to: CChar.self)))
+        return RequestKind.allCases.first { $0.word.utf8.elementsEqual(bytes) }
+    }
+
+    /// A 16-digit hex key from a C string (0 when absent or malformed).
+    static func hexValue(_ c: UnsafePointer<UInt8>?) -> UInt64 {
+        guard let c else { return 0 }
+        var v: UInt64 = 0
+        var i = 0
+        while c[i] != 0 {
+            let d = c[i]
+            let n: UInt64
+            switch d {
+            case 48...57: n = UInt64(d - 48)
+            case 97...102: n = UInt64(d - 87)
+            case 65...70: n = UInt64(d - 55)
+            default: return 0
+            }
+            v = v << 4 | n
+            i += 1
+            if i > 16 { return 0 }
+        }
+        return v
     }
 
     static func hex(_ v: UInt64) -> String {
