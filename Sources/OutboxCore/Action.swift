@@ -123,9 +123,5 @@ public struct FlushState: Equatable, Sendable {
     public internal(set) var trigger = ""
     /// A trigger came during the flush: one more pass when it ends (LT-9).
     public internal(set) var morePass = false
-    /// The request the flush has on the wire, or -1.
-    public internal(set) var current: Int32 = -1
     public internal(set) var sent = 0
-    /// Why the last flush ended.
-    public internal(set) var lastEnd = ""
 }

@@ -15,9 +15,6 @@ public struct Backend: Sendable {
     public func counted(nameID n: Int32) -> Int { Int(n) < countedByName.count ? countedByName[Int(n)] : 0 }
     /// Idempotency keys counted so far (LT-7).
     private(set) var countedKeys: Set<UInt64> = []
-    /// How often each key was counted; must never pass 1 (checked by invariants).
-    public var keysCountedTwice: Int { countedTwice }
-    private var countedTwice = 0
 
     public enum Verdict { case counted, duplicate, notCounted }
 

@@ -107,7 +107,6 @@ enum LinkTrailPolicy: DeliveryPolicy {
         }
         if sim.count(.queued) == 0 && gateOpen(sim) {
             // Nothing saved to send: the flush starts and ends at once; one line says so.
-            sim.flush.lastEnd = "queue empty"
             if sim.keepsJournal { sim.log(.sdk, "flush (LT-8: \(trigger.text(sim))): nothing queued", rule: .lt8) }
             return
         }
@@ -128,7 +127,6 @@ enum LinkTrailPolicy: DeliveryPolicy {
             endFlush(&sim, why: "queue empty", rule: .lt11)
             return
         }
-        sim.flush.current = id
         sim.flush.sent += 1
         sim.requests[Int(id) - 1].inFlush = true
         sim.send(id, rule: .lt11)
@@ -136,8 +134,6 @@ enum LinkTrailPolicy: DeliveryPolicy {
 
     static func endFlush(_ sim: inout Simulation, why: String, rule: RuleID, allowMorePass: Bool = true) {
         sim.flush.active = false
-        sim.flush.current = -1
-        sim.flush.lastEnd = why
         sim.log(.sdk, "flush ended (\(rule.id): \(why)) · sent \(sim.flush.sent) · \(sim.count(.queued)) left", rule: rule)
         if sim.flush.morePass && allowMorePass {
             sim.flush.morePass = false

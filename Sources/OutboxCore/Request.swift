@@ -40,7 +40,6 @@ public struct Request: Sendable {
     // cancelled, so stale timers are recognised in O(1) when they fire.
     var generation: UInt32 = 0
     var plannedAnswer: Answer = .ok
-    var reachedBackend = false
     /// Index of the request's last transition in the journal, or -1.
     var lastTransition: Int32 = -1
     /// Position in the live-set of its state, for O(1) removal.
@@ -82,8 +81,6 @@ struct TimerHeap {
     var isEmpty: Bool { items.isEmpty }
     var first: Timer? { items.first }
 
-    mutating func reserve(_ n: Int) { items.reserveCapacity(n) }
-
     mutating func push(_ t: Timer) {
         items.append(t)
         var child = items.count - 1
@@ -119,8 +116,6 @@ struct TimerHeap {
         items[i] = last
         return top
     }
-
-    mutating func removeAll() { items.removeAll(keepingCapacity: true) }
 }
 
 /// A min-heap of request ids: "oldest first" (ids grow with creation time).

@@ -508,7 +508,6 @@ public struct Simulation {
         requests[i].attempts += 1
         requests[i].budgetUsed += 1
         requests[i].generation &+= 1
-        requests[i].reachedBackend = false
         move(id, to: .inFlight, rule: rule)
         if requests[i].saved { store.attempted(id: id, attempts: requests[i].attempts) }
         guard online else {
@@ -539,9 +538,7 @@ public struct Simulation {
     }
 
     mutating func reachBackend(_ id: Int32) {
-        let i = Int(id) - 1
-        requests[i].reachedBackend = true
-        let r = requests[i]
+        let r = requests[Int(id) - 1]
         switch backend.receive(r, answer: r.plannedAnswer) {
         case .duplicate:
             log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again",

@@ -33,7 +33,7 @@ public enum AppView {
         status(&buf, m, y: height - 1, width: width)
         switch m.mode {
         case .help(let scroll): help(&buf, scroll: scroll, g: g)
-        case .chooseAnswer(let a): chooser(&buf, m, chosen: a)
+        case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
         default: break
         }
         return buf
@@ -460,20 +460,20 @@ public enum AppView {
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
 
-    static func box(_ buf: inout ScreenBuffer, _ r: Rect, title: String) {
+    static func box(_ buf: inout ScreenBuffer, _ r: Rect, title: String, g: Glyphs) {
         buf.fill(r, role: .overlay)
         for x in r.x..<r.maxX {
-            buf.put("─", x: x, y: r.y, role: .border)
-            buf.put("─", x: x, y: r.maxY - 1, role: .border)
+            buf.put(g.hLine, x: x, y: r.y, role: .border)
+            buf.put(g.hLine, x: x, y: r.maxY - 1, role: .border)
         }
         for y in r.y..<r.maxY {
-            buf.put("│", x: r.x, y: y, role: .border)
-            buf.put("│", x: r.maxX - 1, y: y, role: .border)
+            buf.put(g.vLine, x: r.x, y: y, role: .border)
+            buf.put(g.vLine, x: r.maxX - 1, y: y, role: .border)
         }
-        buf.put("┌", x: r.x, y: r.y, role: .border)
-        buf.put("┐", x: r.maxX - 1, y: r.y, role: .border)
-        buf.put("└", x: r.x, y: r.maxY - 1, role: .border)
-        buf.put("┘", x: r.maxX - 1, y: r.maxY - 1, role: .border)
+        buf.put(g.topLeft, x: r.x, y: r.y, role: .border)
+        buf.put(g.topRight, x: r.maxX - 1, y: r.y, role: .border)
+        buf.put(g.bottomLeft, x: r.x, y: r.maxY - 1, role: .border)
+        buf.put(g.bottomRight, x: r.maxX - 1, y: r.maxY - 1, role: .border)
         buf.put(" " + title + " ", x: r.x + 2, y: r.y, role: .paneTitle)
     }
 
@@ -497,8 +497,7 @@ public enum AppView {
         let maxScroll = max(0, perCol - inner)
         let top = min(scroll, maxScroll)
         let more = maxScroll > 0 ? " (j/k scroll, \(top + 1)-\(min(perCol, top + inner)) of \(perCol))" : ""
-        box(&buf, r, title: "Keys \(g.none) Esc or any other key closes" + more)
-        if g.hLine == "-" { asciiBox(&buf, r) }
+        box(&buf, r, title: "Keys \(g.none) Esc or any other key closes" + more, g: g)
         for (i, row) in rows.enumerated() {
             let col = twoColumns ? i / perCol : 0
             let line = (twoColumns ? i % perCol : i) - top
@@ -514,19 +513,10 @@ public enum AppView {
         }
     }
 
-    static func asciiBox(_ buf: inout ScreenBuffer, _ r: Rect) {
-        for y in r.y..<r.maxY {
-            for x in r.x..<r.maxX where buf[x, y].role == .border {
-                let c = buf[x, y].char
-                buf[x, y] = Cell(c == "─" ? "-" : (c == "│" ? "|" : "+"), .border)
-            }
-        }
-    }
-
-    static func chooser(_ buf: inout ScreenBuffer, _ m: AppModel, chosen: Answer?) {
+    static func chooser(_ buf: inout ScreenBuffer, _ m: AppModel, chosen: Answer?, g: Glyphs) {
         let h = min(buf.height - 2, AppModel.answerChoices.count + 3)
         let r = Rect(x: max(0, buf.width - 40), y: 1, width: min(38, buf.width), height: h)
-        box(&buf, r, title: "Backend answers next")
+        box(&buf, r, title: "Backend answers next", g: g)
         var y = r.y + 1
         for c in AppModel.answerChoices {
             guard y < r.maxY - 1 else { break }
