@@ -582,16 +582,6 @@ public struct Simulation {
         return nil
     }
 
-    /// Whether the network was online at a moment.
-    public func wasOnline(at t: Millis) -> Bool {
-        var on = true
-        for c in networkChanges {
-            if c.time > t { break }
-            on = c.online
-        }
-        return on
-    }
-
     /// Text naming a request in log lines.
     func label(_ id: Int32) -> String { "#\(id) '\(name(of: id))'" }
 }

@@ -260,6 +260,17 @@ public enum AppView {
             cells[c] = Cell(u, role)
         }
         let hist = sim.history(of: id)
+        // Whether the device was online, asked for moments that only grow: one walk
+        // over the network changes per row, not one per cell.
+        let changes = sim.networkChanges
+        var next = 0, online = true
+        func onlineAt(_ t: Millis) -> Bool {
+            while next < changes.count && changes[next].time <= t {
+                online = changes[next].online
+                next += 1
+            }
+            return online
+        }
         // Segments: how the request waited between transitions.
         for (i, tr) in hist.enumerated() where !tr.to.isFinal {
             let end = i + 1 < hist.count ? hist[i + 1].time : sim.now
@@ -267,7 +278,7 @@ public enum AppView {
             guard a <= b else { continue }
             for c in a...b {
                 let t = start + Millis(c) * msPerCol
-                let offline = !sim.wasOnline(at: max(t, tr.time))
+                let offline = !onlineAt(max(t, tr.time))
                 switch tr.to {
                 case .retrying: set(c, offline ? g.tlOffline : g.tlWait, offline ? .timelineOffline : .timelineWait)
                 case .queued, .pending: set(c, offline ? g.tlOffline : g.tlPending, offline ? .timelineOffline : .timelineAxis)
