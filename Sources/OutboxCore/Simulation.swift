@@ -42,7 +42,7 @@ public struct Simulation {
     /// How many requests are saved on the device.
     public internal(set) var savedCount = 0
 
-    var timers = TimerHeap()
+    var timers = TimerQueue()
     var timerSeq: UInt64 = 0
     /// Live requests by state (pending, in-flight, retrying, queued), for O(1) removal.
     var liveSets: [[Int32]] = [[], [], [], []]
@@ -113,7 +113,7 @@ public struct Simulation {
     public mutating func nextDueTime() -> Millis? {
         while let t = timers.first {
             if isCurrent(t) { return t.time }
-            _ = timers.pop()
+            timers.removeFirst()
         }
         return nil
     }
@@ -123,8 +123,7 @@ public struct Simulation {
     /// Moves the clock to `t`, firing every timer due on the way, in order (ORDER).
     public mutating func advance(to t: Millis) {
         precondition(t >= now, "time only moves forward")
-        while let top = timers.first, top.time <= t {
-            _ = timers.pop()
+        while let top = timers.pop(through: t) {
             now = top.time
             guard isCurrent(top) else { continue }
             fire(top)

@@ -17,7 +17,7 @@ final class PropertyTests: XCTestCase {
         var steps = 0
         var rulesSeen = Set<RuleID>(), statesSeen = Set<RequestState>(), reasonsSeen = Set<DropReason>()
         for seq in 0..<Self.sequences {
-            var rng = SplitMix64(seed: UInt64(seq) &* 7919 &+ UInt64(profile.hashValue & 0xFF))
+            var rng = SplitMix64(seed: UInt64(seq) &* 7919 &+ UInt64(Profile.allCases.firstIndex(of: profile)!))
             var fuzz = Fuzzer(profile: profile, rng: rng)
             for _ in 0..<Self.stepsPerSequence {
                 let did = fuzz.step()
@@ -218,7 +218,7 @@ struct Fuzzer {
         if stored != savedIDs { problems.append("device holds \(stored.sorted()) but saved are \(savedIDs.sorted())") }
         // Every live in-flight or retrying request has a timer that still matters.
         var timed = Set<Int32>()
-        for t in s.timers.items where s.isCurrent(t) { timed.insert(t.request) }
+        for t in s.timers.all where s.isCurrent(t) { timed.insert(t.request) }
         for id in s.liveSets[Int(RequestState.inFlight.rawValue)] + s.liveSets[Int(RequestState.retrying.rawValue)]
         where !timed.contains(id) {
             problems.append("#\(id) \(s.request(id).state.word) with no timer: it would wait forever")

@@ -1,0 +1,91 @@
+import XCTest
+@testable import OutboxCore
+
+/// The timer wheel against the plainest possible queue: a list sorted by (time, order).
+final class TimerQueueTests: XCTestCase {
+    /// Random pushes (near, far, and at the current instant) and pops through random
+    /// limits: the wheel gives exactly the reference's timers in the reference's order.
+    func test_wheelPopsInTimeThenOrderLikeASortedList() {
+        for seed in 0..<40 {
+            var rng = SplitMix64(seed: UInt64(seed))
+            var wheel = TimerQueue()
+            var reference: [OutboxCore.Timer] = []
+            var now: Millis = 0
+            var seq: UInt64 = 0
+            var popped = 0
+            for _ in 0..<3_000 {
+                switch rng.next() % 10 {
+                case 0...5:
+                    // Now, near (inside the window), about the window's edge, or far.
+                    let r = rng.next() % 100
+                    let edge = Millis(TimerQueue.span) - 3 + Millis(rng.next() % 6)
+                    let delay: Millis = r < 10 ? 0 : r < 60 ? Millis(rng.next() % 2_000) : r < 85 ? edge : Millis(rng.next() % 200_000)
+                    seq += 1
+                    let t = OutboxCore.Timer(time: now + delay, seq: seq, kind: .retry, request: Int32(seq % 1000), generation: 0)
+                    wheel.push(t)
+                    reference.append(t)
+                case 6:
+                    // Peek and drop the earliest, as nextDueTime does with a stale timer.
+                    reference.sort(by: OutboxCore.Timer.before)
+                    XCTAssertEqual(wheel.first?.seq, reference.first?.seq, "seed \(seed)")
+                    if !reference.isEmpty {
+                        wheel.removeFirst()
+                        reference.removeFirst()
+                    }
+                default:
+                    let limit = now + Millis(rng.next() % (rng.next() % 4 == 0 ? 40_000 : 300))
+                    reference.sort(by: OutboxCore.Timer.before)
+                    while let t = wheel.pop(through: limit) {
+                        XCTAssertEqual(t.seq, reference.first?.seq, "seed \(seed): wrong timer after \(popped) pops")
+                        XCTAssertEqual(t.time, reference.first?.time)
+                        XCTAssertLessThanOrEqual(t.time, limit)
+                        XCTAssertGreaterThanOrEqual(t.time, now)
+                        reference.removeFirst()
+                        now = t.time
+                        popped += 1
+                        // A timer fired at this instant may set another for the same instant.
+                        if rng.next() % 20 == 0 {
+                            seq += 1
+                            let again = OutboxCore.Timer(time: now, seq: seq, kind: .answer, request: 1, generation: 0)
+                            wheel.push(again)
+                            reference.append(again)
+                            reference.sort(by: OutboxCore.Timer.before)
+                        }
+                    }
+                    XCTAssertTrue(reference.first.map { $0.time > limit } ?? true, "seed \(seed): a due timer was left")
+                    now = limit
+                }
+                XCTAssertEqual(wheel.count, reference.count)
+            }
+            XCTAssertEqual(Set(wheel.all.map(\.seq)), Set(reference.map(\.seq)))
+            XCTAssertGreaterThan(popped, 500)
+        }
+    }
+
+    /// A long jump over an empty window to a far timer, then timers set from there.
+    func test_jumpsOverAnEmptyWindow() {
+        var q = TimerQueue()
+        q.push(OutboxCore.Timer(time: 10_000_000, seq: 1, kind: .retry, request: 1, generation: 0))
+        q.push(OutboxCore.Timer(time: 5, seq: 2, kind: .retry, request: 2, generation: 0))
+        XCTAssertEqual(q.pop(through: 1_000)?.seq, 2)
+        XCTAssertNil(q.pop(through: 9_999_999))
+        XCTAssertEqual(q.first?.time, 10_000_000)
+        q.push(OutboxCore.Timer(time: 10_000_000, seq: 3, kind: .retry, request: 3, generation: 0))
+        XCTAssertEqual(q.pop(through: 20_000_000)?.seq, 1)
+        XCTAssertEqual(q.pop(through: 20_000_000)?.seq, 3)
+        XCTAssertNil(q.pop(through: 20_000_000))
+        XCTAssertTrue(q.isEmpty)
+    }
+
+    /// A timer set beyond the window, then one for the same instant once the window
+    /// reaches it: the first set still fires first (ORDER).
+    func test_sameInstantAcrossTheWindowEdgeKeepsOrder() {
+        var q = TimerQueue()
+        let edge = Millis(TimerQueue.span)
+        q.push(OutboxCore.Timer(time: edge, seq: 1, kind: .retry, request: 1, generation: 0))
+        XCTAssertNil(q.pop(through: 1))
+        q.push(OutboxCore.Timer(time: edge, seq: 2, kind: .retry, request: 2, generation: 0))
+        XCTAssertEqual(q.pop(through: edge)?.seq, 1)
+        XCTAssertEqual(q.pop(through: edge)?.seq, 2)
+    }
+}
