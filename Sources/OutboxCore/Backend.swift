@@ -14,12 +14,12 @@ public struct Backend: Sendable {
     public func received(nameID n: Int32) -> Int { Int(n) < receivedByName.count ? receivedByName[Int(n)] : 0 }
     public func counted(nameID n: Int32) -> Int { Int(n) < countedByName.count ? countedByName[Int(n)] : 0 }
     /// Idempotency keys counted so far (LT-7).
-    private(set) var countedKeys: Set<UInt64> = []
+    private(set) var countedKeys = KeySet()
 
     public enum Verdict { case counted, duplicate, notCounted }
 
     /// Records one request arriving with the answer the backend gives it.
-    mutating func receive(_ r: Request, answer: Answer) -> Verdict {
+    mutating func receive(_ r: Request, answer: Answer, revenue value: Revenue?) -> Verdict {
         received += 1
         let n = Int(r.nameID)
         if n >= receivedByName.count {
@@ -38,16 +38,15 @@ public struct Backend: Sendable {
             return .notCounted
         }
         if r.idempotencyKey != 0 {
-            if countedKeys.contains(r.idempotencyKey) {
+            guard countedKeys.insert(r.idempotencyKey) else {
                 duplicates += 1
                 return .duplicate
             }
-            countedKeys.insert(r.idempotencyKey)
         }
         counted += 1
         countedByName[n] += 1
-        if let v = r.value {
-            revenue[r.currencyID, default: Amount(micros: 0)].micros += v.micros
+        if let v = value {
+            revenue[v.currencyID, default: Amount(micros: 0)].micros += v.amount.micros
         }
         return .counted
     }

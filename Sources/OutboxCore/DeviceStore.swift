@@ -65,9 +65,12 @@ public protocol DeviceStore: AnyObject {
 
 /// A device that lives in memory: the default for `outbox run` and tests.
 ///
-/// Compact: one fixed-size row per id in a dense array (ids are small and dense),
-/// strings interned, attributes aside. A dictionary of full records cost about
-/// 230 bytes a request at 10^6 (docs/performance.md).
+/// Compact: one fixed-size row per id, strings interned, attributes aside. Rows
+/// sit in chunks of 4,096 consecutive ids (ids are small and dense), and a chunk
+/// is freed when its last row goes, so a long run that saves and delivers
+/// millions of requests holds only the chunks of what is still saved. A
+/// dictionary of full records cost about 230 bytes a request at 10^6
+/// (docs/performance.md).
 public final class InMemoryDeviceStore: DeviceStore {
     struct Row {
         var createdAt: Millis
@@ -77,19 +80,27 @@ public final class InMemoryDeviceStore: DeviceStore {
         var name: Int32
         var currency: Int32
         var attempts: Int32
-        /// Index into `attributeLists`, or -1.
-        var attributes: Int32
         var kind: RequestKind
         var present: Bool
         var waiting: Bool
+        var hasAttributes: Bool
     }
+
+    static let chunkBits = 12
+    static let chunkSize = 1 << chunkBits
+    static let blank = Row(createdAt: 0, key: 0, valueMicros: 0, name: 0, currency: 0, attempts: 0, kind: .event,
+                           present: false, waiting: false, hasAttributes: false)
 
     // Only this class touches these, one call at a time: the runtime's dynamic
     // exclusivity checks on them cost 15% of a long run (docs/performance.md).
-    @exclusivity(unchecked) private var rows: [Row] = []
-    @exclusivity(unchecked) private var strings: [String] = []
-    @exclusivity(unchecked) private var stringIndex: [String: Int32] = [:]
-    @exclusivity(unchecked) private var attributeLists: [[Attribute]] = []
+    /// Chunk `c` holds ids `c << chunkBits ..< (c + 1) << chunkBits`; empty when none is saved.
+    @exclusivity(unchecked) private var chunks: [[Row]] = []
+    /// Rows present in each chunk.
+    @exclusivity(unchecked) private var present: [Int32] = []
+    /// One past the highest id ever saved.
+    @exclusivity(unchecked) private var top = 0
+    @exclusivity(unchecked) private var strings = NameTable()
+    @exclusivity(unchecked) private var attributeLists: [Int32: [Attribute]] = [:]
     @exclusivity(unchecked) public private(set) var count = 0
     public var consent: Consent = .undecided
     public var installCreated = false
@@ -97,61 +108,67 @@ public final class InMemoryDeviceStore: DeviceStore {
     public var epoch: UInt64 { 0 }
     /// How many writes reached the store, for tests.
     @exclusivity(unchecked) public private(set) var writes = 0
+    /// Chunks of rows allocated now, for tests.
+    public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
 
     public init() {}
 
-    private func intern(_ s: String) -> Int32 {
-        if let i = stringIndex[s] { return i }
-        let i = Int32(strings.count)
-        strings.append(s)
-        stringIndex[s] = i
-        return i
-    }
-
     public func save(_ r: SavedRequest) {
-        let i = Int(r.id)
-        if i >= rows.count {
-            let blank = Row(createdAt: 0, key: 0, valueMicros: 0, name: 0, currency: 0, attempts: 0, attributes: -1,
-                            kind: .event, present: false, waiting: false)
-            rows.append(contentsOf: repeatElement(blank, count: i + 1 - rows.count))
+        let c = Int(r.id) >> Self.chunkBits, j = Int(r.id) & (Self.chunkSize - 1)
+        top = max(top, Int(r.id) + 1)
+        while chunks.count <= c {
+            chunks.append([])
+            present.append(0)
         }
-        var attrs: Int32 = -1
-        if !r.attributes.isEmpty {
-            attrs = Int32(attributeLists.count)
-            attributeLists.append(r.attributes)
+        if chunks[c].isEmpty { chunks[c] = [Row](repeating: Self.blank, count: Self.chunkSize) }
+        if !chunks[c][j].present {
+            count += 1
+            present[c] += 1
         }
-        if !rows[i].present { count += 1 }
-        rows[i] = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
-                      name: intern(r.name), currency: intern(r.currency), attempts: r.attempts, attributes: attrs,
-                      kind: r.kind, present: true, waiting: r.waitingForConsent)
+        if r.attributes.isEmpty {
+            if chunks[c][j].hasAttributes { attributeLists[r.id] = nil }
+        } else {
+            attributeLists[r.id] = r.attributes
+        }
+        chunks[c][j] = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
+                           name: strings.intern(r.name), currency: strings.intern(r.currency), attempts: r.attempts,
+                           kind: r.kind, present: true, waiting: r.waitingForConsent, hasAttributes: !r.attributes.isEmpty)
         writes += 1
     }
 
     public func attempted(id: Int32, attempts: Int32) {
-        let i = Int(id)
-        guard i < rows.count, rows[i].present else { return }
-        rows[i].attempts = attempts
-        rows[i].waiting = false
+        let c = Int(id) >> Self.chunkBits, j = Int(id) & (Self.chunkSize - 1)
+        guard c < chunks.count, !chunks[c].isEmpty, chunks[c][j].present else { return }
+        chunks[c][j].attempts = attempts
+        chunks[c][j].waiting = false
         writes += 1
     }
 
     public func remove(id: Int32) {
-        let i = Int(id)
-        guard i < rows.count, rows[i].present else { return }
-        rows[i].present = false
+        let c = Int(id) >> Self.chunkBits, j = Int(id) & (Self.chunkSize - 1)
+        guard c < chunks.count, !chunks[c].isEmpty, chunks[c][j].present else { return }
+        if chunks[c][j].hasAttributes { attributeLists[id] = nil }
+        chunks[c][j].present = false
         count -= 1
+        present[c] -= 1
+        if present[c] == 0 { chunks[c] = [] }
         writes += 1
     }
 
     public func loadAll() -> [SavedRequest] {
         var out: [SavedRequest] = []
         out.reserveCapacity(count)
-        for (i, r) in rows.enumerated() where r.present {
-            out.append(SavedRequest(
-                id: Int32(i), kind: r.kind, name: strings[Int(r.name)], createdAt: r.createdAt, idempotencyKey: r.key,
-                value: r.valueMicros == Int64.min ? nil : Amount(micros: r.valueMicros), currency: strings[Int(r.currency)],
-                attributes: r.attributes >= 0 ? attributeLists[Int(r.attributes)] : [], attempts: r.attempts,
-                waitingForConsent: r.waiting))
+        for c in chunks.indices where !chunks[c].isEmpty {
+            // The last chunk is read only as far as the highest id saved.
+            for j in 0..<min(Self.chunkSize, top - c << Self.chunkBits) where chunks[c][j].present {
+                let r = chunks[c][j]
+                let id = Int32(c << Self.chunkBits | j)
+                out.append(SavedRequest(
+                    id: id, kind: r.kind, name: strings[r.name], createdAt: r.createdAt, idempotencyKey: r.key,
+                    value: r.valueMicros == Int64.min ? nil : Amount(micros: r.valueMicros), currency: strings[r.currency],
+                    attributes: r.hasAttributes ? attributeLists[id] ?? [] : [], attempts: r.attempts,
+                    waitingForConsent: r.waiting))
+            }
         }
         return out
     }

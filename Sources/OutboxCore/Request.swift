@@ -1,51 +1,121 @@
 /// One thing the SDK sends.
 ///
 /// Kept small and flat: the model holds up to millions of them. Strings live in
-/// the simulation's name table; attributes in a side table.
+/// the simulation's name table; attributes and revenue in side tables. Fields go
+/// 8-byte, 4-byte, 2-byte, 1-byte so nothing pads: 64 bytes a request, one cache
+/// line (docs/performance.md; a test holds it there).
 public struct Request: Sendable {
-    public let id: Int32
-    public let kind: RequestKind
-    public let nameID: Int32
     public let createdAt: Millis
     /// LinkTrail only (LT-7): the idempotency key, fixed at creation. 0 means none.
     public let idempotencyKey: UInt64
-    public let value: Amount?
-    public let currencyID: Int32
+    /// When the next attempt is due (retrying), or -1.
+    public internal(set) var nextAttemptAt: Millis = -1
 
-    public internal(set) var state: RequestState
-    public internal(set) var reason: DropReason?
+    public let id: Int32
+    public let nameID: Int32
     /// Every attempt over the request's whole life, across launches.
     public internal(set) var attempts: Int32 = 0
     /// Attempts counted against the retry budget in this run (iOS resets it at launch, IOS-6).
     public internal(set) var budgetUsed: Int32 = 0
-    /// When the next attempt is due (retrying), or -1.
-    public internal(set) var nextAttemptAt: Millis = -1
-    /// What the last attempt's answer was.
-    public internal(set) var lastOutcome: Outcome = .none
-    /// Stored on the device.
-    public internal(set) var saved = false
-    /// The completion handler's result (iOS).
-    public internal(set) var completion: Completion = .none
-    /// Its completion handler can no longer be called: it survived a quit (IOS-6).
-    public internal(set) var completionLost = false
-    /// Came back from the device store at a launch of a later process; `createdAt`
-    /// is on that earlier run's clock.
-    public internal(set) var restored = false
-    /// The attempt on the wire was sent by a LinkTrail flush (LT-8, LT-11).
-    public internal(set) var inFlush = false
-    /// The rule behind the last transition.
-    public internal(set) var rule: RuleID
-
     // Attempt bookkeeping. `generation` changes whenever an attempt or timer is
     // cancelled, so stale timers are recognised in O(1) when they fire.
     var generation: UInt32 = 0
-    var plannedAnswer: Answer = .ok
     /// Index of the request's last transition in the journal, or -1.
     var lastTransition: Int32 = -1
     /// Position in the live-set of its state, for O(1) removal.
     var slot: Int32 = -1
 
+    /// The answer planned for the attempt on the wire, coded (see `plannedAnswer`).
+    private var answerCode: Int16 = 0
+    /// What the last attempt's answer was.
+    public internal(set) var lastOutcome: Outcome = .none
+
+    public let kind: RequestKind
+    public internal(set) var state: RequestState
+    public internal(set) var reason: DropReason?
+    /// The completion handler's result (iOS).
+    public internal(set) var completion: Completion = .none
+    /// The rule behind the last transition.
+    public internal(set) var rule: RuleID
+    private var flags: UInt8
+
+    init(id: Int32, kind: RequestKind, nameID: Int32, createdAt: Millis, idempotencyKey: UInt64, hasValue: Bool) {
+        self.createdAt = createdAt
+        self.idempotencyKey = idempotencyKey
+        self.id = id
+        self.nameID = nameID
+        self.kind = kind
+        self.state = .pending
+        self.reason = nil
+        self.rule = .order
+        self.flags = hasValue ? Flag.hasValue : 0
+    }
+
+    private enum Flag {
+        static let saved: UInt8 = 1
+        static let completionLost: UInt8 = 2
+        static let restored: UInt8 = 4
+        static let inFlush: UInt8 = 8
+        static let hasValue: UInt8 = 16
+    }
+
+    @inline(__always)
+    private func flag(_ f: UInt8) -> Bool { flags & f != 0 }
+    @inline(__always)
+    private mutating func set(_ f: UInt8, _ on: Bool) { flags = on ? flags | f : flags & ~f }
+
+    /// Stored on the device.
+    public internal(set) var saved: Bool {
+        get { flag(Flag.saved) }
+        set { set(Flag.saved, newValue) }
+    }
+    /// Its completion handler can no longer be called: it survived a quit (IOS-6).
+    public internal(set) var completionLost: Bool {
+        get { flag(Flag.completionLost) }
+        set { set(Flag.completionLost, newValue) }
+    }
+    /// Came back from the device store at a launch of a later process; `createdAt`
+    /// is on that earlier run's clock.
+    public internal(set) var restored: Bool {
+        get { flag(Flag.restored) }
+        set { set(Flag.restored, newValue) }
+    }
+    /// The attempt on the wire was sent by a LinkTrail flush (LT-8, LT-11).
+    public internal(set) var inFlush: Bool {
+        get { flag(Flag.inFlush) }
+        set { set(Flag.inFlush, newValue) }
+    }
+    /// It carries revenue (`Simulation.value(of:)`).
+    public var hasValue: Bool { flag(Flag.hasValue) }
+
+    var plannedAnswer: Answer {
+        get {
+            switch answerCode {
+            case 0: return .ok
+            case -1: return .timeout
+            case -2: return .lost
+            case -3: return .partial
+            default: return .status(Int(answerCode))
+            }
+        }
+        set {
+            switch newValue {
+            case .ok: answerCode = 0
+            case .timeout: answerCode = -1
+            case .lost: answerCode = -2
+            case .partial: answerCode = -3
+            case .status(let s): answerCode = Int16(clamping: max(1, s))  // ANS: 100-599
+            }
+        }
+    }
+
     public var isLive: Bool { !state.isFinal }
+}
+
+/// What an event with a value carries (LT-13): kept beside the requests, as few have it.
+public struct Revenue: Equatable, Sendable {
+    public var amount: Amount
+    public var currencyID: Int32
 }
 
 /// A timer: something due at a moment of virtual time.

@@ -30,12 +30,14 @@ public struct Simulation {
     public internal(set) var launches = 0
 
     /// Names of requests and currencies, interned.
-    public internal(set) var names: [String] = [""]
-    var nameIndex: [String: Int32] = ["": 0]
+    var nameTable = NameTable([""])
+    public var names: [String] { nameTable.strings }
     /// Request ids by name id (dense, like the name table).
     public internal(set) var requestsByName: [[Int32]] = [[]]
     /// Event attributes by request id.
     public internal(set) var attributes: [Int32: [Attribute]] = [:]
+    /// Event revenue by request id (LT-13).
+    public internal(set) var values: [Int32: Revenue] = [:]
 
     /// How many requests are in each state, by `RequestState.rawValue`.
     public internal(set) var counts = [Int](repeating: 0, count: RequestState.allCases.count)
@@ -61,16 +63,21 @@ public struct Simulation {
 
     public func request(_ id: Int32) -> Request { requests[Int(id) - 1] }
     public func name(of id: Int32) -> String { names[Int(requests[Int(id) - 1].nameID)] }
+    /// The value an event carries and its currency, or nil.
+    public func value(of id: Int32) -> (amount: Amount, currency: String)? {
+        guard requests[Int(id) - 1].hasValue, let r = values[id] else { return nil }
+        return (r.amount, names[Int(r.currencyID)])
+    }
     public func count(_ state: RequestState) -> Int { counts[Int(state.rawValue)] }
     public var liveCount: Int { liveSets.reduce(0) { $0 + $1.count } }
 
     /// Ids of the requests with this name, oldest first.
     public func requests(named name: String) -> [Int32] {
-        guard let n = nameIndex[name], Int(n) < requestsByName.count else { return [] }
+        guard let n = nameTable.find(name), Int(n) < requestsByName.count else { return [] }
         return requestsByName[Int(n)]
     }
 
-    public func nameID(_ name: String) -> Int32? { nameIndex[name] }
+    public func nameID(_ name: String) -> Int32? { nameTable.find(name) }
 
     /// The live requests in a state, oldest first.
     public func live(in state: RequestState) -> [Int32] {
@@ -228,7 +235,7 @@ public struct Simulation {
             }
         case .serverPlanned(let answer, let rep):
             plan = ServerPlan(answer, rep)
-            log(.outbox, "backend will answer: " + plan.text, rule: .ans)
+            if keepsJournal { log(.outbox, "backend will answer: " + plan.text, rule: .ans) }
         case .settingChanged(let key, let value):
             _ = settings.set(key, value, profile: profile)
             log(.outbox, "set \(key) \(value)")
@@ -377,11 +384,7 @@ public struct Simulation {
     // MARK: Building blocks for the policies
 
     mutating func intern(_ s: String) -> Int32 {
-        if let n = nameIndex[s] { return n }
-        let n = Int32(names.count)
-        names.append(s)
-        nameIndex[s] = n
-        return n
+        nameTable.intern(s)
     }
 
     /// Makes a request. It takes part once the policy `enter`s it in a state.
@@ -399,8 +402,8 @@ public struct Simulation {
             k = key ?? (g.next() | 1)
         }
         requests.append(
-            Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, value: value,
-                    currencyID: currencyID, state: .pending, reason: nil, rule: .order))
+            Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, hasValue: value != nil))
+        if let value { values[id] = Revenue(amount: value, currencyID: currencyID) }
         while requestsByName.count <= Int(nameID) { requestsByName.append([]) }
         requestsByName[Int(nameID)].append(id)
         if !attrs.isEmpty { attributes[id] = attrs }
@@ -497,7 +500,7 @@ public struct Simulation {
         let r = request(id)
         return SavedRequest(
             id: id, kind: r.kind, name: names[Int(r.nameID)], createdAt: r.createdAt, idempotencyKey: r.idempotencyKey,
-            value: r.value, currency: names[Int(r.currencyID)], attributes: attributes[id] ?? [],
+            value: value(of: id)?.amount, currency: value(of: id)?.currency ?? "", attributes: attributes[id] ?? [],
             attempts: r.attempts, waitingForConsent: r.kind == .install && r.state == .pending && r.attempts == 0)
     }
 
@@ -538,7 +541,7 @@ public struct Simulation {
 
     mutating func reachBackend(_ id: Int32) {
         let r = requests[Int(id) - 1]
-        switch backend.receive(r, answer: r.plannedAnswer) {
+        switch backend.receive(r, answer: r.plannedAnswer, revenue: r.hasValue ? values[id] : nil) {
         case .duplicate:
             log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again",
                 request: id, rule: .lt7)

@@ -131,7 +131,14 @@ struct TimerQueue {
     /// Every timer waiting, in no particular order (for checks).
     var all: [Timer] {
         var out = later.items
-        for s in slots.indices where !slots[s].isEmpty { out += slots[s][Int(heads[s])...] }
+        for w in occupied.indices where occupied[w] != 0 {
+            var bits = occupied[w]
+            while bits != 0 {
+                let s = w << 6 | bits.trailingZeroBitCount
+                out += slots[s][Int(heads[s])...]
+                bits &= bits - 1
+            }
+        }
         return out
     }
 }

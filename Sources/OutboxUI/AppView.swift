@@ -335,7 +335,7 @@ public enum AppView {
         y += 1
         var facts2 = " created " + VirtualTime.clock(r.createdAt) + (r.restored ? " in an earlier run" : "")
         if let key = s.idempotencyKey(of: id) { facts2 += sep + "key " + key }
-        if let v = r.value { facts2 += sep + "value " + v.text + " " + s.names[Int(r.currencyID)] }
+        if let v = s.value(of: id) { facts2 += sep + "value " + v.amount.text + " " + v.currency }
         if let attrs = s.attributes[id] { facts2 += sep + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
         buf.put(facts2, x: rect.x, y: y, role: .dim, limit: rect.width)
         y += 1

@@ -1,0 +1,59 @@
+import XCTest
+@testable import OutboxCore
+
+/// The in-memory device: what goes in comes back whole, and a long run that
+/// saves and forgets millions of requests does not keep what it forgot.
+final class InMemoryStoreTests: XCTestCase {
+    func record(_ id: Int32, attributes: [Attribute] = [], value: Amount? = nil) -> SavedRequest {
+        SavedRequest(id: id, kind: id % 2 == 0 ? .event : .screen, name: "n\(id % 7)", createdAt: Millis(id) * 10,
+                     idempotencyKey: UInt64(id) &* 977, value: value, currency: value == nil ? "" : "EUR",
+                     attributes: attributes, attempts: id % 5, waitingForConsent: id % 3 == 0)
+    }
+
+    func test_savesComeBackWholeInIdOrder() {
+        let store = InMemoryDeviceStore()
+        let ids: [Int32] = [5, 1, 9_000, 4_096, 4_095, 70_000]
+        for id in ids {
+            store.save(record(id, attributes: id == 9_000 ? [Attribute(key: "k", value: "v")] : [],
+                              value: id == 1 ? Amount(micros: 2_500_000) : nil))
+        }
+        store.attempted(id: 5, attempts: 12)
+        store.remove(id: 4_096)
+        var expected = ids.filter { $0 != 4_096 }.sorted().map { id in
+            record(id, attributes: id == 9_000 ? [Attribute(key: "k", value: "v")] : [], value: id == 1 ? Amount(micros: 2_500_000) : nil)
+        }
+        expected[1].attempts = 12
+        expected[1].waitingForConsent = false
+        XCTAssertEqual(store.loadAll(), expected)
+        XCTAssertEqual(store.count, 5)
+    }
+
+    func test_forgottenRowsAreFreed() {
+        let store = InMemoryDeviceStore()
+        // Like a long run: each request saved, then delivered a little later.
+        for id in Int32(1)...200_000 {
+            store.save(record(id, attributes: [Attribute(key: "a", value: "\(id)")]))
+            if id > 100 { store.remove(id: id - 100) }
+        }
+        XCTAssertEqual(store.count, 100)
+        XCTAssertLessThanOrEqual(store.chunksHeld, 2)
+        XCTAssertEqual(store.loadAll().map(\.id), Array(Int32(199_901)...200_000))
+        XCTAssertEqual(store.loadAll().last?.attributes, [Attribute(key: "a", value: "200000")])
+    }
+}
+
+/// The model's per-request record stays one cache line: the memory figure and the
+/// long-run speed of `outbox bench` both rest on it (docs/performance.md).
+final class LayoutTests: XCTestCase {
+    func test_requestIs64Bytes() {
+        XCTAssertEqual(MemoryLayout<Request>.stride, 64)
+    }
+
+    func test_plannedAnswerRoundTrips() {
+        var r = Request(id: 1, kind: .event, nameID: 0, createdAt: 0, idempotencyKey: 0, hasValue: false)
+        for a: Answer in [.ok, .timeout, .lost, .partial, .status(100), .status(429), .status(599)] {
+            r.plannedAnswer = a
+            XCTAssertEqual(r.plannedAnswer, a)
+        }
+    }
+}
