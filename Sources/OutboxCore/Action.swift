@@ -117,10 +117,16 @@ public struct ServerPlan: Equatable, Sendable {
 }
 
 /// A LinkTrail flush (LT-8 to LT-11).
+/// What starts a LinkTrail flush (LT-8, LT-9).
+public enum FlushTrigger: Equatable, Sendable {
+    case launch, consentGranted, deferred
+    case success(Int32)
+}
+
 public struct FlushState: Equatable, Sendable {
     public internal(set) var active = false
-    /// What started the flush under way.
-    public internal(set) var trigger = ""
+    /// What started the flush under way (`Simulation.flushTriggerText`).
+    public internal(set) var trigger: FlushTrigger = .launch
     /// A trigger came during the flush: one more pass when it ends (LT-9).
     public internal(set) var morePass = false
     public internal(set) var sent = 0

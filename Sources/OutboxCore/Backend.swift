@@ -13,12 +13,16 @@ public struct Backend: Sendable {
 
     public func received(nameID n: Int32) -> Int { Int(n) < receivedByName.count ? receivedByName[Int(n)] : 0 }
     public func counted(nameID n: Int32) -> Int { Int(n) < countedByName.count ? countedByName[Int(n)] : 0 }
-    /// Idempotency keys counted so far (LT-7).
-    private(set) var countedKeys = KeySet()
 
     public enum Verdict { case counted, duplicate, notCounted }
 
     /// Records one request arriving with the answer the backend gives it.
+    ///
+    /// LT-7: a request whose idempotency key was counted before is a duplicate.
+    /// A key belongs to one request (drawn from the seed and the device's open
+    /// count, kept by a saved request), so the backend's memory of counted keys
+    /// is a bit on each request, `Request.keyCounted`, rather than a set of
+    /// millions of keys (docs/performance.md).
     mutating func receive(_ r: Request, answer: Answer, revenue value: Revenue?) -> Verdict {
         received += 1
         let n = Int(r.nameID)
@@ -37,11 +41,9 @@ public struct Backend: Sendable {
             rejected += 1
             return .notCounted
         }
-        if r.idempotencyKey != 0 {
-            guard countedKeys.insert(r.idempotencyKey) else {
-                duplicates += 1
-                return .duplicate
-            }
+        if r.idempotencyKey != 0 && r.keyCounted {
+            duplicates += 1
+            return .duplicate
         }
         counted += 1
         countedByName[n] += 1

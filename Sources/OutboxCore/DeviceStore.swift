@@ -99,7 +99,8 @@ public final class InMemoryDeviceStore: DeviceStore {
     @exclusivity(unchecked) private var present: [Int32] = []
     /// One past the highest id ever saved.
     @exclusivity(unchecked) private var top = 0
-    @exclusivity(unchecked) private var strings = NameTable()
+    /// "" is 0.
+    @exclusivity(unchecked) private var strings = NameTable([""])
     @exclusivity(unchecked) private var attributeLists: [Int32: [Attribute]] = [:]
     @exclusivity(unchecked) public private(set) var count = 0
     public var consent: Consent = .undecided
@@ -131,7 +132,7 @@ public final class InMemoryDeviceStore: DeviceStore {
             attributeLists[r.id] = r.attributes
         }
         chunks[c][j] = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
-                           name: strings.intern(r.name), currency: strings.intern(r.currency), attempts: r.attempts,
+                           name: strings.intern(r.name), currency: r.currency.isEmpty ? 0 : strings.intern(r.currency), attempts: r.attempts,
                            kind: r.kind, present: true, waiting: r.waitingForConsent, hasAttributes: !r.attributes.isEmpty)
         writes += 1
     }

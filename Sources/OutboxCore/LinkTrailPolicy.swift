@@ -1,21 +1,6 @@
 /// LinkTrail: a consent gate, retries in the run, an offline queue flushed on
 /// triggers (LT-1 to LT-13).
 enum LinkTrailPolicy: DeliveryPolicy {
-    /// What started a flush (LT-8); text only built when someone reads it.
-    enum Trigger {
-        case launch, consentGranted, deferred
-        case success(Int32)
-
-        func text(_ sim: Simulation) -> String {
-            switch self {
-            case .launch: return "launch"
-            case .consentGranted: return "consent granted"
-            case .deferred: return "deferred trigger (LT-9)"
-            case .success(let id): return "successful send of \(sim.label(id))"
-            }
-        }
-    }
-
     static func gateOpen(_ sim: Simulation) -> Bool {
         sim.consent == .granted || (sim.consent == .undecided && !sim.settings.requireConsent)
     }
@@ -24,7 +9,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
         guard gateOpen(sim) else {
             // LT-1: not sent, not saved.
             sim.enter(id, .dropped, rule: .lt1, reason: .consent)
-            sim.log(.sdk, "[LinkTrail] Event '\(sim.name(of: id))' dropped: consent \(sim.consent.word)", request: id, rule: .lt1)
+            sim.log(.sdk, request: id, rule: .lt1) { "[LinkTrail] Event '\($0.name(of: id))' dropped: consent \($0.consent.word)" }
             return
         }
         sim.enter(id, .pending, rule: .lt1a)
@@ -71,19 +56,20 @@ enum LinkTrailPolicy: DeliveryPolicy {
         } else if isRetryable(outcome) {
             if byFlush {
                 sim.move(id, to: .queued, rule: .lt11, outcome: outcome)
-                endFlush(&sim, why: "\(outcome.word) on \(sim.label(id))", rule: .lt11)
+                endFlush(&sim, why: { "\(outcome.word) on \($0.label(id))" }, rule: .lt11)
             } else if Int(r.budgetUsed) < sim.settings.retryAttempts {
                 sim.retryLater(id, rule: .lt4, outcome: outcome)
             } else {
-                sim.log(.onError, "onError: '\(sim.name(of: id))' failed (\(outcome.word)) after \(r.budgetUsed) attempts; kept in the offline queue",
-                        request: id, rule: .lt5)
+                sim.log(.onError, request: id, rule: .lt5) {
+                    "onError: '\($0.name(of: id))' failed (\(outcome.word)) after \(r.budgetUsed) attempts; kept in the offline queue"
+                }
                 sim.move(id, to: .queued, rule: .lt5, outcome: outcome)
             }
         } else {
-            let status = outcome.word
-            sim.log(.onError, "onError: '\(sim.name(of: id))' rejected (\(status))", request: id, rule: .lt6)
-            sim.log(.sdk, "[LinkTrail] [WARNING] Event '\(sim.name(of: id))' rejected (\(status)) — not retried.",
-                    request: id, rule: .lt6)
+            sim.log(.onError, request: id, rule: .lt6) { "onError: '\($0.name(of: id))' rejected (\(outcome.word))" }
+            sim.log(.sdk, request: id, rule: .lt6) {
+                "[LinkTrail] [WARNING] Event '\($0.name(of: id))' rejected (\(outcome.word)) — not retried."
+            }
             sim.move(id, to: .dropped, rule: .lt6, outcome: outcome, reason: .rejected)
             if byFlush { continueFlush(&sim) }
         }
@@ -97,34 +83,34 @@ enum LinkTrailPolicy: DeliveryPolicy {
 
     // MARK: Flush (LT-8 to LT-11)
 
-    static func startFlush(_ sim: inout Simulation, trigger: Trigger) {
+    static func startFlush(_ sim: inout Simulation, trigger: FlushTrigger) {
         if sim.flush.active {
-            if !sim.flush.morePass && sim.keepsJournal {
-                sim.log(.sdk, "flush under way: \(trigger.text(sim)) asks for one more pass (LT-9)", rule: .lt9)
+            if !sim.flush.morePass {
+                sim.log(.sdk, rule: .lt9) { "flush under way: \($0.text(of: trigger)) asks for one more pass (LT-9)" }
             }
             sim.flush.morePass = true
             return
         }
         if sim.count(.queued) == 0 && gateOpen(sim) {
             // Nothing saved to send: the flush starts and ends at once; one line says so.
-            if sim.keepsJournal { sim.log(.sdk, "flush (LT-8: \(trigger.text(sim))): nothing queued", rule: .lt8) }
+            sim.log(.sdk, rule: .lt8) { "flush (LT-8: \($0.text(of: trigger))): nothing queued" }
             return
         }
         sim.flush.active = true
-        sim.flush.trigger = trigger.text(sim)
+        sim.flush.trigger = trigger
         sim.flush.sent = 0
-        sim.log(.sdk, "flush started (LT-8: \(sim.flush.trigger)) · \(sim.count(.queued)) queued", rule: .lt8)
+        sim.log(.sdk, rule: .lt8) { "flush started (LT-8: \($0.flushTriggerText)) · \($0.count(.queued)) queued" }
         continueFlush(&sim)
     }
 
     static func continueFlush(_ sim: inout Simulation) {
         guard sim.flush.active else { return }
         guard gateOpen(sim) else {
-            endFlush(&sim, why: "consent \(sim.consent.word)", rule: .lt10)
+            endFlush(&sim, why: { "consent \($0.consent.word)" }, rule: .lt10)
             return
         }
         guard let id = sim.popOldestQueued() else {
-            endFlush(&sim, why: "queue empty", rule: .lt11)
+            endFlush(&sim, why: { _ in "queue empty" }, rule: .lt11)
             return
         }
         sim.flush.sent += 1
@@ -132,9 +118,10 @@ enum LinkTrailPolicy: DeliveryPolicy {
         sim.send(id, rule: .lt11)
     }
 
-    static func endFlush(_ sim: inout Simulation, why: String, rule: RuleID, allowMorePass: Bool = true) {
+    /// Ends the flush under way; `why` is only turned into text for the journal.
+    static func endFlush(_ sim: inout Simulation, why: (Simulation) -> String, rule: RuleID, allowMorePass: Bool = true) {
         sim.flush.active = false
-        sim.log(.sdk, "flush ended (\(rule.id): \(why)) · sent \(sim.flush.sent) · \(sim.count(.queued)) left", rule: rule)
+        sim.log(.sdk, rule: rule) { "flush ended (\(rule.id): \(why($0))) · sent \($0.flush.sent) · \($0.count(.queued)) left" }
         if sim.flush.morePass && allowMorePass {
             sim.flush.morePass = false
             startFlush(&sim, trigger: .deferred)
@@ -172,7 +159,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
         }
         if sim.flush.active {
             sim.flush.morePass = false
-            endFlush(&sim, why: "consent withdrawn", rule: .lt10, allowMorePass: false)
+            endFlush(&sim, why: { _ in "consent withdrawn" }, rule: .lt10, allowMorePass: false)
         }
         sim.log(.outbox, "consent denied: purged \(saved) saved · \(inFlight) in flight · \(retrying) retrying (LT-2)", rule: .lt2)
     }

@@ -39,7 +39,8 @@ public struct Request: Sendable {
     public internal(set) var rule: RuleID
     private var flags: UInt8
 
-    init(id: Int32, kind: RequestKind, nameID: Int32, createdAt: Millis, idempotencyKey: UInt64, hasValue: Bool) {
+    init(id: Int32, kind: RequestKind, nameID: Int32, createdAt: Millis, idempotencyKey: UInt64, hasValue: Bool,
+         hasAttributes: Bool = false) {
         self.createdAt = createdAt
         self.idempotencyKey = idempotencyKey
         self.id = id
@@ -48,7 +49,7 @@ public struct Request: Sendable {
         self.state = .pending
         self.reason = nil
         self.rule = .order
-        self.flags = hasValue ? Flag.hasValue : 0
+        self.flags = (hasValue ? Flag.hasValue : 0) | (hasAttributes ? Flag.hasAttributes : 0)
     }
 
     private enum Flag {
@@ -57,6 +58,8 @@ public struct Request: Sendable {
         static let restored: UInt8 = 4
         static let inFlush: UInt8 = 8
         static let hasValue: UInt8 = 16
+        static let hasAttributes: UInt8 = 32
+        static let keyCounted: UInt8 = 64
     }
 
     @inline(__always)
@@ -87,6 +90,13 @@ public struct Request: Sendable {
     }
     /// It carries revenue (`Simulation.value(of:)`).
     public var hasValue: Bool { flag(Flag.hasValue) }
+    /// The backend counted it under its idempotency key (LT-7, `Backend.receive`).
+    public internal(set) var keyCounted: Bool {
+        get { flag(Flag.keyCounted) }
+        set { set(Flag.keyCounted, newValue) }
+    }
+    /// It carries attributes (`Simulation.attributes`).
+    public var hasAttributes: Bool { flag(Flag.hasAttributes) }
 
     var plannedAnswer: Answer {
         get {

@@ -40,14 +40,15 @@ public struct Simulation {
     public internal(set) var values: [Int32: Revenue] = [:]
 
     /// How many requests are in each state, by `RequestState.rawValue`.
-    public internal(set) var counts = [Int](repeating: 0, count: RequestState.allCases.count)
+    public var counts: [Int] { (0..<RequestState.allCases.count).map { stateCounts[$0] } }
+    var stateCounts = SIMD8<Int>(repeating: 0)
     /// How many requests are saved on the device.
     public internal(set) var savedCount = 0
 
     var timers = TimerQueue()
     var timerSeq: UInt64 = 0
     /// Live requests by state (pending, in-flight, retrying, queued), for O(1) removal.
-    var liveSets: [[Int32]] = [[], [], [], []]
+    var liveSets = LiveSets()
     /// Queued request ids, oldest first; stale entries are skipped when popped.
     var queuedHeap = IDHeap()
 
@@ -68,8 +69,8 @@ public struct Simulation {
         guard requests[Int(id) - 1].hasValue, let r = values[id] else { return nil }
         return (r.amount, names[Int(r.currencyID)])
     }
-    public func count(_ state: RequestState) -> Int { counts[Int(state.rawValue)] }
-    public var liveCount: Int { liveSets.reduce(0) { $0 + $1.count } }
+    public func count(_ state: RequestState) -> Int { stateCounts[Int(state.rawValue)] }
+    public var liveCount: Int { (0..<4).reduce(0) { $0 + liveSets[$1].count } }
 
     /// Ids of the requests with this name, oldest first.
     public func requests(named name: String) -> [Int32] {
@@ -329,7 +330,7 @@ public struct Simulation {
             case .android, .flutter: closingUserCom(id)
             }
         }
-        if flush.active { LinkTrailPolicy.endFlush(&self, why: "the app closed", rule: .lt12, allowMorePass: false) }
+        if flush.active { LinkTrailPolicy.endFlush(&self, why: { _ in "the app closed" }, rule: .lt12, allowMorePass: false) }
         flush.morePass = false
         appRunning = false
         log(.outbox, "app closed · \(savedCount) saved on the device")
@@ -402,7 +403,8 @@ public struct Simulation {
             k = key ?? (g.next() | 1)
         }
         requests.append(
-            Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, hasValue: value != nil))
+            Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, hasValue: value != nil,
+                    hasAttributes: !attrs.isEmpty))
         if let value { values[id] = Revenue(amount: value, currencyID: currencyID) }
         while requestsByName.count <= Int(nameID) { requestsByName.append([]) }
         requestsByName[Int(nameID)].append(id)
@@ -410,14 +412,25 @@ public struct Simulation {
         return id
     }
 
+    /// Changes one request in a single access. Each `requests[i].field = x` on its
+    /// own checks the array is uniquely held; in the hot paths those checks were a
+    /// sixth of a long run (docs/performance.md).
+    @inline(__always)
+    mutating func update<T>(_ id: Int32, _ body: (inout Request) -> T) -> T {
+        body(&requests[Int(id) - 1])
+    }
+
     /// A new request takes its first state.
     mutating func enter(_ id: Int32, _ state: RequestState, rule: RuleID, reason: DropReason? = nil) {
-        let i = Int(id) - 1
-        requests[i].state = state
-        requests[i].reason = reason
-        requests[i].rule = rule
-        counts[Int(state.rawValue)] += 1
-        if !state.isFinal { insertLive(id, state) }
+        let slot = state.isFinal ? -1 : Int32(liveSets[Int(state.rawValue)].count)
+        update(id) { r in
+            r.state = state
+            r.reason = reason
+            r.rule = rule
+            r.slot = slot
+        }
+        stateCounts[Int(state.rawValue)] += 1
+        if !state.isFinal { addLive(id, state) }
         record(id, from: nil, to: state, rule: rule, outcome: .none, reason: reason)
     }
 
@@ -428,26 +441,30 @@ public struct Simulation {
         let i = Int(id) - 1
         let from = requests[i].state
         if !from.isFinal { removeLive(id, from) }
-        counts[Int(from.rawValue)] -= 1
-        counts[Int(state.rawValue)] += 1
-        if from == .inFlight { requests[i].inFlush = false }
-        if from == .retrying { requests[i].nextAttemptAt = -1 }
-        requests[i].state = state
-        requests[i].reason = reason
-        requests[i].rule = rule
+        stateCounts[Int(from.rawValue)] -= 1
+        stateCounts[Int(state.rawValue)] += 1
+        let slot = state.isFinal ? -1 : Int32(liveSets[Int(state.rawValue)].count)
+        let saved = update(id) { r in
+            if from == .inFlight { r.inFlush = false }
+            if from == .retrying { r.nextAttemptAt = -1 }
+            r.state = state
+            r.reason = reason
+            r.rule = rule
+            r.slot = slot
+            return r.saved
+        }
         if state.isFinal {
-            if requests[i].saved { setSaved(id, false) }
+            if saved { setSaved(id, false) }
         } else {
-            insertLive(id, state)
+            addLive(id, state)
         }
         record(id, from: from, to: state, rule: rule, outcome: outcome, reason: reason)
     }
 
+    /// Adds a request to its state's live set; its `slot` is already set to the set's end.
     @inline(__always)
-    mutating func insertLive(_ id: Int32, _ state: RequestState) {
-        let s = Int(state.rawValue)
-        requests[Int(id) - 1].slot = Int32(liveSets[s].count)
-        liveSets[s].append(id)
+    mutating func addLive(_ id: Int32, _ state: RequestState) {
+        liveSets[Int(state.rawValue)].append(id)
         if state == .queued { queuedHeap.push(id) }
     }
 
@@ -460,7 +477,7 @@ public struct Simulation {
             liveSets[s][slot] = last
             requests[Int(last) - 1].slot = Int32(slot)
         }
-        requests[Int(id) - 1].slot = -1
+        // The caller gives the request its new slot.
     }
 
     mutating func record(
@@ -468,11 +485,20 @@ public struct Simulation {
     ) {
         transitionCount += 1
         guard keepsJournal else { return }
-        let i = Int(id) - 1
-        let t = Transition(time: now, request: id, from: from, to: to, attempt: requests[i].attempts,
-                           outcome: outcome, reason: reason, rule: rule, previous: requests[i].lastTransition)
-        requests[i].lastTransition = Int32(journal.count)
-        journal.append(.transition(t))
+        let at = Int32(journal.count)
+        let (attempt, previous) = update(id) { r in
+            defer { r.lastTransition = at }
+            return (r.attempts, r.lastTransition)
+        }
+        journal.append(.transition(Transition(time: now, request: id, from: from, to: to, attempt: attempt,
+                                              outcome: outcome, reason: reason, rule: rule, previous: previous)))
+    }
+
+    /// A log line whose text is built only when the journal is kept (`keepsJournal`):
+    /// long headless runs turn it off and should not pay for the strings.
+    mutating func log(_ source: LogSource, request: Int32 = -1, rule: RuleID? = nil, _ text: (Simulation) -> String) {
+        guard keepsJournal else { return }
+        log(source, text(self), request: request, rule: rule)
     }
 
     mutating func log(_ source: LogSource, _ text: String, request: Int32 = -1, rule: RuleID? = nil) {
@@ -483,9 +509,11 @@ public struct Simulation {
 
     /// Stores or forgets a request on the device, before the model goes on.
     mutating func setSaved(_ id: Int32, _ saved: Bool) {
-        let i = Int(id) - 1
-        guard requests[i].saved != saved else { return }
-        requests[i].saved = saved
+        let was = update(id) { r in
+            defer { r.saved = saved }
+            return r.saved
+        }
+        guard was != saved else { return }
         if saved {
             savedCount += 1
             store.save(savedRecord(id))
@@ -500,26 +528,29 @@ public struct Simulation {
         let r = request(id)
         return SavedRequest(
             id: id, kind: r.kind, name: names[Int(r.nameID)], createdAt: r.createdAt, idempotencyKey: r.idempotencyKey,
-            value: value(of: id)?.amount, currency: value(of: id)?.currency ?? "", attributes: attributes[id] ?? [],
+            value: value(of: id)?.amount, currency: value(of: id)?.currency ?? "",
+            attributes: r.hasAttributes ? attributes[id] ?? [] : [],
             attempts: r.attempts, waitingForConsent: r.kind == .install && r.state == .pending && r.attempts == 0)
     }
 
     /// One attempt goes on the wire (LAT, ANS, TMO, NET).
     mutating func send(_ id: Int32, rule: RuleID) {
-        let i = Int(id) - 1
-        requests[i].attempts += 1
-        requests[i].budgetUsed += 1
-        requests[i].generation &+= 1
+        update(id) { r in
+            r.attempts += 1
+            r.budgetUsed += 1
+            r.generation &+= 1
+        }
         move(id, to: .inFlight, rule: rule)
-        if requests[i].saved { store.attempted(id: id, attempts: requests[i].attempts) }
+        let (saved, attempts) = (requests[Int(id) - 1].saved, requests[Int(id) - 1].attempts)
+        if saved { store.attempted(id: id, attempts: attempts) }
         guard online else {
             // NET: fails at once as a transport error; it was made, so it counts.
-            requests[i].generation &+= 1
+            requests[Int(id) - 1].generation &+= 1
             finishAttempt(id, .offline)
             return
         }
         let answer = plan.take()
-        requests[i].plannedAnswer = answer
+        requests[Int(id) - 1].plannedAnswer = answer
         let latency = settings.latency, timeout = settings.timeout
         let half = latency / 2
         let answerAfter: Millis
@@ -541,17 +572,21 @@ public struct Simulation {
 
     mutating func reachBackend(_ id: Int32) {
         let r = requests[Int(id) - 1]
-        switch backend.receive(r, answer: r.plannedAnswer, revenue: r.hasValue ? values[id] : nil) {
+        let verdict = backend.receive(r, answer: r.plannedAnswer, revenue: r.hasValue ? values[id] : nil)
+        if verdict == .counted && r.idempotencyKey != 0 { requests[Int(id) - 1].keyCounted = true }
+        switch verdict {
         case .duplicate:
-            log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again",
-                request: id, rule: .lt7)
+            log(.backend, request: id, rule: .lt7) {
+                "backend: #\(id) '\($0.name(of: id))' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again"
+            }
         case .counted where r.plannedAnswer == .partial:
-            let dropped = (attributes[id] ?? []).map(\.key)
-            log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' accepted in part"
-                + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", ")),
-                request: id, rule: .backend)
+            log(.backend, request: id, rule: .backend) {
+                let dropped = ($0.attributes[id] ?? []).map(\.key)
+                return "backend: #\(id) '\($0.name(of: id))' accepted in part"
+                    + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", "))
+            }
         case .counted where r.plannedAnswer == .lost:
-            log(.backend, "backend: #\(id) '\(names[Int(r.nameID)])' recorded; its answer will be lost", request: id, rule: .lost)
+            log(.backend, request: id, rule: .lost) { "backend: #\(id) '\($0.name(of: id))' recorded; its answer will be lost" }
         default:
             break
         }
@@ -584,6 +619,46 @@ public struct Simulation {
         return nil
     }
 
+    /// What started the flush under way, as the journal and the screen say it (LT-8).
+    public var flushTriggerText: String { text(of: flush.trigger) }
+
+    func text(of trigger: FlushTrigger) -> String {
+        switch trigger {
+        case .launch: return "launch"
+        case .consentGranted: return "consent granted"
+        case .deferred: return "deferred trigger (LT-9)"
+        case .success(let id): return "successful send of \(label(id))"
+        }
+    }
+
     /// Text naming a request in log lines.
     func label(_ id: Int32) -> String { "#\(id) '\(name(of: id))'" }
+}
+
+/// The live requests of each live state (pending, in flight, retrying, queued),
+/// indexed by `RequestState.rawValue`. Four arrays in a struct rather than an
+/// array of arrays: changing one checks one buffer for uniqueness, not two.
+struct LiveSets {
+    private var pending: [Int32] = [], inFlight: [Int32] = [], retrying: [Int32] = [], queued: [Int32] = []
+
+    subscript(_ state: Int) -> [Int32] {
+        get {
+            switch state {
+            case 0: return pending
+            case 1: return inFlight
+            case 2: return retrying
+            default: return queued
+            }
+        }
+        _modify {
+            switch state {
+            case 0: yield &pending
+            case 1: yield &inFlight
+            case 2: yield &retrying
+            default:
+                precondition(state == 3, "not a live state")
+                yield &queued
+            }
+        }
+    }
 }

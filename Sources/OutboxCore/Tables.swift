@@ -1,66 +1,6 @@
-/// Small hash tables for the model's hot paths. Swift's `Set` and `Dictionary`
-/// hash with SipHash, seeded per process; these two hash their own keys in a
-/// few instructions (docs/performance.md), and neither depends on a seed, so
-/// nothing about them can change a run.
-
-/// A set of idempotency keys (LT-7): nonzero 64-bit values, open addressing with
-/// linear probing, Fibonacci hashing so keys that are not random spread too.
-struct KeySet: Sendable {
-    /// 0 marks an empty slot: 0 is never a key ("no key").
-    private var slots = [UInt64](repeating: 0, count: 16)
-    private var shift: UInt64 = 60  // 64 - log2(slots.count)
-    private(set) var count = 0
-
-    @inline(__always)
-    private func home(_ k: UInt64) -> Int { Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> shift) }
-
-    func contains(_ k: UInt64) -> Bool {
-        precondition(k != 0)
-        let mask = slots.count - 1
-        var i = home(k)
-        while true {
-            let v = slots[i]
-            if v == k { return true }
-            if v == 0 { return false }
-            i = (i + 1) & mask
-        }
-    }
-
-    /// Adds `k`; false if it was there already.
-    @discardableResult
-    mutating func insert(_ k: UInt64) -> Bool {
-        precondition(k != 0)
-        if (count + 1) * 4 > slots.count * 3 { grow() }
-        let mask = slots.count - 1
-        var i = home(k)
-        while true {
-            let v = slots[i]
-            if v == k { return false }
-            if v == 0 {
-                slots[i] = k
-                count += 1
-                return true
-            }
-            i = (i + 1) & mask
-        }
-    }
-
-    private mutating func grow() {
-        let old = slots
-        shift -= 1
-        let shift = self.shift
-        var new = [UInt64](repeating: 0, count: old.count * 2)
-        let mask = new.count - 1
-        new.withUnsafeMutableBufferPointer { s in
-            for k in old where k != 0 {
-                var i = Int(truncatingIfNeeded: (k &* 0x9E37_79B9_7F4A_7C15) >> shift)
-                while s[i] != 0 { i = (i + 1) & mask }
-                s[i] = k
-            }
-        }
-        slots = new
-    }
-}
+/// A small hash table for the model's hot paths. Swift's `Dictionary` hashes
+/// with SipHash, seeded per process; this one hashes its own keys in a few
+/// instructions (docs/performance.md) and depends on no seed.
 
 /// Interned strings: each distinct string gets the next small id, for good.
 /// FNV-1a over the UTF-8 bytes with open addressing; names are few and short.
@@ -78,11 +18,14 @@ struct NameTable: Sendable {
 
     @inline(__always)
     private static func hash(_ s: String) -> Int {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325
-        for b in s.utf8 {
-            h = (h ^ UInt64(b)) &* 0x100_0000_01B3
+        func fnv<C: Sequence<UInt8>>(_ bytes: C) -> Int {
+            var h: UInt64 = 0xCBF2_9CE4_8422_2325
+            for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01B3 }
+            return Int(truncatingIfNeeded: h ^ (h >> 29))
         }
-        return Int(truncatingIfNeeded: h ^ (h >> 29))
+        // Native strings hand out their bytes directly; walking the UTF-8 view
+        // decodes them one by one.
+        return s.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(s.utf8)
     }
 
     func find(_ s: String) -> Int32? {

@@ -66,7 +66,8 @@ public enum RequestState: UInt8, CaseIterable, Sendable {
     }
 
     /// Delivered and dropped are final.
-    public var isFinal: Bool { self == .delivered || self == .dropped }
+    /// Delivered or dropped: the last two cases.
+    public var isFinal: Bool { rawValue >= RequestState.delivered.rawValue }
 }
 
 /// Why a request was dropped.

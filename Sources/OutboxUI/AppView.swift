@@ -98,7 +98,7 @@ public enum AppView {
         segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)])
         if s.profile == .linktrail {
             let f = s.flush.active
-                ? "flush running (\(s.flush.trigger)) \(g.sep) sent \(s.flush.sent) \(g.sep) \(s.count(.queued)) left"
+                ? "flush running (\(s.flushTriggerText)) \(g.sep) sent \(s.flush.sent) \(g.sep) \(s.count(.queued)) left"
                 : "flush idle"
             segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
         }

@@ -224,8 +224,9 @@ struct Fuzzer {
             problems.append("#\(id) \(s.request(id).state.word) with no timer: it would wait forever")
         }
         // No idempotency key counted twice (LT-7): the count equals the distinct keys counted.
-        if s.profile == .linktrail && s.backend.counted != s.backend.countedKeys.count {
-            problems.append("backend counted \(s.backend.counted) for \(s.backend.countedKeys.count) keys")
+        let keysCounted = s.requests.filter(\.keyCounted).count
+        if s.profile == .linktrail && s.backend.counted != keysCounted {
+            problems.append("backend counted \(s.backend.counted) for \(keysCounted) keys")
         }
         if s.backend.counted + s.backend.duplicates + s.backend.rejected != s.backend.received {
             problems.append("backend totals do not add up")
