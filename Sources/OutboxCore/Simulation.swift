@@ -263,10 +263,11 @@ public struct Simulation {
     /// model knew as saved but the store lost are gone.
     mutating func restoreSaved() {
         let rows = store.loadAll()
-        var seen = Set<Int32>()
+        // Which of the requests this process knew the store still holds.
+        var seen = [Bool](repeating: false, count: requests.count)
         for row in rows {
-            if Int(row.id) <= requests.count {
-                seen.insert(row.id)
+            if Int(row.id) <= seen.count {
+                seen[Int(row.id) - 1] = true
                 let r = requests[Int(row.id) - 1]
                 guard r.isLive && r.saved else {
                     // The device holds what the model had finished with: the model wins, the row goes.
@@ -281,14 +282,13 @@ public struct Simulation {
                 // run's next id (ids grow, so the order stays oldest first) and keeps
                 // everything else, its idempotency key included.
                 let id = restoredRequest(row)
-                seen.insert(id)
                 if id != row.id {
                     store.remove(id: row.id)
                     store.save(savedRecord(id))
                 }
             }
         }
-        for i in requests.indices where requests[i].saved && requests[i].isLive && !seen.contains(requests[i].id) {
+        for i in seen.indices where requests[i].saved && requests[i].isLive && !seen[i] {
             // The store is the truth: what it does not hold did not survive.
             move(requests[i].id, to: .dropped, rule: profileSaveRule, reason: .notSaved)
         }

@@ -1,4 +1,5 @@
 import CSQLite
+import Dispatch
 import Glibc
 import OutboxCore
 
@@ -34,6 +35,9 @@ public final class SQLiteDeviceStore: DeviceStore {
     private var cachedInstall = false
     public private(set) var epoch: UInt64 = 0
     public private(set) var failure: String?
+    /// The saved requests, read at open while `quick_check` ran beside the read;
+    /// handed out by the first `loadAll` unless a write came first.
+    private var preloaded: [SavedRequest]?
 
     /// The database file of a profile in a state directory.
     public static func databasePath(directory: String, profile: Profile) -> String {
@@ -152,9 +156,20 @@ public final class SQLiteDeviceStore: DeviceStore {
         db = handle
         guard rc == SQLITE_OK else { throw error("cannot open the database", rc) }
         sqlite3_busy_timeout(db, 2000)
-        let check = try scalarText("PRAGMA quick_check")
-        guard check == "ok" else {
-            throw StoreError(path: path, message: "the database is damaged (quick_check: \(check ?? "no answer")); nothing was changed. Move it aside with `outbox state reset --profile \(profile.rawValue)`")
+        // The check reads the whole file, and so does loading the saved requests,
+        // which a launch needs next: on a large device the two run side by side,
+        // on two connections, and nothing is written until the check said ok.
+        let check = QuickCheck(path: path)
+        let current = (try? scalarInt("PRAGMA user_version")) == Int64(SQLiteDeviceStore.schemaVersion)
+            && Int32(truncatingIfNeeded: (try? scalarInt("PRAGMA application_id")) ?? 0) == SQLiteDeviceStore.applicationID
+        if current {
+            let (rows, problem) = readRows()
+            if problem == nil { preloaded = rows }
+        }
+        let verdict = check.result()
+        guard verdict == "ok" else {
+            preloaded = nil
+            throw StoreError(path: path, message: "the database is damaged (quick_check: \(verdict ?? "no answer")); nothing was changed. Move it aside with `outbox state reset --profile \(profile.rawValue)`")
         }
         if readOnly { return }
         let mode = try scalarText("PRAGMA journal_mode=WAL")
@@ -264,6 +279,7 @@ public final class SQLiteDeviceStore: DeviceStore {
     }
 
     public func save(_ r: SavedRequest) {
+        preloaded = nil
         run("""
             INSERT OR REPLACE INTO requests (id, kind, name, created_at_ms, idempotency_key, value_micros, currency,
                 attributes, attempts, waiting_for_consent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -283,6 +299,7 @@ public final class SQLiteDeviceStore: DeviceStore {
     }
 
     public func attempted(id: Int32, attempts: Int32) {
+        preloaded = nil
         run("UPDATE requests SET attempts = ?, waiting_for_consent = 0 WHERE id = ?") { s in
             sqlite3_bind_int64(s, 1, Int64(attempts))
             sqlite3_bind_int64(s, 2, Int64(id))
@@ -290,24 +307,33 @@ public final class SQLiteDeviceStore: DeviceStore {
     }
 
     public func remove(id: Int32) {
+        preloaded = nil
         run("DELETE FROM requests WHERE id = ?") { s in sqlite3_bind_int64(s, 1, Int64(id)) }
     }
 
     public func loadAll() -> [SavedRequest] {
+        if let rows = preloaded {
+            preloaded = nil
+            return rows
+        }
+        let (rows, problem) = readRows()
+        if let problem { failure = "\(path): cannot read saved requests (\(problem))" }
+        return rows
+    }
+
+    /// Every saved request, oldest first, and what stopped the read early, if anything.
+    private func readRows() -> ([SavedRequest], String?) {
         guard let s = try? statement("""
             SELECT id, kind, name, created_at_ms, idempotency_key, value_micros, currency, attributes, attempts,
                 waiting_for_consent FROM requests ORDER BY id
             """)
-        else { return [] }
+        else { return ([], "cannot prepare the query") }
         defer { sqlite3_reset(s) }
         var out: [SavedRequest] = []
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else {
-                failure = "\(path): cannot read saved requests (\(message(rc)))"
-                break
-            }
+            guard rc == SQLITE_ROW else { return (out, message(rc)) }
             // Read straight from SQLite's bytes: at 10^5 rows this is the start-up path.
             guard let kind = SQLiteDeviceStore.kind(sqlite3_column_text(s, 1)) else { continue }
             let key = SQLiteDeviceStore.hexValue(sqlite3_column_text(s, 4))
@@ -317,7 +343,7 @@ public final class SQLiteDeviceStore: DeviceStore {
                 idempotencyKey: key, value: value, currency: text(s, 6), attributes: SQLiteDeviceStore.decode(text(s, 7)),
                 attempts: Int32(sqlite3_column_int64(s, 8)), waitingForConsent: sqlite3_column_int64(s, 9) != 0))
         }
-        return out
+        return (out, nil)
     }
 
     /// Moves a profile's database (and its WAL files) aside, so the device starts
@@ -466,4 +492,45 @@ private func bind(_ s: OpaquePointer, _ i: Int32, _ v: String) {
 private func text(_ s: OpaquePointer, _ i: Int32) -> String {
     guard let c = sqlite3_column_text(s, i) else { return "" }
     return String(cString: c)
+}
+
+/// `PRAGMA quick_check` on its own read-only connection and thread, started at
+/// once; `result()` waits for its verdict ("ok", or what is wrong).
+final class QuickCheck: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written by the checking thread before `done` is signalled, read after the wait.
+    private var verdict: String?
+
+    init(path: String) {
+        DispatchQueue.global(qos: .userInitiated).async { [self] in
+            verdict = QuickCheck.run(path)
+            done.signal()
+        }
+    }
+
+    func result() -> String? {
+        done.wait()
+        return verdict
+    }
+
+    private static func run(_ path: String) -> String? {
+        var db: OpaquePointer?
+        defer { sqlite3_close(db) }
+        let rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard rc == SQLITE_OK else { return "cannot open it to check (\(String(cString: sqlite3_errstr(rc))))" }
+        sqlite3_busy_timeout(db, 2000)
+        var s: OpaquePointer?
+        guard sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, nil) == SQLITE_OK else {
+            return String(cString: sqlite3_errmsg(db))
+        }
+        defer { sqlite3_finalize(s) }
+        var lines: [String] = []
+        while true {
+            let step = sqlite3_step(s)
+            if step == SQLITE_DONE { break }
+            guard step == SQLITE_ROW else { return String(cString: sqlite3_errmsg(db)) }
+            if let t = sqlite3_column_text(s, 0) { lines.append(String(cString: t)) }
+        }
+        return lines.isEmpty ? nil : lines.joined(separator: "; ")
+    }
 }

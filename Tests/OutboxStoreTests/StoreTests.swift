@@ -196,6 +196,25 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(rawSQL(db, "SELECT count(*) FROM requests"), "50")
     }
 
+    /// The rows read at open (beside the quick_check) are what the first launch gets,
+    /// unless something was written before it: then it reads the database again.
+    func test_rowsReadAtOpen_areCurrentAtTheFirstLoad() throws {
+        let dir = tempDir("preload")
+        _ = makeDevice(dir, requests: 30)
+        var s = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
+        XCTAssertEqual(s.loadAll().map(\.id), Array(1...30))
+        XCTAssertEqual(s.loadAll().map(\.id), Array(1...30), "a second launch reads again")
+        s.close()
+        s = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
+        s.remove(id: 3)
+        s.save(record(31, .ping))
+        s.attempted(id: 31, attempts: 4)
+        let rows = s.loadAll()
+        XCTAssertEqual(rows.map(\.id), Array(1...31).filter { $0 != 3 })
+        XCTAssertEqual(rows.last?.attempts, 4)
+        s.close()
+    }
+
     func test_secondWriter_isRefused_andLockIsReleasedOnClose() throws {
         let dir = tempDir("lock")
         let first = try SQLiteDeviceStore(directory: dir, profile: .android)
