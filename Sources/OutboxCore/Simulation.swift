@@ -185,14 +185,16 @@ public struct Simulation {
     public func check(_ action: Action) -> String? {
         if let why = action.unsupported(on: profile) { return why }
         if action.needsRunningApp && !appRunning { return "the app is not running (launch it first)" }
-        if action == .appLaunched && appRunning { return "the app is already running" }
-        if action == .appQuit && !appRunning { return "the app is not running" }
-        if case .settingChanged(let key, let value) = action {
+        // Matched case by case: comparing whole actions (`==`) compares their payloads.
+        switch action {
+        case .appLaunched where appRunning: return "the app is already running"
+        case .appQuit where !appRunning: return "the app is not running"
+        case .settingChanged(let key, let value):
             var s = settings
             return s.set(key, value, profile: profile)
+        case .eventTracked(let e) where e.name.isEmpty: return "an event needs a name"
+        default: return nil
         }
-        if case .eventTracked(let e) = action, e.name.isEmpty { return "an event needs a name" }
-        return nil
     }
 
     /// Applies an action at the current instant, with all its immediate effects.

@@ -1,9 +1,10 @@
 /// The model's timers, ordered by (time, order set) — rule ORDER.
 ///
 /// A timing wheel: one slot per millisecond for the next `span` milliseconds,
-/// each slot first-in first-out, and a heap for timers further out. Pushing is an
-/// append and popping reads the head of the earliest occupied slot, found through
-/// a bitmap, so neither depends on how many timers are waiting
+/// each slot a first-in first-out list through one flat pool of nodes, and a
+/// heap for timers further out. Pushing links a node at its slot's end and
+/// popping unlinks the head of the earliest occupied slot, found through a
+/// bitmap, so neither depends on how many timers are waiting
 /// (docs/performance.md).
 ///
 /// Why slots keep the order: every timer gets a larger order number than any
@@ -20,9 +21,18 @@ struct TimerQueue {
     static let mask = span - 1
     static let words = span / 64
 
-    private var slots: [[Timer]] = Array(repeating: [], count: TimerQueue.span)
-    /// How many timers at the front of each slot were already taken.
-    private var heads = [Int32](repeating: 0, count: TimerQueue.span)
+    /// A timer in the wheel and the next one in its slot (-1 ends the slot).
+    /// The timer leaves four bytes of padding: the link fits in them.
+    struct Node {
+        var timer: Timer
+        var next: Int32
+    }
+
+    /// Every wheel timer, in one flat pool; freed nodes are reused (`free`).
+    private var nodes: [Node] = []
+    private var free: Int32 = -1
+    /// Per slot: its first and last node, or -1 for an empty slot.
+    private var ends = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: TimerQueue.span)
     /// A bit per slot: it holds timers not yet taken.
     private var occupied = [UInt64](repeating: 0, count: TimerQueue.words)
     private var inWheel = 0
@@ -46,8 +56,23 @@ struct TimerQueue {
     @inline(__always)
     private mutating func put(_ t: Timer) {
         let s = Int(t.time) & TimerQueue.mask
-        slots[s].append(t)
-        occupied[s >> 6] |= 1 << UInt64(s & 63)
+        let n: Int32
+        if free >= 0 {
+            n = free
+            free = nodes[Int(n)].next
+            nodes[Int(n)] = Node(timer: t, next: -1)
+        } else {
+            n = Int32(nodes.count)
+            nodes.append(Node(timer: t, next: -1))
+        }
+        let e = ends[s]
+        if e.x < 0 {
+            ends[s] = SIMD2(n, n)
+            occupied[s >> 6] |= 1 << UInt64(s & 63)
+        } else {
+            nodes[Int(e.y)].next = n
+            ends[s].y = n
+        }
         inWheel += 1
     }
 
@@ -69,23 +94,25 @@ struct TimerQueue {
 
     /// The earliest timer, left in place.
     var first: Timer? {
-        if let s = firstSlot() { return slots[s][Int(heads[s])] }
+        if let s = firstSlot() { return nodes[Int(ends[s].x)].timer }
         return later.first
     }
 
+    /// Takes the first timer of an occupied slot; its node goes back to the pool.
     @inline(__always)
     private mutating func take(_ s: Int) -> Timer {
-        let h = Int(heads[s])
-        let t = slots[s][h]
-        inWheel -= 1
-        if h + 1 == slots[s].count {
-            slots[s].removeAll(keepingCapacity: true)
-            heads[s] = 0
+        let n = ends[s].x
+        let node = nodes[Int(n)]
+        if node.next < 0 {
+            ends[s] = SIMD2(-1, -1)
             occupied[s >> 6] &= ~(1 << UInt64(s & 63))
         } else {
-            heads[s] = Int32(h + 1)
+            ends[s].x = node.next
         }
-        return t
+        nodes[Int(n)].next = free
+        free = n
+        inWheel -= 1
+        return node.timer
     }
 
     /// Drops the earliest timer (a stale one), without moving the floor.
@@ -103,10 +130,10 @@ struct TimerQueue {
     mutating func pop(through limit: Millis) -> Timer? {
         while true {
             if let s = firstSlot() {
-                let t = slots[s][Int(heads[s])]
-                if t.time > limit { break }
-                _ = take(s)
-                moveFloor(to: t.time)
+                let time = nodes[Int(ends[s].x)].timer.time
+                if time > limit { break }
+                let t = take(s)
+                moveFloor(to: time)
                 return t
             }
             // The wheel is empty: jump to the heap's earliest, if it is due.
@@ -118,9 +145,11 @@ struct TimerQueue {
     }
 
     /// The window moves up; timers it now covers leave the heap for their slots.
+    @inline(__always)
     private mutating func moveFloor(to t: Millis) {
         guard t > floor else { return }
         floor = t
+        guard !later.isEmpty else { return }
         let end = floor + Millis(TimerQueue.span)
         while let l = later.first, l.time < end {
             _ = later.pop()
@@ -134,8 +163,11 @@ struct TimerQueue {
         for w in occupied.indices where occupied[w] != 0 {
             var bits = occupied[w]
             while bits != 0 {
-                let s = w << 6 | bits.trailingZeroBitCount
-                out += slots[s][Int(heads[s])...]
+                var n = ends[w << 6 | bits.trailingZeroBitCount].x
+                while n >= 0 {
+                    out.append(nodes[Int(n)].timer)
+                    n = nodes[Int(n)].next
+                }
                 bits &= bits - 1
             }
         }
