@@ -25,24 +25,24 @@ enum BenchFigures {
     }
 
     /// Building one 200×60 frame (view into the cell buffer) with 10^6 requests,
-    /// beside the same with 10^3: median and p99 in microseconds.
+    /// beside the same with 10^3: median and p99 in microseconds. The two models
+    /// take turns frame by frame, so a noisy moment hits both alike.
     static func frame(big: Int, small: Int, frames: Int) -> (bigMedianUs: Double, bigP99Us: Double, smallMedianUs: Double) {
-        func measure(_ n: Int) -> [Double] {
-            var m = AppModel(sim: queuedModel(n))
-            m.setListHeight(AppView.listRows(m, width: 200, height: 60))
-            var times: [Double] = []
-            for i in 0..<frames {
-                m.tick(to: m.sim.now + 33)  // the clock moves, as while running
-                if i % 10 == 0 { _ = m.handle(.char("k")) }  // the selection moves now and then
+        var models = [AppModel(sim: queuedModel(small)), AppModel(sim: queuedModel(big))]
+        for i in models.indices { models[i].setListHeight(AppView.listRows(models[i], width: 200, height: 60)) }
+        var times: [[Double]] = [[], []]
+        for f in 0..<frames {
+            for i in models.indices {
+                models[i].tick(to: models[i].sim.now + 33)  // the clock moves, as while running
+                if f % 10 == 0 { _ = models[i].handle(.char("k")) }  // the selection moves now and then
                 let t0 = nowNs()
-                let buf = AppView.render(m, width: 200, height: 60)
+                let buf = AppView.render(models[i], width: 200, height: 60)
                 let t1 = nowNs()
                 if buf.width != 200 { print("") }
-                times.append(Double(t1 - t0) / 1000)
+                times[i].append(Double(t1 - t0) / 1000)
             }
-            return times.sorted()
         }
-        let s = measure(small), b = measure(big)
+        let s = times[0].sorted(), b = times[1].sorted()
         return (b[b.count / 2], b[min(b.count - 1, b.count * 99 / 100)], s[s.count / 2])
     }
 
@@ -174,51 +174,62 @@ enum BenchFigures {
 
     /// Saved-request writes per second through SQLiteDeviceStore, beside raw
     /// sqlite3 single-row inserts with the same settings (WAL, synchronous=NORMAL).
-    static func storeWrites(_ n: Int) -> (store: Double, raw: Double) {
+    /// The two take turns in rounds of `n / rounds` writes, so a slow moment of the
+    /// disk or the machine hits both; each is the median of its rounds.
+    static func storeWrites(_ n: Int, rounds: Int = 10) -> (store: Double, raw: Double) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-bench-\(getpid())").path
         try? FileManager.default.removeItem(atPath: dir)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         guard let store = try? SQLiteDeviceStore(directory: dir, profile: .linktrail) else { return (0, 0) }
-        let t0 = nowNs()
-        for i in 1...n {
-            store.save(SavedRequest(id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i), idempotencyKey: UInt64(i),
-                                    value: nil, currency: "", attributes: [], attempts: 0, waitingForConsent: false))
-        }
-        let t1 = nowNs()
-        store.close()
+        defer { store.close() }
         // The baseline: the same table, the same settings, plain prepared inserts.
         var db: OpaquePointer?
         sqlite3_open(dir + "/raw.sqlite", &db)
+        defer { sqlite3_close(db) }
         sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", nil, nil, nil)
         sqlite3_exec(db, "CREATE TABLE requests (id INTEGER PRIMARY KEY, kind TEXT, name TEXT, created_at_ms INTEGER, idempotency_key TEXT, value_micros INTEGER, currency TEXT, attributes TEXT, attempts INTEGER, waiting_for_consent INTEGER)", nil, nil, nil)
         var s: OpaquePointer?
         sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &s, nil)
-        let r0 = nowNs()
-        for i in 1...n {
-            sqlite3_bind_int64(s, 1, Int64(i))
-            sqlite3_bind_text(s, 2, "event", -1, outbox_sqlite_transient())
-            sqlite3_bind_text(s, 3, names[i % 50], -1, outbox_sqlite_transient())
-            sqlite3_bind_int64(s, 4, Int64(i))
-            sqlite3_bind_text(s, 5, String(i, radix: 16), -1, outbox_sqlite_transient())
-            sqlite3_bind_null(s, 6)
-            sqlite3_bind_text(s, 7, "", -1, outbox_sqlite_transient())
-            sqlite3_bind_text(s, 8, "", -1, outbox_sqlite_transient())
-            sqlite3_bind_int64(s, 9, 0)
-            sqlite3_bind_int64(s, 10, 0)
-            sqlite3_step(s)
-            sqlite3_reset(s)
+        defer { sqlite3_finalize(s) }
+        let batch = max(1, n / rounds)
+        var storeRates: [Double] = [], rawRates: [Double] = []
+        var next = 1
+        for _ in 0..<rounds {
+            let ids = next..<(next + batch)
+            next += batch
+            let t0 = nowNs()
+            for i in ids {
+                store.save(SavedRequest(id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i), idempotencyKey: UInt64(i),
+                                        value: nil, currency: "", attributes: [], attempts: 0, waitingForConsent: false))
+            }
+            let t1 = nowNs()
+            for i in ids {
+                sqlite3_bind_int64(s, 1, Int64(i))
+                sqlite3_bind_text(s, 2, "event", -1, outbox_sqlite_transient())
+                sqlite3_bind_text(s, 3, names[i % 50], -1, outbox_sqlite_transient())
+                sqlite3_bind_int64(s, 4, Int64(i))
+                sqlite3_bind_text(s, 5, String(i, radix: 16), -1, outbox_sqlite_transient())
+                sqlite3_bind_null(s, 6)
+                sqlite3_bind_text(s, 7, "", -1, outbox_sqlite_transient())
+                sqlite3_bind_text(s, 8, "", -1, outbox_sqlite_transient())
+                sqlite3_bind_int64(s, 9, 0)
+                sqlite3_bind_int64(s, 10, 0)
+                sqlite3_step(s)
+                sqlite3_reset(s)
+            }
+            let t2 = nowNs()
+            storeRates.append(Double(batch) / (Double(t1 - t0) / 1e9))
+            rawRates.append(Double(batch) / (Double(t2 - t1) / 1e9))
         }
-        let r1 = nowNs()
-        sqlite3_finalize(s)
-        sqlite3_close(db)
-        return (Double(n) / (Double(t1 - t0) / 1e9), Double(n) / (Double(r1 - r0) / 1e9))
+        return (BenchCommand.median(storeRates), BenchCommand.median(rawRates))
     }
 
     /// `hours` of virtual time, 50 requests a second, about 20% of attempts failing
     /// (a seeded chaos backend), headless; then the same input advanced in the
     /// steps the live screen takes at 1×, 10×, 60× and 600×: the final states must
-    /// be identical. Returns the headless wall seconds and whether all agreed.
-    static func chaos(hours: Double) -> (seconds: Double, transitions: Int, identical: Bool) {
+    /// be identical. Returns the median headless wall seconds of `headlessRuns`
+    /// and whether all agreed.
+    static func chaos(hours: Double, headlessRuns: Int) -> (seconds: Double, transitions: Int, identical: Bool) {
         let end = Millis(hours * 3_600_000)
         func run(step: Millis?) -> (digest: String, transitions: Int) {
             var settings = Settings(profile: .linktrail)
@@ -247,9 +258,16 @@ enum BenchFigures {
             let digest = "\(sim.counts) \(sim.savedCount) \(b.received) \(b.counted) \(b.duplicates) \(b.rejected) \(sim.transitionCount) \(sim.now)"
             return (digest, sim.transitionCount)
         }
-        let t0 = nowNs()
-        let headless = run(step: nil)
-        let seconds = Double(nowNs() - t0) / 1e9
+        var times: [Double] = []
+        var headless = (digest: "", transitions: 0)
+        for _ in 0..<headlessRuns {
+            let t0 = nowNs()
+            let r = run(step: nil)
+            times.append(Double(nowNs() - t0) / 1e9)
+            if !headless.digest.isEmpty && r.digest != headless.digest { return (times[0], r.transitions, false) }
+            headless = r
+        }
+        let seconds = BenchCommand.median(times)
         var same = true
         for speed: Millis in [600, 60, 10, 1] {
             // 33 ms frames × speed; at 1× that is many small steps, so the 1× check uses at most 1 h.

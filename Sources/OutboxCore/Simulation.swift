@@ -644,7 +644,7 @@ struct LiveSets {
     private var pending: [Int32] = [], inFlight: [Int32] = [], retrying: [Int32] = [], queued: [Int32] = []
 
     subscript(_ state: Int) -> [Int32] {
-        get {
+        @inline(__always) get {
             switch state {
             case 0: return pending
             case 1: return inFlight
@@ -652,7 +652,7 @@ struct LiveSets {
             default: return queued
             }
         }
-        _modify {
+        @inline(__always) _modify {
             switch state {
             case 0: yield &pending
             case 1: yield &inFlight
