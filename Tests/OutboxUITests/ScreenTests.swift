@@ -10,6 +10,23 @@ final class ScreenTests: XCTestCase {
         assertSnapshot(s.screen(120, 40).text, "fresh-linktrail-120x40")
     }
 
+    /// A flush under way says what started it and how far it got (LT-8, LT-11).
+    func test_flushUnderWay_namesItsTriggerInTheHeader() {
+        var s = Session(.linktrail, settings: [("requireConsent", "false"), ("retry.attempts", "1")])
+        s.command("network offline")
+        s.command("track a")
+        s.command("track b")
+        s.wait(100)  // one attempt each, offline: kept in the offline queue with the install (LT-5)
+        XCTAssertEqual(s.states("a"), ["queued"])
+        s.command("network online")
+        s.command("track c")
+        s.wait(200)  // c is delivered: its success starts a flush of the install, a, then b
+        let header = s.screen(100, 30).text.split(separator: "\n")[1]
+        XCTAssertTrue(header.contains("flush running (successful send of #4 'c') · sent 1 · 2 left"), String(header))
+        s.wait(1_000)
+        XCTAssertTrue(s.screen(100, 30).text.split(separator: "\n")[1].contains("flush idle"))
+    }
+
     func test_helpScreen_explainsEveryKey() {
         var s = Session(.linktrail)
         s.type("?")
