@@ -152,8 +152,8 @@ struct Timer {
 }
 
 /// A 4-ary min-heap of timers ordered by (time, order set): half the levels of a
-/// binary heap and children side by side in memory, so a pop touches fewer cache
-/// lines (docs/performance.md).
+/// binary heap and children side by side in memory. It holds the timers beyond
+/// the timing wheel's window (`TimerQueue`).
 struct TimerHeap {
     private(set) var items: [Timer] = []
 

@@ -5,7 +5,7 @@ import XCTest
 final class TimerQueueTests: XCTestCase {
     /// Random pushes (near, far, and at the current instant) and pops through random
     /// limits: the wheel gives exactly the reference's timers in the reference's order.
-    func test_wheelPopsInTimeThenOrderLikeASortedList() {
+    func test_ORDER_timerWheelPopsInTimeThenOrderLikeASortedList() {
         for seed in 0..<40 {
             var rng = SplitMix64(seed: UInt64(seed))
             var wheel = TimerQueue()
@@ -79,7 +79,7 @@ final class TimerQueueTests: XCTestCase {
 
     /// A timer set beyond the window, then one for the same instant once the window
     /// reaches it: the first set still fires first (ORDER).
-    func test_sameInstantAcrossTheWindowEdgeKeepsOrder() {
+    func test_ORDER_sameInstantAcrossTheWheelsEdgeKeepsOrder() {
         var q = TimerQueue()
         let edge = Millis(TimerQueue.span)
         q.push(OutboxCore.Timer(time: edge, seq: 1, kind: .retry, request: 1, generation: 0))
