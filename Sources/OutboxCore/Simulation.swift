@@ -63,11 +63,11 @@ public struct Simulation {
     // MARK: Reading
 
     public func request(_ id: Int32) -> Request { requests[Int(id) - 1] }
-    public func name(of id: Int32) -> String { names[Int(requests[Int(id) - 1].nameID)] }
+    public func name(of id: Int32) -> String { nameTable[requests[Int(id) - 1].nameID] }
     /// The value an event carries and its currency, or nil.
     public func value(of id: Int32) -> (amount: Amount, currency: String)? {
         guard requests[Int(id) - 1].hasValue, let r = values[id] else { return nil }
-        return (r.amount, names[Int(r.currencyID)])
+        return (r.amount, nameTable[r.currencyID])
     }
     public func count(_ state: RequestState) -> Int { stateCounts[Int(state.rawValue)] }
     public var liveCount: Int { (0..<4).reduce(0) { $0 + liveSets[$1].count } }
@@ -238,7 +238,7 @@ public struct Simulation {
             }
         case .serverPlanned(let answer, let rep):
             plan = ServerPlan(answer, rep)
-            if keepsJournal { log(.outbox, "backend will answer: " + plan.text, rule: .ans) }
+            log(.outbox, rule: .ans) { "backend will answer: " + $0.plan.text }
         case .settingChanged(let key, let value):
             _ = settings.set(key, value, profile: profile)
             log(.outbox, "set \(key) \(value)")
@@ -528,9 +528,10 @@ public struct Simulation {
     /// The record the device keeps for a saved request.
     public func savedRecord(_ id: Int32) -> SavedRequest {
         let r = request(id)
+        let v = value(of: id)
         return SavedRequest(
-            id: id, kind: r.kind, name: names[Int(r.nameID)], createdAt: r.createdAt, idempotencyKey: r.idempotencyKey,
-            value: value(of: id)?.amount, currency: value(of: id)?.currency ?? "",
+            id: id, kind: r.kind, name: nameTable[r.nameID], createdAt: r.createdAt, idempotencyKey: r.idempotencyKey,
+            value: v?.amount, currency: v?.currency ?? "",
             attributes: r.hasAttributes ? attributes[id] ?? [] : [],
             attempts: r.attempts, waitingForConsent: r.kind == .install && r.state == .pending && r.attempts == 0)
     }
@@ -649,7 +650,9 @@ struct LiveSets {
             case 0: return pending
             case 1: return inFlight
             case 2: return retrying
-            default: return queued
+            default:
+                precondition(state == 3, "not a live state")
+                return queued
             }
         }
         @inline(__always) _modify {
