@@ -8,6 +8,14 @@ struct NameTable: Sendable {
     private(set) var strings: [String] = []
     /// Index into `strings` + 1; 0 is empty.
     private var slots = [Int32](repeating: 0, count: 64)
+    /// The strings interned last, by a hash of their two machine words, with their
+    /// ids (-1: empty). A hit needs the very same words as a string held here:
+    /// held, its storage cannot be freed and reused, so the same words mean the
+    /// same string; a miss only means the slower lookup. Names repeat, so most
+    /// lookups end here without reading a byte.
+    private var recent = [String](repeating: "", count: NameTable.recentCount)
+    private var recentIDs = [Int32](repeating: -1, count: NameTable.recentCount)
+    private static let recentCount = 64
 
     init(_ first: [String] = []) {
         for s in first { _ = intern(s) }
@@ -28,7 +36,22 @@ struct NameTable: Sendable {
         return s.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(s.utf8)
     }
 
+    @inline(__always)
+    private static func words(_ s: String) -> (UInt64, UInt64) { unsafeBitCast(s, to: (UInt64, UInt64).self) }
+
+    @inline(__always)
+    private static func recentSlot(_ w: (UInt64, UInt64)) -> Int {
+        Int(truncatingIfNeeded: ((w.0 ^ w.1) &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+
+    @inline(__always)
+    private func recentID(_ s: String, _ slot: Int) -> Int32? {
+        let id = recentIDs[slot]
+        return id >= 0 && NameTable.words(recent[slot]) == NameTable.words(s) ? id : nil
+    }
+
     func find(_ s: String) -> Int32? {
+        if let id = recentID(s, NameTable.recentSlot(NameTable.words(s))) { return id }
         let mask = slots.count - 1
         var i = NameTable.hash(s) & mask
         while true {
@@ -41,6 +64,15 @@ struct NameTable: Sendable {
 
     /// The id of `s`, adding it if it is new.
     mutating func intern(_ s: String) -> Int32 {
+        let slot = NameTable.recentSlot(NameTable.words(s))
+        if let id = recentID(s, slot) { return id }
+        let id = lookUpOrAdd(s)
+        recent[slot] = s
+        recentIDs[slot] = id
+        return id
+    }
+
+    private mutating func lookUpOrAdd(_ s: String) -> Int32 {
         let mask = slots.count - 1
         var i = NameTable.hash(s) & mask
         while true {

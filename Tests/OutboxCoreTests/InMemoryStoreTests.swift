@@ -57,3 +57,30 @@ final class LayoutTests: XCTestCase {
         }
     }
 }
+
+/// Interned names: equal strings get one id however they were made, different ones never share.
+final class NameTableTests: XCTestCase {
+    func test_equalStringsOneId_differentStringsDifferentIds() {
+        var t = NameTable([""])
+        var ids: [String: Int32] = [:]
+        var rng = SplitMix64(seed: 7)
+        for round in 0..<20_000 {
+            // Short (kept inside the string) and long (kept in storage that comes and
+            // goes) names, each built afresh, so equal names arrive with different storage.
+            let n = Int(rng.next() % 300)
+            let name = n % 3 == 0 ? String(repeating: "long-event-name-", count: 2) + String(n) : "e" + String(n)
+            let id = t.intern(name)
+            if let known = ids[name] {
+                XCTAssertEqual(id, known, "round \(round): \(name) got a second id")
+            } else {
+                XCTAssertFalse(ids.values.contains(id), "round \(round): \(name) got another name's id")
+                ids[name] = id
+            }
+            XCTAssertEqual(t.find(name), id)
+            XCTAssertEqual(t[id], name)
+        }
+        XCTAssertEqual(t.count, ids.count + 1)
+        XCTAssertNil(t.find("never-interned"))
+        XCTAssertEqual(t.find(""), 0)
+    }
+}
