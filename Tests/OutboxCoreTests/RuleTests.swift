@@ -68,38 +68,14 @@ enum RuleTestKit {
     static func play(_ text: String, on store: InMemoryDeviceStore, file: StaticString = #filePath, line: UInt = #line)
         -> ScenarioRunner?
     {
-        guard let sc = parseScenario(text, file: file, line: line) else { return nil }
-        var runner = ScenarioRunner(sc, store: store)
-        var timeline: [String] = []
-        let writer = TimelineWriter(format: .text)
-        runner.run { item, sim in
-            switch item {
-            case .entry(let e): timeline.append(writer.line(e, in: sim))
-            case .check(let r): timeline.append(writer.check(r))
-            }
-        }
-        for f in runner.failures {
-            XCTFail(
-                "line \(f.line): \(f.text): found \(f.found)\n" + timeline.joined(separator: "\n"), file: file,
-                line: line)
-        }
-        XCTAssertFalse(runner.results.isEmpty, "the scenario has no expect lines", file: file, line: line)
-        return runner
+        OutboxCoreTests.play(text, on: store, file: file, line: line)
     }
 
     /// The whole timeline of a scenario as text, for determinism checks.
     static func timeline(_ text: String) -> [String] {
         guard case .success(let sc) = Scenario.parse(text, file: "inline.outbox") else { return [] }
         var runner = ScenarioRunner(sc)
-        var out: [String] = []
-        let writer = TimelineWriter(format: .jsonl)
-        runner.run { item, sim in
-            switch item {
-            case .entry(let e): out.append(writer.line(e, in: sim))
-            case .check(let r): out.append(writer.check(r))
-            }
-        }
-        return out
+        return runTimeline(&runner, format: .jsonl)
     }
 }
 

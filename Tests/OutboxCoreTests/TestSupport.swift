@@ -13,24 +13,33 @@ func parseScenario(_ text: String, file: StaticString = #filePath, line: UInt = 
 }
 
 /// Plays an inline scenario to the end and fails the test for each failed expect,
-/// printing the timeline. Returns the runner for further assertions.
+/// printing the timeline. Returns the runner for further assertions. Pass a store
+/// to play on a given device (two scenarios can share one, as `outbox run
+/// --state-dir` does).
 @discardableResult
-func play(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> ScenarioRunner? {
+func play(_ text: String, on store: any DeviceStore = InMemoryDeviceStore(), file: StaticString = #filePath,
+          line: UInt = #line) -> ScenarioRunner? {
     guard let sc = parseScenario(text, file: file, line: line) else { return nil }
-    var runner = ScenarioRunner(sc)
-    var timeline: [String] = []
-    let writer = TimelineWriter(format: .text)
-    runner.run { item, sim in
-        switch item {
-        case .entry(let e): timeline.append(writer.line(e, in: sim))
-        case .check(let r): timeline.append(writer.check(r))
-        }
-    }
+    var runner = ScenarioRunner(sc, store: store)
+    let timeline = runTimeline(&runner, format: .text)
     for f in runner.failures {
         XCTFail("line \(f.line): \(f.text): found \(f.found)\n" + timeline.joined(separator: "\n"), file: file, line: line)
     }
     XCTAssertFalse(runner.results.isEmpty, "the scenario has no expect lines", file: file, line: line)
     return runner
+}
+
+/// Runs a scenario to the end and returns its timeline, a line per entry and check.
+func runTimeline(_ runner: inout ScenarioRunner, format: TimelineFormat) -> [String] {
+    var out: [String] = []
+    let writer = TimelineWriter(format: format)
+    runner.run { item, sim in
+        switch item {
+        case .entry(let e): out.append(writer.line(e, in: sim))
+        case .check(let r): out.append(writer.check(r))
+        }
+    }
+    return out
 }
 
 /// Runs the command line in-process and returns (status, stdout, stderr).
