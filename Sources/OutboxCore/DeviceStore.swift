@@ -107,8 +107,6 @@ public final class InMemoryDeviceStore: DeviceStore {
     public var installCreated = false
     public var failure: String? { nil }
     public var epoch: UInt64 { 0 }
-    /// How many writes reached the store, for tests.
-    @exclusivity(unchecked) public private(set) var writes = 0
     /// Chunks of rows allocated now, for tests.
     public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
 
@@ -134,7 +132,6 @@ public final class InMemoryDeviceStore: DeviceStore {
         chunks[c][j] = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
                            name: strings.intern(r.name), currency: r.currency.isEmpty ? 0 : strings.intern(r.currency), attempts: r.attempts,
                            kind: r.kind, present: true, waiting: r.waitingForConsent, hasAttributes: !r.attributes.isEmpty)
-        writes += 1
     }
 
     public func attempted(id: Int32, attempts: Int32) {
@@ -142,7 +139,6 @@ public final class InMemoryDeviceStore: DeviceStore {
         guard c < chunks.count, !chunks[c].isEmpty, chunks[c][j].present else { return }
         chunks[c][j].attempts = attempts
         chunks[c][j].waiting = false
-        writes += 1
     }
 
     public func remove(id: Int32) {
@@ -153,7 +149,6 @@ public final class InMemoryDeviceStore: DeviceStore {
         count -= 1
         present[c] -= 1
         if present[c] == 0 { chunks[c] = [] }
-        writes += 1
     }
 
     public func loadAll() -> [SavedRequest] {
