@@ -9,7 +9,7 @@ public struct Simulation {
     public internal(set) var now: Millis = 0
 
     /// Every request ever created; `requests[id - 1]`.
-    public internal(set) var requests: [Request] = []
+    public internal(set) var requests = RequestTable()
     /// Transitions and log lines in the order they happened.
     public internal(set) var journal: [JournalEntry] = []
     /// Where the log lines are in the journal, oldest first.

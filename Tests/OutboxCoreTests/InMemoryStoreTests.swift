@@ -47,6 +47,27 @@ final class InMemoryStoreTests: XCTestCase {
 final class LayoutTests: XCTestCase {
     func test_requestIs64Bytes() {
         XCTAssertEqual(MemoryLayout<Request>.stride, 64)
+        // The request table grows with realloc and never deinitializes: a request must hold no references.
+        XCTAssertTrue(_isPOD(Request.self))
+    }
+
+    /// The request table is a value: a copy keeps what it had when copied, however the original grows or changes.
+    func test_requestTableCopiesOnWrite() {
+        var a = RequestTable()
+        for i in 1...1000 {
+            a.append(Request(id: Int32(i), kind: .event, nameID: 0, createdAt: Millis(i), idempotencyKey: 0, hasValue: false))
+        }
+        let b = a
+        a[0].attempts = 7
+        for i in 1001...5000 {
+            a.append(Request(id: Int32(i), kind: .event, nameID: 0, createdAt: Millis(i), idempotencyKey: 0, hasValue: false))
+        }
+        XCTAssertEqual(b.count, 1000)
+        XCTAssertEqual(b[0].attempts, 0)
+        XCTAssertEqual(a[0].attempts, 7)
+        XCTAssertEqual(a.count, 5000)
+        XCTAssertEqual(a.map(\.id), (1...5000).map(Int32.init))
+        XCTAssertEqual(b.map(\.createdAt), (1...1000).map(Millis.init))
     }
 
     func test_plannedAnswerRoundTrips() {
