@@ -93,10 +93,15 @@ public final class InMemoryDeviceStore: DeviceStore {
 
     // Only this class touches these, one call at a time: the runtime's dynamic
     // exclusivity checks on them cost 15% of a long run (docs/performance.md).
-    /// Chunk `c` holds ids `c << chunkBits ..< (c + 1) << chunkBits`; empty when none is saved.
-    @exclusivity(unchecked) private var chunks: [[Row]] = []
+    /// Chunk `c` holds ids `c << chunkBits ..< (c + 1) << chunkBits`; nil when none is saved.
+    /// Raw memory the class owns (freed in `deinit`): a row changes in place, with no
+    /// copy-on-write check of an outer and an inner array on every write.
+    @exclusivity(unchecked) private var chunks: [UnsafeMutablePointer<Row>?] = []
     /// Rows present in each chunk.
     @exclusivity(unchecked) private var present: [Int32] = []
+    /// One emptied chunk kept for the next one needed: ids move forward, so a
+    /// steady run frees one chunk and soon needs another.
+    @exclusivity(unchecked) private var spare: UnsafeMutablePointer<Row>?
     /// One past the highest id ever saved.
     @exclusivity(unchecked) private var top = 0
     /// "" is 0.
@@ -108,56 +113,88 @@ public final class InMemoryDeviceStore: DeviceStore {
     public var failure: String? { nil }
     public var epoch: UInt64 { 0 }
     /// Chunks of rows allocated now, for tests.
-    public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1.isEmpty ? 0 : 1) } }
+    public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
     public init() {}
 
+    deinit {
+        // Rows hold no references: freeing the memory is all.
+        for c in chunks { c?.deallocate() }
+        spare?.deallocate()
+    }
+
+    /// The row of a saved id, or nil.
+    @inline(__always)
+    private func row(_ id: Int32) -> UnsafeMutablePointer<Row>? {
+        let c = Int(id) >> Self.chunkBits
+        guard c < chunks.count, let chunk = chunks[c] else { return nil }
+        let r = chunk + (Int(id) & (Self.chunkSize - 1))
+        return r.pointee.present ? r : nil
+    }
+
     public func save(_ r: SavedRequest) {
-        let c = Int(r.id) >> Self.chunkBits, j = Int(r.id) & (Self.chunkSize - 1)
+        let c = Int(r.id) >> Self.chunkBits
         top = max(top, Int(r.id) + 1)
         while chunks.count <= c {
-            chunks.append([])
+            chunks.append(nil)
             present.append(0)
         }
-        if chunks[c].isEmpty { chunks[c] = [Row](repeating: Self.blank, count: Self.chunkSize) }
-        if !chunks[c][j].present {
+        let chunk: UnsafeMutablePointer<Row>
+        if let held = chunks[c] {
+            chunk = held
+        } else {
+            if let s = spare {
+                chunk = s
+                spare = nil
+            } else {
+                chunk = .allocate(capacity: Self.chunkSize)
+            }
+            chunk.initialize(repeating: Self.blank, count: Self.chunkSize)
+            chunks[c] = chunk
+        }
+        let row = chunk + (Int(r.id) & (Self.chunkSize - 1))
+        if !row.pointee.present {
             count += 1
             present[c] += 1
         }
         if r.attributes.isEmpty {
-            if chunks[c][j].hasAttributes { attributeLists[r.id] = nil }
+            if row.pointee.hasAttributes { attributeLists[r.id] = nil }
         } else {
             attributeLists[r.id] = r.attributes
         }
-        chunks[c][j] = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
-                           name: strings.intern(r.name), currency: r.currency.isEmpty ? 0 : strings.intern(r.currency), attempts: r.attempts,
-                           kind: r.kind, present: true, waiting: r.waitingForConsent, hasAttributes: !r.attributes.isEmpty)
+        row.pointee = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
+                          name: strings.intern(r.name), currency: r.currency.isEmpty ? 0 : strings.intern(r.currency),
+                          attempts: r.attempts, kind: r.kind, present: true, waiting: r.waitingForConsent,
+                          hasAttributes: !r.attributes.isEmpty)
     }
 
     public func attempted(id: Int32, attempts: Int32) {
-        let c = Int(id) >> Self.chunkBits, j = Int(id) & (Self.chunkSize - 1)
-        guard c < chunks.count, !chunks[c].isEmpty, chunks[c][j].present else { return }
-        chunks[c][j].attempts = attempts
-        chunks[c][j].waiting = false
+        guard let row = row(id) else { return }
+        row.pointee.attempts = attempts
+        row.pointee.waiting = false
     }
 
     public func remove(id: Int32) {
-        let c = Int(id) >> Self.chunkBits, j = Int(id) & (Self.chunkSize - 1)
-        guard c < chunks.count, !chunks[c].isEmpty, chunks[c][j].present else { return }
-        if chunks[c][j].hasAttributes { attributeLists[id] = nil }
-        chunks[c][j].present = false
+        guard let row = row(id) else { return }
+        if row.pointee.hasAttributes { attributeLists[id] = nil }
+        row.pointee.present = false
         count -= 1
+        let c = Int(id) >> Self.chunkBits
         present[c] -= 1
-        if present[c] == 0 { chunks[c] = [] }
+        if present[c] == 0, let chunk = chunks[c] {
+            chunks[c] = nil
+            if spare == nil { spare = chunk } else { chunk.deallocate() }
+        }
     }
 
     public func loadAll() -> [SavedRequest] {
         var out: [SavedRequest] = []
         out.reserveCapacity(count)
-        for c in chunks.indices where !chunks[c].isEmpty {
+        for c in chunks.indices {
+            guard let chunk = chunks[c] else { continue }
             // The last chunk is read only as far as the highest id saved.
-            for j in 0..<min(Self.chunkSize, top - c << Self.chunkBits) where chunks[c][j].present {
-                let r = chunks[c][j]
+            for j in 0..<min(Self.chunkSize, top - c << Self.chunkBits) where chunk[j].present {
+                let r = chunk[j]
                 let id = Int32(c << Self.chunkBits | j)
                 out.append(SavedRequest(
                     id: id, kind: r.kind, name: strings[r.name], createdAt: r.createdAt, idempotencyKey: r.key,

@@ -65,6 +65,7 @@ public struct Simulation {
     public func request(_ id: Int32) -> Request { requests[Int(id) - 1] }
     public func name(of id: Int32) -> String { nameTable[requests[Int(id) - 1].nameID] }
     /// The value an event carries and its currency, or nil.
+    @inline(__always)  // see `check`
     public func value(of id: Int32) -> (amount: Amount, currency: String)? {
         guard requests[Int(id) - 1].hasValue, let r = values[id] else { return nil }
         return (r.amount, nameTable[r.currencyID])
@@ -182,6 +183,7 @@ public struct Simulation {
     // MARK: Actions
 
     /// Why an action cannot be applied now, or nil. Nothing changes.
+    @inline(__always)  // called as a function, it copied the whole model (480 bytes) on every action
     public func check(_ action: Action) -> String? {
         if let why = action.unsupported(on: profile) { return why }
         if action.needsRunningApp && !appRunning { return "the app is not running (launch it first)" }
@@ -526,6 +528,7 @@ public struct Simulation {
     }
 
     /// The record the device keeps for a saved request.
+    @inline(__always)  // see `check`
     public func savedRecord(_ id: Int32) -> SavedRequest {
         let r = request(id)
         let v = value(of: id)

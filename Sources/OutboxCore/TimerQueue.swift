@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The model's timers, ordered by (time, order set) — rule ORDER.
 ///
 /// A timing wheel: one slot per millisecond for the next `span` milliseconds,
@@ -28,13 +34,71 @@ struct TimerQueue {
         var next: Int32
     }
 
-    /// Every wheel timer, in one flat pool; freed nodes are reused (`free`).
-    private var nodes: [Node] = []
-    private var free: Int32 = -1
-    /// Per slot: its first and last node, or -1 for an empty slot.
-    private var ends = [SIMD2<Int32>](repeating: SIMD2(-1, -1), count: TimerQueue.span)
-    /// A bit per slot: it holds timers not yet taken.
-    private var occupied = [UInt64](repeating: 0, count: TimerQueue.words)
+    /// The wheel's memory, shared by copies of the queue until one of them
+    /// changes (copy-on-write, checked once per change rather than once per
+    /// array touched: a push or a pop touched three arrays, and the runtime's
+    /// uniqueness check on each was a visible share of a long run).
+    final class Wheel: @unchecked Sendable {
+        /// Every wheel timer, in one flat pool; freed nodes are reused (`freeList`).
+        @exclusivity(unchecked) var nodes: UnsafeMutablePointer<Node>
+        @exclusivity(unchecked) var nodeCount = 0
+        @exclusivity(unchecked) var nodeCapacity: Int
+        /// Per slot: its first and last node, or -1 for an empty slot.
+        let ends: UnsafeMutablePointer<SIMD2<Int32>>
+        /// A bit per slot: it holds timers not yet taken.
+        let occupied: UnsafeMutablePointer<UInt64>
+
+        init(nodeCapacity: Int = 256) {
+            self.nodeCapacity = nodeCapacity
+            nodes = Self.allocateNodes(nodeCapacity)
+            ends = .allocate(capacity: TimerQueue.span)
+            ends.initialize(repeating: SIMD2(-1, -1), count: TimerQueue.span)
+            occupied = .allocate(capacity: TimerQueue.words)
+            occupied.initialize(repeating: 0, count: TimerQueue.words)
+        }
+
+        init(copying o: Wheel) {
+            nodeCapacity = o.nodeCapacity
+            nodeCount = o.nodeCount
+            nodes = Self.allocateNodes(o.nodeCapacity)
+            nodes.update(from: o.nodes, count: o.nodeCount)
+            ends = .allocate(capacity: TimerQueue.span)
+            ends.initialize(from: o.ends, count: TimerQueue.span)
+            occupied = .allocate(capacity: TimerQueue.words)
+            occupied.initialize(from: o.occupied, count: TimerQueue.words)
+        }
+
+        // Nodes, ends and bits hold no references (a test checks `Node` is POD).
+        deinit {
+            free(nodes)
+            ends.deallocate()
+            occupied.deallocate()
+        }
+
+        private static func allocateNodes(_ n: Int) -> UnsafeMutablePointer<Node> {
+            guard let raw = malloc(n * MemoryLayout<Node>.stride) else { fatalError("out of memory for \(n) timers") }
+            return raw.bindMemory(to: Node.self, capacity: n)
+        }
+
+        /// A new node at the pool's end.
+        @inline(__always)
+        func appendNode(_ node: Node) -> Int32 {
+            if nodeCount == nodeCapacity {
+                let wanted = nodeCapacity * 2
+                guard let raw = realloc(nodes, wanted * MemoryLayout<Node>.stride) else {
+                    fatalError("out of memory for \(wanted) timers")
+                }
+                nodes = raw.bindMemory(to: Node.self, capacity: wanted)
+                nodeCapacity = wanted
+            }
+            (nodes + nodeCount).initialize(to: node)
+            nodeCount += 1
+            return Int32(nodeCount - 1)
+        }
+    }
+
+    private var wheel = Wheel()
+    private var freeList: Int32 = -1
     private var inWheel = 0
     /// Timers at or after `floor + span`.
     private var later = TimerHeap()
@@ -44,34 +108,40 @@ struct TimerQueue {
     var count: Int { inWheel + later.count }
     var isEmpty: Bool { count == 0 }
 
+    /// The wheel, copied first if another queue shares it.
+    @inline(__always)
+    private mutating func uniqueWheel() -> Wheel {
+        if !isKnownUniquelyReferenced(&wheel) { wheel = Wheel(copying: wheel) }
+        return wheel
+    }
+
     mutating func push(_ t: Timer) {
         precondition(t.time >= floor, "a timer before the queue's floor")
         if t.time - floor < Millis(TimerQueue.span) {
-            put(t)
+            put(t, uniqueWheel())
         } else {
             later.push(t)
         }
     }
 
     @inline(__always)
-    private mutating func put(_ t: Timer) {
+    private mutating func put(_ t: Timer, _ w: Wheel) {
         let s = Int(t.time) & TimerQueue.mask
         let n: Int32
-        if free >= 0 {
-            n = free
-            free = nodes[Int(n)].next
-            nodes[Int(n)] = Node(timer: t, next: -1)
+        if freeList >= 0 {
+            n = freeList
+            freeList = w.nodes[Int(n)].next
+            w.nodes[Int(n)] = Node(timer: t, next: -1)
         } else {
-            n = Int32(nodes.count)
-            nodes.append(Node(timer: t, next: -1))
+            n = w.appendNode(Node(timer: t, next: -1))
         }
-        let e = ends[s]
+        let e = w.ends[s]
         if e.x < 0 {
-            ends[s] = SIMD2(n, n)
-            occupied[s >> 6] |= 1 << UInt64(s & 63)
+            w.ends[s] = SIMD2(n, n)
+            w.occupied[s >> 6] |= 1 << UInt64(s & 63)
         } else {
-            nodes[Int(e.y)].next = n
-            ends[s].y = n
+            w.nodes[Int(e.y)].next = n
+            w.ends[s].y = n
         }
         inWheel += 1
     }
@@ -80,6 +150,7 @@ struct TimerQueue {
     @inline(__always)
     private func firstSlot() -> Int? {
         guard inWheel > 0 else { return nil }
+        let occupied = wheel.occupied
         let start = Int(floor) & TimerQueue.mask
         var w = start >> 6
         var bits = occupied[w] & (~0 << UInt64(start & 63))
@@ -94,23 +165,23 @@ struct TimerQueue {
 
     /// The earliest timer, left in place.
     var first: Timer? {
-        if let s = firstSlot() { return nodes[Int(ends[s].x)].timer }
+        if let s = firstSlot() { return wheel.nodes[Int(wheel.ends[s].x)].timer }
         return later.first
     }
 
     /// Takes the first timer of an occupied slot; its node goes back to the pool.
     @inline(__always)
-    private mutating func take(_ s: Int) -> Timer {
-        let n = ends[s].x
-        let node = nodes[Int(n)]
+    private mutating func take(_ s: Int, _ w: Wheel) -> Timer {
+        let n = w.ends[s].x
+        let node = w.nodes[Int(n)]
         if node.next < 0 {
-            ends[s] = SIMD2(-1, -1)
-            occupied[s >> 6] &= ~(1 << UInt64(s & 63))
+            w.ends[s] = SIMD2(-1, -1)
+            w.occupied[s >> 6] &= ~(1 << UInt64(s & 63))
         } else {
-            ends[s].x = node.next
+            w.ends[s].x = node.next
         }
-        nodes[Int(n)].next = free
-        free = n
+        w.nodes[Int(n)].next = freeList
+        freeList = n
         inWheel -= 1
         return node.timer
     }
@@ -118,7 +189,7 @@ struct TimerQueue {
     /// Drops the earliest timer (a stale one), without moving the floor.
     mutating func removeFirst() {
         if let s = firstSlot() {
-            _ = take(s)
+            _ = take(s, uniqueWheel())
         } else {
             _ = later.pop()
         }
@@ -130,9 +201,9 @@ struct TimerQueue {
     mutating func pop(through limit: Millis) -> Timer? {
         while true {
             if let s = firstSlot() {
-                let time = nodes[Int(ends[s].x)].timer.time
+                let time = wheel.nodes[Int(wheel.ends[s].x)].timer.time
                 if time > limit { break }
-                let t = take(s)
+                let t = take(s, uniqueWheel())
                 moveFloor(to: time)
                 return t
             }
@@ -153,20 +224,20 @@ struct TimerQueue {
         let end = floor + Millis(TimerQueue.span)
         while let l = later.first, l.time < end {
             _ = later.pop()
-            put(l)
+            put(l, uniqueWheel())
         }
     }
 
     /// Every timer waiting, in no particular order (for checks).
     var all: [Timer] {
         var out = later.items
-        for w in occupied.indices where occupied[w] != 0 {
-            var bits = occupied[w]
+        for w in 0..<TimerQueue.words where wheel.occupied[w] != 0 {
+            var bits = wheel.occupied[w]
             while bits != 0 {
-                var n = ends[w << 6 | bits.trailingZeroBitCount].x
+                var n = wheel.ends[w << 6 | bits.trailingZeroBitCount].x
                 while n >= 0 {
-                    out.append(nodes[Int(n)].timer)
-                    n = nodes[Int(n)].next
+                    out.append(wheel.nodes[Int(n)].timer)
+                    n = wheel.nodes[Int(n)].next
                 }
                 bits &= bits - 1
             }

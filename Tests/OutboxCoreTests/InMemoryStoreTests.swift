@@ -49,6 +49,8 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(MemoryLayout<Request>.stride, 64)
         // The request table grows with realloc and never deinitializes: a request must hold no references.
         XCTAssertTrue(_isPOD(Request.self))
+        // The timer wheel's node pool grows the same way.
+        XCTAssertTrue(_isPOD(TimerQueue.Node.self))
     }
 
     /// The request table is a value: a copy keeps what it had when copied, however the original grows or changes.

@@ -88,4 +88,25 @@ final class TimerQueueTests: XCTestCase {
         XCTAssertEqual(q.pop(through: edge)?.seq, 1)
         XCTAssertEqual(q.pop(through: edge)?.seq, 2)
     }
+
+    /// A copied queue is a value: popping and pushing on one leaves the other's
+    /// timers as they were (the wheel's memory is shared until a change).
+    func test_copiedQueueKeepsItsOwnTimers() {
+        var a = TimerQueue()
+        for i in 1...600 {  // past the node pool's first capacity
+            a.push(OutboxCore.Timer(time: Millis(i % 50), seq: UInt64(i), kind: .retry, request: Int32(i), generation: 0))
+        }
+        let b = a
+        var popped: [UInt64] = []
+        while let t = a.pop(through: 20) { popped.append(t.seq) }
+        a.push(OutboxCore.Timer(time: 30, seq: 601, kind: .answer, request: 601, generation: 0))
+        XCTAssertEqual(b.count, 600)
+        XCTAssertEqual(Set(b.all.map(\.seq)), Set(1...600))
+        XCTAssertEqual(b.first?.seq, 50, "the copy still starts at time 0")
+        XCTAssertEqual(a.count, 600 - popped.count + 1)
+        var c = b
+        var fromCopy: [UInt64] = []
+        while let t = c.pop(through: 20) { fromCopy.append(t.seq) }
+        XCTAssertEqual(fromCopy, popped, "the copy pops what the original popped, in the same order")
+    }
 }
