@@ -185,6 +185,12 @@ public struct Simulation {
     /// Why an action cannot be applied now, or nil. Nothing changes.
     @inline(__always)  // called as a function, it copied the whole model (480 bytes) on every action
     public func check(_ action: Action) -> String? {
+        if case .eventTracked(let e) = action {
+            // The common action, checked without the general path: every profile
+            // tracks events, and an event needs the app running and a name.
+            if !appRunning { return "the app is not running (launch it first)" }
+            return e.name.isEmpty ? "an event needs a name" : nil
+        }
         if let why = action.unsupported(on: profile) { return why }
         if action.needsRunningApp && !appRunning { return "the app is not running (launch it first)" }
         // Matched case by case: comparing whole actions (`==`) compares their payloads.
@@ -468,19 +474,15 @@ public struct Simulation {
     /// Adds a request to its state's live set; its `slot` is already set to the set's end.
     @inline(__always)
     mutating func addLive(_ id: Int32, _ state: RequestState) {
-        liveSets[Int(state.rawValue)].append(id)
+        liveSets.append(id, to: Int(state.rawValue))
         if state == .queued { queuedHeap.push(id) }
     }
 
     @inline(__always)
     mutating func removeLive(_ id: Int32, _ state: RequestState) {
-        let s = Int(state.rawValue)
         let slot = Int(requests[Int(id) - 1].slot)
-        let last = liveSets[s].removeLast()
-        if last != id {
-            liveSets[s][slot] = last
-            requests[Int(last) - 1].slot = Int32(slot)
-        }
+        let last = liveSets.remove(at: slot, from: Int(state.rawValue))
+        if last != id { requests[Int(last) - 1].slot = Int32(slot) }
         // The caller gives the request its new slot.
     }
 
@@ -661,16 +663,16 @@ struct StateCounts {
                 return dropped
             }
         }
-        @inline(__always) _modify {
+        @inline(__always) set {
             switch state {
-            case 0: yield &pending
-            case 1: yield &inFlight
-            case 2: yield &retrying
-            case 3: yield &queued
-            case 4: yield &delivered
+            case 0: pending = newValue
+            case 1: inFlight = newValue
+            case 2: retrying = newValue
+            case 3: queued = newValue
+            case 4: delivered = newValue
             default:
                 precondition(state == 5, "not a state")
-                yield &dropped
+                dropped = newValue
             }
         }
     }
@@ -693,15 +695,38 @@ struct LiveSets {
                 return queued
             }
         }
-        @inline(__always) _modify {
-            switch state {
-            case 0: yield &pending
-            case 1: yield &inFlight
-            case 2: yield &retrying
-            default:
-                precondition(state == 3, "not a live state")
-                yield &queued
-            }
+    }
+
+    // Changed by these two rather than through a `_modify` accessor: the
+    // accessor's coroutine was not inlined and showed in profiles.
+    @inline(__always)
+    mutating func append(_ id: Int32, to state: Int) {
+        switch state {
+        case 0: pending.append(id)
+        case 1: inFlight.append(id)
+        case 2: retrying.append(id)
+        default:
+            precondition(state == 3, "not a live state")
+            queued.append(id)
+        }
+    }
+
+    /// Takes the id at `slot` out of a set by moving the set's last id there;
+    /// returns that last id (the one taken when it was last).
+    @inline(__always)
+    mutating func remove(at slot: Int, from state: Int) -> Int32 {
+        @inline(__always) func take(_ a: inout [Int32]) -> Int32 {
+            let last = a.removeLast()
+            if slot < a.count { a[slot] = last }
+            return last
+        }
+        switch state {
+        case 0: return take(&pending)
+        case 1: return take(&inFlight)
+        case 2: return take(&retrying)
+        default:
+            precondition(state == 3, "not a live state")
+            return take(&queued)
         }
     }
 }
