@@ -25,7 +25,7 @@ public struct RequestTable: RandomAccessCollection, Sendable {
 
         init(copying other: Buffer, capacity: Int) {
             reserve(Swift.max(capacity, other.count))
-            if other.count > 0, let to = base, let from = other.base { to.update(from: from, count: other.count) }
+            if other.count > 0, let to = base, let from = other.base { to.initialize(from: from, count: other.count) }
             count = other.count
         }
 

@@ -61,7 +61,7 @@ struct TimerQueue {
             nodeCapacity = o.nodeCapacity
             nodeCount = o.nodeCount
             nodes = Self.allocateNodes(o.nodeCapacity)
-            nodes.update(from: o.nodes, count: o.nodeCount)
+            nodes.initialize(from: o.nodes, count: o.nodeCount)
             ends = .allocate(capacity: TimerQueue.span)
             ends.initialize(from: o.ends, count: TimerQueue.span)
             occupied = .allocate(capacity: TimerQueue.words)
