@@ -5,7 +5,7 @@ import OutboxCore
 enum BenchCommand {
     static func main(_ args: [String], console: Console) -> Int32 {
         var quick = false, json = false
-        var only: String?
+        var only: Set<String>?
         var hours: Double?
         var i = 0
         while i < args.count {
@@ -14,11 +14,15 @@ enum BenchCommand {
             switch a {
             case "--only":
                 let figures = ["transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos"]
-                guard i < args.count, figures.contains(args[i]) else {
-                    console.error("outbox bench: --only needs one of: " + figures.joined(separator: ", "))
+                let asked = i < args.count ? args[i].split(separator: ",").map(String.init) : []
+                let unknown = asked.filter { !figures.contains($0) }
+                guard !asked.isEmpty, unknown.isEmpty else {
+                    let given = unknown.isEmpty ? "" : " (not a figure: " + unknown.map { "`\($0)`" }.joined(separator: ", ") + ")"
+                    console.error("outbox bench: --only needs one or more of, comma-separated: "
+                        + figures.joined(separator: ", ") + given)
                     return 2
                 }
-                only = args[i]
+                only = (only ?? []).union(asked)
                 i += 1
             case "--hours":
                 guard i < args.count, let h = Double(args[i]), h > 0, h <= 24 * 365 else {
@@ -56,7 +60,7 @@ enum BenchCommand {
             console.flush()
         }
         func r3(_ v: Double) -> String { String(Double(Int(v * 1000)) / 1000) }
-        func wanted(_ f: String) -> Bool { only == nil || only == f }
+        func wanted(_ f: String) -> Bool { only?.contains(f) ?? true }
         // Memory is measured first, while the process has freed nothing: measured
         // after the other figures, the model reused their freed memory and the
         // resident size grew by a third less than the model holds.

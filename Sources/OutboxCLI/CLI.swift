@@ -50,7 +50,7 @@ public enum CLI {
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME]
-               outbox bench [--quick] [--json] [--only FIGURE] [--hours H]
+               outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
                outbox keys
                outbox help [COMMAND] | --help | --version
         """
@@ -167,7 +167,7 @@ enum Help {
         """
 
     static let bench = """
-        usage: outbox bench [--quick] [--json] [--only FIGURE] [--hours H]
+        usage: outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
 
         Measures, each beside a baseline run in the same process:
           transitions  model transitions/s with 10^3, 10^5, 10^6 live requests,
@@ -187,7 +187,7 @@ enum Help {
 
           --quick  small sizes, for a smoke test (timings not asserted)
           --json   one JSON object per figure
-          --only   one figure
+          --only   these figures only (comma-separated), in the order above
           --hours H  virtual hours for the chaos run (default 24; 0.05 with
                      --quick), e.g. to profile a shorter one
         """

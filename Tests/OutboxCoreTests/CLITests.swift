@@ -30,6 +30,25 @@ final class CLITests: XCTestCase {
         s.split(separator: "\n").map(String.init)
     }
 
+    // MARK: outbox bench
+
+    /// `--only` takes a comma-separated list; an unknown figure is named, with the choices.
+    func testBenchOnlyRunsTheNamedFiguresAndNamesAnUnknownOne() {
+        let (bad, _, err) = cli(["bench", "--only", "chaos,bogus"])
+        XCTAssertEqual(bad, 2)
+        XCTAssertTrue(err.contains("not a figure: `bogus`"), err)
+        XCTAssertTrue(err.contains("transitions, frame, bytes, start, keys, memory, store, chaos"), err)
+
+        let (status, out, err2) = cli(["bench", "--quick", "--json", "--only", "chaos,memory"])
+        XCTAssertEqual(status, 0, err2)
+        let figures = lines(out).filter { $0.hasPrefix("{") }.compactMap { line -> String? in
+            guard let r = line.range(of: "\"figure\":\"") else { return nil }
+            return String(line[r.upperBound...].prefix { $0 != "\"" })
+        }
+        XCTAssertEqual(figures, ["memory_per_live_request", "chaos_run"], out)
+        XCTAssertTrue(out.contains("\"identical_at_every_speed\":true"), out)
+    }
+
     // MARK: Failing checks: exit 1, FILE:LINE and what was found
 
     func testWrongExpectExitsOneNamingFileLineAndWhatWasFound() throws {
