@@ -182,17 +182,19 @@ public struct Simulation {
 
     // MARK: Actions
 
+    static let notRunning = "the app is not running (launch it first)"
+
     /// Why an action cannot be applied now, or nil. Nothing changes.
     @inline(__always)  // called as a function, it copied the whole model (480 bytes) on every action
     public func check(_ action: Action) -> String? {
         if case .eventTracked(let e) = action {
             // The common action, checked without the general path: every profile
             // tracks events, and an event needs the app running and a name.
-            if !appRunning { return "the app is not running (launch it first)" }
+            if !appRunning { return Simulation.notRunning }
             return e.name.isEmpty ? "an event needs a name" : nil
         }
         if let why = action.unsupported(on: profile) { return why }
-        if action.needsRunningApp && !appRunning { return "the app is not running (launch it first)" }
+        if action.needsRunningApp && !appRunning { return Simulation.notRunning }
         // Matched case by case: comparing whole actions (`==`) compares their payloads.
         switch action {
         case .appLaunched where appRunning: return "the app is already running"
@@ -200,7 +202,6 @@ public struct Simulation {
         case .settingChanged(let key, let value):
             var s = settings
             return s.set(key, value, profile: profile)
-        case .eventTracked(let e) where e.name.isEmpty: return "an event needs a name"
         default: return nil
         }
     }

@@ -10,6 +10,24 @@ import XCTest
 final class RuleTestsShared: XCTestCase {
     typealias K = RuleTestKit
 
+    // MARK: Refused actions
+
+    /// An action the model refuses says why and changes nothing; trackEvent has its
+    /// own quick path through `check`, which must refuse exactly as the general one.
+    func test_refusedActionsSayWhyAndChangeNothing() {
+        var sim = Simulation(profile: .linktrail)
+        XCTAssertEqual(sim.apply(.eventTracked(TrackedEvent(name: "a"))), "the app is not running (launch it first)")
+        XCTAssertEqual(sim.apply(.consentGranted), "the app is not running (launch it first)")
+        XCTAssertNil(sim.apply(.appLaunched))
+        let before = sim.requests.count
+        XCTAssertEqual(sim.apply(.eventTracked(TrackedEvent(name: ""))), "an event needs a name")
+        XCTAssertEqual(sim.apply(.appLaunched), "the app is already running")
+        XCTAssertTrue(sim.apply(.pingSent)?.hasPrefix("ping is a UserCom request; LinkTrail has no pings") ?? false)
+        XCTAssertEqual(sim.requests.count, before, "a refused action creates nothing")
+        XCTAssertNil(sim.apply(.eventTracked(TrackedEvent(name: "a"))))
+        XCTAssertEqual(sim.requests.count, before + 1)
+    }
+
     // MARK: NET
 
     func test_NET_offlineAttemptFailsAtOnceAsTransportError() {
