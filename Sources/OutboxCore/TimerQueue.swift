@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The model's timers, ordered by (time, order set) — rule ORDER.
 ///
 /// A timing wheel: one slot per millisecond for the next `span` milliseconds,
@@ -40,17 +34,13 @@ struct TimerQueue {
     /// uniqueness check on each was a visible share of a long run).
     final class Wheel: @unchecked Sendable {
         /// Every wheel timer, in one flat pool; freed nodes are reused (`freeList`).
-        @exclusivity(unchecked) var nodes: UnsafeMutablePointer<Node>
-        @exclusivity(unchecked) var nodeCount = 0
-        @exclusivity(unchecked) var nodeCapacity: Int
+        @exclusivity(unchecked) var nodes = PODStorage<Node>(capacity: 256)
         /// Per slot: its first and last node, or -1 for an empty slot.
         let ends: UnsafeMutablePointer<SIMD2<Int32>>
         /// A bit per slot: it holds timers not yet taken.
         let occupied: UnsafeMutablePointer<UInt64>
 
-        init(nodeCapacity: Int = 256) {
-            self.nodeCapacity = nodeCapacity
-            nodes = Self.allocateNodes(nodeCapacity)
+        init() {
             ends = .allocate(capacity: TimerQueue.span)
             ends.initialize(repeating: SIMD2(-1, -1), count: TimerQueue.span)
             occupied = .allocate(capacity: TimerQueue.words)
@@ -58,10 +48,7 @@ struct TimerQueue {
         }
 
         init(copying o: Wheel) {
-            nodeCapacity = o.nodeCapacity
-            nodeCount = o.nodeCount
-            nodes = Self.allocateNodes(o.nodeCapacity)
-            nodes.initialize(from: o.nodes, count: o.nodeCount)
+            nodes = o.nodes.copy()
             ends = .allocate(capacity: TimerQueue.span)
             ends.initialize(from: o.ends, count: TimerQueue.span)
             occupied = .allocate(capacity: TimerQueue.words)
@@ -70,30 +57,9 @@ struct TimerQueue {
 
         // Nodes, ends and bits hold no references (a test checks `Node` is POD).
         deinit {
-            free(nodes)
+            nodes.deallocate()
             ends.deallocate()
             occupied.deallocate()
-        }
-
-        private static func allocateNodes(_ n: Int) -> UnsafeMutablePointer<Node> {
-            guard let raw = malloc(n * MemoryLayout<Node>.stride) else { fatalError("out of memory for \(n) timers") }
-            return raw.bindMemory(to: Node.self, capacity: n)
-        }
-
-        /// A new node at the pool's end.
-        @inline(__always)
-        func appendNode(_ node: Node) -> Int32 {
-            if nodeCount == nodeCapacity {
-                let wanted = nodeCapacity * 2
-                guard let raw = realloc(nodes, wanted * MemoryLayout<Node>.stride) else {
-                    fatalError("out of memory for \(wanted) timers")
-                }
-                nodes = raw.bindMemory(to: Node.self, capacity: wanted)
-                nodeCapacity = wanted
-            }
-            (nodes + nodeCount).initialize(to: node)
-            nodeCount += 1
-            return Int32(nodeCount - 1)
         }
     }
 
@@ -133,7 +99,7 @@ struct TimerQueue {
             freeList = w.nodes[Int(n)].next
             w.nodes[Int(n)] = Node(timer: t, next: -1)
         } else {
-            n = w.appendNode(Node(timer: t, next: -1))
+            n = Int32(w.nodes.append(Node(timer: t, next: -1)))
         }
         let e = w.ends[s]
         if e.x < 0 {
