@@ -40,8 +40,9 @@ public struct Simulation {
     public internal(set) var values: [Int32: Revenue] = [:]
 
     /// How many requests are in each state, by `RequestState.rawValue`.
-    public var counts: [Int] { (0..<RequestState.allCases.count).map { stateCounts[$0] } }
-    var stateCounts = StateCounts()
+    public var counts: [Int] { RequestState.allCases.map(count) }
+    /// How many requests are delivered and dropped; the live states count their live sets.
+    var deliveredCount = 0, droppedCount = 0
     /// How many requests are saved on the device.
     public internal(set) var savedCount = 0
 
@@ -70,8 +71,14 @@ public struct Simulation {
         guard requests[Int(id) - 1].hasValue, let r = values[id] else { return nil }
         return (r.amount, nameTable[r.currencyID])
     }
-    public func count(_ state: RequestState) -> Int { stateCounts[Int(state.rawValue)] }
-    public var liveCount: Int { (0..<4).reduce(0) { $0 + liveSets[$1].count } }
+    public func count(_ state: RequestState) -> Int {
+        switch state {
+        case .delivered: return deliveredCount
+        case .dropped: return droppedCount
+        default: return liveSets.count(Int(state.rawValue))
+        }
+    }
+    public var liveCount: Int { (0..<4).reduce(0) { $0 + liveSets.count($1) } }
 
     /// Ids of the requests with this name, oldest first.
     public func requests(named name: String) -> [Int32] {
@@ -433,15 +440,14 @@ public struct Simulation {
 
     /// A new request takes its first state.
     mutating func enter(_ id: Int32, _ state: RequestState, rule: RuleID, reason: DropReason? = nil) {
-        let slot = state.isFinal ? -1 : Int32(liveSets[Int(state.rawValue)].count)
+        let slot = state.isFinal ? -1 : Int32(liveSets.count(Int(state.rawValue)))
         update(id) { r in
             r.state = state
             r.reason = reason
             r.rule = rule
             r.slot = slot
         }
-        stateCounts[Int(state.rawValue)] += 1
-        if !state.isFinal { addLive(id, state) }
+        if state.isFinal { countFinal(state, 1) } else { addLive(id, state) }
         record(id, from: nil, to: state, rule: rule, outcome: .none, reason: reason)
     }
 
@@ -451,10 +457,9 @@ public struct Simulation {
     ) {
         let i = Int(id) - 1
         let from = requests[i].state
-        if !from.isFinal { removeLive(id, from) }
-        stateCounts[Int(from.rawValue)] -= 1
-        stateCounts[Int(state.rawValue)] += 1
-        let slot = state.isFinal ? -1 : Int32(liveSets[Int(state.rawValue)].count)
+        if from.isFinal { countFinal(from, -1) } else { removeLive(id, from) }
+        if state.isFinal { countFinal(state, 1) }
+        let slot = state.isFinal ? -1 : Int32(liveSets.count(Int(state.rawValue)))
         let saved = update(id) { r in
             if from == .inFlight { r.inFlush = false }
             if from == .retrying { r.nextAttemptAt = -1 }
@@ -470,6 +475,11 @@ public struct Simulation {
             addLive(id, state)
         }
         record(id, from: from, to: state, rule: rule, outcome: outcome, reason: reason)
+    }
+
+    @inline(__always)
+    mutating func countFinal(_ state: RequestState, _ by: Int) {
+        if state == .delivered { deliveredCount += by } else { droppedCount += by }
     }
 
     /// Adds a request to its state's live set; its `slot` is already set to the set's end.
@@ -644,90 +654,56 @@ public struct Simulation {
     func label(_ id: Int32) -> String { "#\(id) '\(name(of: id))'" }
 }
 
-/// How many requests are in each state, indexed by `RequestState.rawValue`.
-/// Six fields behind a switch: as a `SIMD8<Int>`, changing one lane by a
-/// computed index went through the stack and stalled on every transition
-/// (15% of a long run's time in `move`, docs/performance.md).
-struct StateCounts {
-    private var pending = 0, inFlight = 0, retrying = 0, queued = 0, delivered = 0, dropped = 0
-
-    subscript(_ state: Int) -> Int {
-        @inline(__always) get {
-            switch state {
-            case 0: return pending
-            case 1: return inFlight
-            case 2: return retrying
-            case 3: return queued
-            case 4: return delivered
-            default:
-                precondition(state == 5, "not a state")
-                return dropped
-            }
-        }
-        @inline(__always) set {
-            switch state {
-            case 0: pending = newValue
-            case 1: inFlight = newValue
-            case 2: retrying = newValue
-            case 3: queued = newValue
-            case 4: delivered = newValue
-            default:
-                precondition(state == 5, "not a state")
-                dropped = newValue
-            }
-        }
-    }
-}
-
 /// The live requests of each live state (pending, in flight, retrying, queued),
-/// indexed by `RequestState.rawValue`. Four arrays in a struct rather than an
-/// array of arrays: changing one checks one buffer for uniqueness, not two.
+/// indexed by `RequestState.rawValue`; their sizes are the live states' counts.
+/// Four arrays in a struct rather than an array of arrays: changing one checks
+/// one buffer for uniqueness, not two.
 struct LiveSets {
     private var pending: [Int32] = [], inFlight: [Int32] = [], retrying: [Int32] = [], queued: [Int32] = []
 
-    subscript(_ state: Int) -> [Int32] {
-        @inline(__always) get {
-            switch state {
-            case 0: return pending
-            case 1: return inFlight
-            case 2: return retrying
-            default:
-                precondition(state == 3, "not a live state")
-                return queued
-            }
+    // One switch to read a set and one to change it: a `_modify` accessor's
+    // coroutine was not inlined and showed in profiles.
+    @inline(__always)
+    private func read<R>(_ state: Int, _ body: ([Int32]) -> R) -> R {
+        switch state {
+        case 0: return body(pending)
+        case 1: return body(inFlight)
+        case 2: return body(retrying)
+        default:
+            precondition(state == 3, "not a live state")
+            return body(queued)
         }
     }
 
-    // Changed by these two rather than through a `_modify` accessor: the
-    // accessor's coroutine was not inlined and showed in profiles.
     @inline(__always)
-    mutating func append(_ id: Int32, to state: Int) {
+    private mutating func change<R>(_ state: Int, _ body: (inout [Int32]) -> R) -> R {
         switch state {
-        case 0: pending.append(id)
-        case 1: inFlight.append(id)
-        case 2: retrying.append(id)
+        case 0: return body(&pending)
+        case 1: return body(&inFlight)
+        case 2: return body(&retrying)
         default:
             precondition(state == 3, "not a live state")
-            queued.append(id)
+            return body(&queued)
         }
     }
+
+    subscript(_ state: Int) -> [Int32] { read(state) { $0 } }
+
+    /// How many requests are in a live state (`Simulation.count`).
+    @inline(__always)
+    func count(_ state: Int) -> Int { read(state) { $0.count } }
+
+    @inline(__always)
+    mutating func append(_ id: Int32, to state: Int) { change(state) { $0.append(id) } }
 
     /// Takes the id at `slot` out of a set by moving the set's last id there;
     /// returns that last id (the one taken when it was last).
     @inline(__always)
     mutating func remove(at slot: Int, from state: Int) -> Int32 {
-        @inline(__always) func take(_ a: inout [Int32]) -> Int32 {
+        change(state) { a in
             let last = a.removeLast()
             if slot < a.count { a[slot] = last }
             return last
-        }
-        switch state {
-        case 0: return take(&pending)
-        case 1: return take(&inFlight)
-        case 2: return take(&retrying)
-        default:
-            precondition(state == 3, "not a live state")
-            return take(&queued)
         }
     }
 }
