@@ -67,8 +67,9 @@ public protocol DeviceStore: AnyObject {
 ///
 /// Compact: one fixed-size row per id, strings interned, attributes aside. Rows
 /// sit in chunks of 4,096 consecutive ids (ids are small and dense), and a chunk
-/// is freed when its last row goes, so a long run that saves and delivers
-/// millions of requests holds only the chunks of what is still saved. A
+/// is let go when its last row goes (one kept spare for the next chunk), so a
+/// long run that saves and delivers millions of requests holds only the chunks
+/// of what is still saved. A
 /// dictionary of full records cost about 230 bytes a request at 10^6
 /// (docs/performance.md).
 public final class InMemoryDeviceStore: DeviceStore {
