@@ -1,16 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A parsed scenario file: a profile, settings and timed lines (scenario-format.md).
 public struct Scenario: Sendable {
     public let file: String
     public let profile: Profile
     public let settings: Settings
     /// Actions and checks in the order they happen: by time, then file order.
-    public let steps: [Step]
+    public let steps: Steps
 
     public struct Step: Sendable {
         public let line: Int
         public let time: Millis
         public let content: Content
-        /// The line as written, without its comment.
+        /// A check's line as written, without its comment; "" for an action
+        /// (action lines are not kept as text: see `Steps`).
         public let text: String
     }
 
@@ -123,7 +130,7 @@ struct ScenarioParser {
     var errors: [ScenarioError] = []
     var profile: Profile?
     var settings: Settings?
-    var steps: [Scenario.Step] = []
+    var steps = Scenario.Steps()
     var seenAt = false
 
     init(file: String) { self.file = file }
@@ -133,47 +140,124 @@ struct ScenarioParser {
     }
 
     mutating func parse(_ text: String) -> Result<Scenario, ScenarioErrors> {
+        var text = text
+        return text.withUTF8 { parse(file: $0) }
+    }
+
+    /// Reads the file a line at a time, as bytes: a line is split at `\n` and
+    /// lexed by `ByteLexer` (or `LineLexer` if it has a byte beyond ASCII). An
+    /// `at` or `expect` line whose words after the time were seen before reuses
+    /// what they made (`LineTailTable`) rather than making it again.
+    mutating func parse(file bytes: UnsafeBufferPointer<UInt8>) -> Result<Scenario, ScenarioErrors> {
+        var lexer = ByteLexer()
+        var actionTails = LineTailTable(), checkTails = LineTailTable()
         var lineNo = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var start = 0
+        while start <= bytes.count {
+            let end = start == bytes.count ? start : ScenarioParser.lineEnd(bytes, from: start)
             lineNo += 1
             if errors.count >= 50 { break }
-            switch LineLexer.words(String(raw)) {
-            case .failure(let why):
-                fail(lineNo, why.message)
-            case .success(let (words, code)):
-                if words.isEmpty { continue }
-                statement(lineNo, words, code)
+            let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            defer { start = end + 1 }
+            switch lexer.lex(line) {
+            case .unterminatedQuote:
+                fail(lineNo, "unterminated quote, expected a closing \"")
+            case .notASCII:
+                switch LineLexer.words(String(decoding: line, as: UTF8.self)) {
+                case .failure(let why):
+                    fail(lineNo, why.message)
+                case .success(let (words, code)):
+                    if words.isEmpty { continue }
+                    statement(lineNo, words, code)
+                }
+            case .words:
+                if lexer.count == 0 { continue }
+                // The two statements a big file is made of, in the order `statement` checks them.
+                if profile != nil && lexer.count >= 3 && lexer.word(0, is: "at") {
+                    seenAt = true
+                    guard let t = time(lineNo, lexer.word(1)) else { continue }
+                    let tail = start + lexer.starts[2]..<start + lexer.code.upperBound
+                    if let a = actionTails.find(tail, in: bytes) {
+                        steps.append(line: lineNo, time: t, action: a)
+                    } else if let a = action(lineNo, lexer.words(from: 2), profile!) {
+                        let k = steps.add(a)
+                        actionTails.add(tail, in: bytes, k)
+                        steps.append(line: lineNo, time: t, action: k)
+                    }
+                } else if profile != nil && lexer.count >= 4 && lexer.word(0, is: "expect") && lexer.word(1, is: "at") {
+                    guard let t = time(lineNo, lexer.word(2)) else { continue }
+                    let tail = start + lexer.starts[3]..<start + lexer.code.upperBound
+                    let codeText = UnsafeBufferPointer(rebasing: line[lexer.code])
+                    if let c = checkTails.find(tail, in: bytes) {
+                        steps.append(line: lineNo, time: t, check: c, text: codeText)
+                    } else if let c = check(lineNo, lexer.words(from: 3)) {
+                        let k = steps.add(c)
+                        checkTails.add(tail, in: bytes, k)
+                        steps.append(line: lineNo, time: t, check: k, text: codeText)
+                    }
+                } else {
+                    let code = String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self)
+                    statement(lineNo, lexer.words(), code)
+                }
             }
         }
         if profile == nil && errors.isEmpty {
             fail(1, "no profile line, expected `profile linktrail|ios|android|flutter` first")
         }
         guard errors.isEmpty, let profile, let settings else { return .failure(ScenarioErrors(errors: errors)) }
-        // Time order, then file order (ORDER); a stable sort keeps file order.
-        let ordered = steps.enumerated().sorted { a, b in
-            a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
-        }.map(\.element)
-        checkAppLifecycle(ordered)
+        // Time order, then file order (ORDER).
+        steps.sortByTime()
+        checkAppLifecycle(steps, file: bytes)
         guard errors.isEmpty else { return .failure(ScenarioErrors(errors: errors.sorted { $0.line < $1.line })) }
-        return .success(Scenario(file: file, profile: profile, settings: settings, steps: ordered))
+        return .success(Scenario(file: file, profile: profile, settings: settings, steps: steps))
+    }
+
+    /// Where the line starting at `from` ends: its `\n`, or the end of the file.
+    static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        let base = bytes.baseAddress! + from
+        guard let nl = memchr(base, Int32(UInt8(ascii: "\n")), bytes.count - from) else { return bytes.count }
+        return from + (UnsafeRawPointer(nl) - UnsafeRawPointer(base))
+    }
+
+    /// The code of line `n` (1-based) of the file: its text without the comment.
+    /// `starts` (where each line starts) is made on the first call.
+    static func code(ofLine n: Int, in bytes: UnsafeBufferPointer<UInt8>, starts: inout [Int]) -> String {
+        if starts.isEmpty {
+            var s = 0
+            while s <= bytes.count {
+                starts.append(s)
+                s = lineEnd(bytes, from: s) + 1
+            }
+        }
+        let start = starts[n - 1]
+        let line = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd(bytes, from: start)])
+        var lexer = ByteLexer()
+        if lexer.lex(line) == .words { return String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self) }
+        guard case .success(let r) = LineLexer.words(String(decoding: line, as: UTF8.self)) else { return "" }
+        return r.code
     }
 
     /// Launch while running, quit while not, and requests with the app closed are
     /// bad input, found before anything runs.
-    mutating func checkAppLifecycle(_ ordered: [Scenario.Step]) {
+    mutating func checkAppLifecycle(_ ordered: Scenario.Steps, file: UnsafeBufferPointer<UInt8>) {
         var running = false
-        for step in ordered {
-            guard case .action(let a) = step.content else { continue }
-            switch a {
+        var lineStarts: [Int] = []
+        for i in ordered.indices {
+            let w = ordered.what[i]
+            guard w >= 0 else { continue }
+            let line = ordered.lines[i]
+            switch ordered.actions[Int(w)] {
             case .appLaunched:
-                if running { fail(step.line, "`launch` while the app is already running, expected `quit` before it") }
+                if running { fail(line, "`launch` while the app is already running, expected `quit` before it") }
                 running = true
             case .appQuit:
-                if !running { fail(step.line, "`quit` while the app is not running, expected `launch` before it") }
+                if !running { fail(line, "`quit` while the app is not running, expected `launch` before it") }
                 running = false
-            default:
+            case let a:
                 if a.needsRunningApp && !running {
-                    fail(step.line, "`\(step.text.split(separator: " ").dropFirst(2).joined(separator: " "))` needs a running app, expected `at <time> launch` before it")
+                    // The line's text is read again from the file: only checks keep theirs.
+                    let text = ScenarioParser.code(ofLine: line, in: file, starts: &lineStarts)
+                    fail(line, "`\(text.split(separator: " ").dropFirst(2).joined(separator: " "))` needs a running app, expected `at <time> launch` before it")
                 }
             }
         }
@@ -214,7 +298,8 @@ struct ScenarioParser {
             }
             guard let t = time(n, w[1]) else { return }
             guard let a = action(n, Array(w[2...]), profile) else { return }
-            steps.append(Scenario.Step(line: n, time: t, content: .action(a), text: code))
+            let k = steps.add(a)
+            steps.append(line: n, time: t, action: k)
         case "expect":
             guard w.count >= 4, w[1] == "at" else {
                 fail(n, "bad expect line, expected `expect at <time> <check>`")
@@ -222,7 +307,9 @@ struct ScenarioParser {
             }
             guard let t = time(n, w[2]) else { return }
             guard let c = check(n, Array(w[3...])) else { return }
-            steps.append(Scenario.Step(line: n, time: t, content: .check(c), text: code))
+            let k = steps.add(c)
+            var code = code
+            code.withUTF8 { steps.append(line: n, time: t, check: k, text: $0) }
         default:
             fail(n, "unknown statement `\(w[0])`, expected profile, set, at or expect")
         }
