@@ -12,13 +12,39 @@ public struct CheckResult: Sendable {
 public struct ScenarioRunner {
     public let scenario: Scenario
     public private(set) var sim: Simulation
+    /// Every check's result; only the failed ones unless the journal is `kept`.
     public private(set) var results: [CheckResult] = []
+    /// How many checks were evaluated, passed or failed.
+    public private(set) var checkCount = 0
+    public let journalUse: JournalUse
     private var printed = 0
     private var next = 0
+    /// `expect log` texts no log line has contained yet, and those one has
+    /// (when the journal is not kept, log checks are answered from these).
+    private var logTextsPending: [String] = []
+    private var logTextsSeen: Set<String> = []
 
-    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore()) {
+    /// What the simulation's journal is kept for. A headless run of a big file
+    /// makes millions of entries; kept, they were most of its memory.
+    public enum JournalUse: Sendable {
+        /// Kept whole in `sim` (`history(of:)`, the UI, tests).
+        case kept
+        /// Each entry goes to `emit` as it happens and is then forgotten.
+        case streamed
+        /// Not emitted: made only when an `expect log` line needs log lines,
+        /// looked at as they come, then forgotten.
+        case checksOnly
+    }
+
+    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(), journal: JournalUse = .kept) {
         self.scenario = scenario
         self.sim = Simulation(profile: scenario.profile, settings: scenario.settings, store: store)
+        self.journalUse = journal
+        if journal != .kept {
+            logTextsPending = scenario.steps.logTexts
+            // Without log checks nothing reads the journal: log text is not even built.
+            if journal == .checksOnly && logTextsPending.isEmpty { sim.keepsJournal = false }
+        }
     }
 
     public var failures: [CheckResult] { results.filter { !$0.ok } }
@@ -33,7 +59,7 @@ public struct ScenarioRunner {
     /// Plays the next instant that has something to do; false when nothing is left.
     public mutating func step(emit: (TimelineItem, Simulation) -> Void) -> Bool {
         let steps = scenario.steps
-        let lineTime = next < steps.count ? steps[next].time : nil
+        let lineTime = next < steps.count ? steps.time(at: next) : nil
         let timerTime = sim.nextDueTime()
         let t: Millis
         switch (lineTime, timerTime) {
@@ -46,7 +72,7 @@ public struct ScenarioRunner {
         // then whatever those set for t; checks see the instant settled.
         sim.advance(to: t)
         var checks: [Scenario.Step] = []
-        while next < steps.count && steps[next].time == t {
+        while next < steps.count && steps.time(at: next) == t {
             let s = steps[next]
             next += 1
             switch s.content {
@@ -65,7 +91,8 @@ public struct ScenarioRunner {
             guard case .check(let check) = c.content else { continue }
             let (ok, found) = evaluate(check)
             let r = CheckResult(line: c.line, time: t, text: c.text, ok: ok, found: found)
-            results.append(r)
+            checkCount += 1
+            if journalUse == .kept || !ok { results.append(r) }
             emit(.check(r), sim)
         }
         return true
@@ -73,15 +100,36 @@ public struct ScenarioRunner {
 
     private mutating func flush(_ emit: (TimelineItem, Simulation) -> Void) {
         while printed < sim.journal.count {
-            emit(.entry(sim.journal[printed]), sim)
+            let e = sim.journal[printed]
+            if journalUse != .checksOnly { emit(.entry(e), sim) }
+            if journalUse != .kept && !logTextsPending.isEmpty, case .log(let l) = e {
+                logTextsPending.removeAll { text in
+                    // The same test as `Simulation.evaluate`'s.
+                    guard l.text.contains(text) else { return false }
+                    logTextsSeen.insert(text)
+                    return true
+                }
+            }
             printed += 1
+        }
+        if journalUse != .kept {
+            sim.forgetJournal()
+            printed = 0
         }
     }
 
     /// Whether a check holds now, and what was found when it does not.
     public func evaluate(_ check: Check) -> (Bool, String) {
-        sim.evaluate(check)
+        if journalUse != .kept, case .log(let text) = check {
+            return logTextsSeen.contains(text) ? (true, "") : (false, Simulation.noLogLine(text))
+        }
+        return sim.evaluate(check)
     }
+}
+
+extension Simulation {
+    /// What a failed `expect log` found.
+    static func noLogLine(_ text: String) -> String { "no log line contains \"\(text)\"" }
 }
 
 /// One line of a timeline.
@@ -123,7 +171,7 @@ extension Simulation {
             for e in journal {
                 if case .log(let l) = e, l.text.contains(text) { return (true, "") }
             }
-            return (false, "no log line contains \"\(text)\"")
+            return (false, Simulation.noLogLine(text))
         case .completion(let name, let c):
             return each(name, { $0.completion == c }, { "completion " + $0.completion.word })
         case .revenue(let currency, let amount):

@@ -10,9 +10,12 @@ public struct Simulation {
 
     /// Every request ever created; `requests[id - 1]`.
     public internal(set) var requests = RequestTable()
-    /// Transitions and log lines in the order they happened.
+    /// Transitions and log lines in the order they happened (since the last
+    /// `forgetJournal()`, if any).
     public internal(set) var journal: [JournalEntry] = []
-    /// Where the log lines are in the journal, oldest first.
+    /// How many entries came before `journal[0]` and were forgotten.
+    public internal(set) var journalStart = 0
+    /// Where the log lines are in `journal`, oldest first.
     public internal(set) var logPositions: [Int32] = []
     /// When the network changed: (time, online), oldest first.
     public internal(set) var networkChanges: [(time: Millis, online: Bool)] = []
@@ -34,10 +37,8 @@ public struct Simulation {
     public var names: [String] { nameTable.strings }
     /// Request ids by name id (dense, like the name table).
     public internal(set) var requestsByName: [[Int32]] = [[]]
-    /// Event attributes by request id.
-    public internal(set) var attributes: [Int32: [Attribute]] = [:]
-    /// Event revenue by request id (LT-13).
-    public internal(set) var values: [Int32: Revenue] = [:]
+    /// Event revenue (LT-13) and attributes, for the requests that carry them.
+    var extras = RequestExtras()
 
     /// How many requests are in each state, by `RequestState.rawValue`.
     public var counts: [Int] { RequestState.allCases.map(count) }
@@ -68,8 +69,12 @@ public struct Simulation {
     /// The value an event carries and its currency, or nil.
     @inline(__always)  // see `check`
     public func value(of id: Int32) -> (amount: Amount, currency: String)? {
-        guard requests[Int(id) - 1].hasValue, let r = values[id] else { return nil }
+        guard requests[Int(id) - 1].hasValue, let r = extras.revenue(id) else { return nil }
         return (r.amount, nameTable[r.currencyID])
+    }
+    /// An event's attributes; empty when it has none.
+    public func attributes(of id: Int32) -> [Attribute] {
+        requests[Int(id) - 1].hasAttributes ? extras.attributes(id) : []
     }
     public func count(_ state: RequestState) -> Int {
         switch state {
@@ -94,12 +99,12 @@ public struct Simulation {
         return liveSets[Int(state.rawValue)].sorted()
     }
 
-    /// The transitions of one request, oldest first.
+    /// The transitions of one request, oldest first (those still in the journal).
     public func history(of id: Int32) -> [Transition] {
         var out: [Transition] = []
         var i = requests[Int(id) - 1].lastTransition
-        while i >= 0 {
-            guard case .transition(let t) = journal[Int(i)] else { break }
+        while i >= 0 && Int(i) >= journalStart {
+            guard case .transition(let t) = journal[Int(i) - journalStart] else { break }
             out.append(t)
             i = t.previous
         }
@@ -423,10 +428,9 @@ public struct Simulation {
         requests.append(
             Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, hasValue: value != nil,
                     hasAttributes: !attrs.isEmpty))
-        if let value { values[id] = Revenue(amount: value, currencyID: currencyID) }
+        extras.add(id, revenue: value.map { Revenue(amount: $0, currencyID: currencyID) }, attributes: attrs)
         while requestsByName.count <= Int(nameID) { requestsByName.append([]) }
         requestsByName[Int(nameID)].append(id)
-        if !attrs.isEmpty { attributes[id] = attrs }
         return id
     }
 
@@ -502,7 +506,8 @@ public struct Simulation {
     ) {
         transitionCount += 1
         guard keepsJournal else { return }
-        let at = Int32(journal.count)
+        // Past Int32 (only a journal forgotten as it goes gets there) a request's history is not linked.
+        let at = Int32(exactly: journalStart + journal.count) ?? -1
         let (attempt, previous) = update(id) { r in
             defer { r.lastTransition = at }
             return (r.attempts, r.lastTransition)
@@ -522,6 +527,15 @@ public struct Simulation {
         guard keepsJournal else { return }
         logPositions.append(Int32(journal.count))
         journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule)))
+    }
+
+    /// Forgets the journal's entries so far, for a run that has handed them on
+    /// (`ScenarioRunner.JournalUse`): memory then stays flat however long the run.
+    /// `history(of:)` knows only the transitions recorded after.
+    public mutating func forgetJournal() {
+        journalStart += journal.count
+        journal.removeAll(keepingCapacity: true)
+        logPositions.removeAll(keepingCapacity: true)
     }
 
     /// Stores or forgets a request on the device, before the model goes on.
@@ -548,7 +562,7 @@ public struct Simulation {
         return SavedRequest(
             id: id, kind: r.kind, name: nameTable[r.nameID], createdAt: r.createdAt, idempotencyKey: r.idempotencyKey,
             value: v?.amount, currency: v?.currency ?? "",
-            attributes: r.hasAttributes ? attributes[id] ?? [] : [],
+            attributes: r.hasAttributes ? extras.attributes(id) : [],
             attempts: r.attempts, waitingForConsent: r.kind == .install && r.state == .pending && r.attempts == 0)
     }
 
@@ -591,7 +605,7 @@ public struct Simulation {
 
     mutating func reachBackend(_ id: Int32) {
         let r = requests[Int(id) - 1]
-        let verdict = backend.receive(r, answer: r.plannedAnswer, revenue: r.hasValue ? values[id] : nil)
+        let verdict = backend.receive(r, answer: r.plannedAnswer, revenue: r.hasValue ? extras.revenue(id) : nil)
         if verdict == .counted && r.idempotencyKey != 0 { requests[Int(id) - 1].keyCounted = true }
         switch verdict {
         case .duplicate:
@@ -600,7 +614,7 @@ public struct Simulation {
             }
         case .counted where r.plannedAnswer == .partial:
             log(.backend, request: id, rule: .backend) {
-                let dropped = ($0.attributes[id] ?? []).map(\.key)
+                let dropped = $0.attributes(of: id).map(\.key)
                 return "backend: #\(id) '\($0.name(of: id))' accepted in part"
                     + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", "))
             }

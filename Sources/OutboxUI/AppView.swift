@@ -336,7 +336,8 @@ public enum AppView {
         var facts2 = " created " + VirtualTime.clock(r.createdAt) + (r.restored ? " in an earlier run" : "")
         if let key = s.idempotencyKey(of: id) { facts2 += sep + "key " + key }
         if let v = s.value(of: id) { facts2 += sep + "value " + v.amount.text + " " + v.currency }
-        if let attrs = s.attributes[id] { facts2 += sep + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
+        let attrs = s.attributes(of: id)
+        if !attrs.isEmpty { facts2 += sep + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
         buf.put(facts2, x: rect.x, y: y, role: .dim, limit: rect.width)
         y += 1
         let hist = s.history(of: id)
