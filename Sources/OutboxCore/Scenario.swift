@@ -131,6 +131,10 @@ struct ScenarioParser {
     var profile: Profile?
     var settings: Settings?
     var steps = Scenario.Steps()
+    /// Attribute lists and long names met so far, so that actions that differ
+    /// in other words share one copy of them.
+    var attributeLists = Set<[Attribute]>()
+    var longNames = NameTable()
     var seenAt = false
 
     init(file: String) { self.file = file }
@@ -180,7 +184,7 @@ struct ScenarioParser {
                     if let a = actionTails.find(tail, in: bytes) {
                         steps.append(line: lineNo, time: t, action: a)
                     } else if let a = action(lineNo, lexer.words(from: 2), profile!) {
-                        let k = steps.add(a)
+                        let k = addAction(a)
                         actionTails.add(tail, in: bytes, k)
                         steps.append(line: lineNo, time: t, action: k)
                     }
@@ -298,7 +302,7 @@ struct ScenarioParser {
             }
             guard let t = time(n, w[1]) else { return }
             guard let a = action(n, Array(w[2...]), profile) else { return }
-            let k = steps.add(a)
+            let k = addAction(a)
             steps.append(line: n, time: t, action: k)
         case "expect":
             guard w.count >= 4, w[1] == "at" else {
@@ -313,6 +317,19 @@ struct ScenarioParser {
         default:
             fail(n, "unknown statement `\(w[0])`, expected profile, set, at or expect")
         }
+    }
+
+    /// Adds an action to the steps' table, sharing its strings and lists with
+    /// the actions before it where they are equal.
+    mutating func addAction(_ a: Action) -> Int32 {
+        guard case .eventTracked(var e) = a else { return steps.add(a) }
+        if !e.attributes.isEmpty { e.attributes = attributeLists.insert(e.attributes).memberAfterInsert }
+        // A name of up to 15 bytes is held in the string itself.
+        if e.name.utf8.count > 15 {
+            let id = longNames.intern(e.name)
+            e.name = longNames[id]
+        }
+        return steps.add(.eventTracked(e))
     }
 
     mutating func time(_ n: Int, _ word: String) -> Millis? {

@@ -199,10 +199,13 @@ struct ByteLexer {
 /// Byte strings of the file being parsed (ranges of it) to small numbers: the
 /// action or check a line's words after its time made, so a line said again is
 /// neither lexed into strings nor parsed again. FNV-1a with open addressing.
+/// A file whose lines are nearly all different would only fill it: after 2^16
+/// keys with fewer than one hit in four, it takes no more.
 struct LineTailTable {
     private var slots = [Int32](repeating: 0, count: 1024)
     private var keys: [(start: Int, count: Int, hash: Int)] = []
     private var values: [Int32] = []
+    private var hits = 0
 
     private static func hash(_ b: UnsafeBufferPointer<UInt8>) -> Int {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -211,7 +214,7 @@ struct LineTailTable {
     }
 
     /// The value kept for `key` (a range of `file`), or nil.
-    func find(_ key: Range<Int>, in file: UnsafeBufferPointer<UInt8>) -> Int32? {
+    mutating func find(_ key: Range<Int>, in file: UnsafeBufferPointer<UInt8>) -> Int32? {
         let k = UnsafeBufferPointer(rebasing: file[key])
         let h = LineTailTable.hash(k)
         let mask = slots.count - 1
@@ -221,6 +224,7 @@ struct LineTailTable {
             if v == 0 { return nil }
             let e = keys[v - 1]
             if e.hash == h && e.count == k.count && (k.count == 0 || memcmp(file.baseAddress! + e.start, k.baseAddress!, k.count) == 0) {
+                hits += 1
                 return values[v - 1]
             }
             i = (i + 1) & mask
@@ -229,6 +233,7 @@ struct LineTailTable {
 
     /// Keeps `value` for `key`, which is not in the table yet.
     mutating func add(_ key: Range<Int>, in file: UnsafeBufferPointer<UInt8>, _ value: Int32) {
+        if keys.count >= 1 << 16 && hits < keys.count / 4 { return }
         let h = LineTailTable.hash(UnsafeBufferPointer(rebasing: file[key]))
         keys.append((key.lowerBound, key.count, h))
         values.append(value)

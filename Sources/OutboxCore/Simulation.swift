@@ -35,8 +35,8 @@ public struct Simulation {
     /// Names of requests and currencies, interned.
     var nameTable = NameTable([""])
     public var names: [String] { nameTable.strings }
-    /// Request ids by name id (dense, like the name table).
-    public internal(set) var requestsByName: [[Int32]] = [[]]
+    /// Request ids by name id.
+    var requestsByName = RequestsByName()
     /// Event revenue (LT-13) and attributes, for the requests that carry them.
     var extras = RequestExtras()
 
@@ -87,8 +87,8 @@ public struct Simulation {
 
     /// Ids of the requests with this name, oldest first.
     public func requests(named name: String) -> [Int32] {
-        guard let n = nameTable.find(name), Int(n) < requestsByName.count else { return [] }
-        return requestsByName[Int(n)]
+        guard let n = nameTable.find(name) else { return [] }
+        return requestsByName.ids(n)
     }
 
     public func nameID(_ name: String) -> Int32? { nameTable.find(name) }
@@ -429,8 +429,7 @@ public struct Simulation {
             Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, hasValue: value != nil,
                     hasAttributes: !attrs.isEmpty))
         extras.add(id, revenue: value.map { Revenue(amount: $0, currencyID: currencyID) }, attributes: attrs)
-        while requestsByName.count <= Int(nameID) { requestsByName.append([]) }
-        requestsByName[Int(nameID)].append(id)
+        requestsByName.add(id, name: nameID)
         return id
     }
 
