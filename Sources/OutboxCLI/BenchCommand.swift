@@ -13,7 +13,7 @@ enum BenchCommand {
             i += 1
             switch a {
             case "--only":
-                let figures = ["transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos"]
+                let figures = ["transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines"]
                 let asked = i < args.count ? args[i].split(separator: ",").map(String.init) : []
                 let unknown = asked.filter { !figures.contains($0) }
                 guard !asked.isEmpty, unknown.isEmpty else {
@@ -64,6 +64,16 @@ enum BenchCommand {
         // Memory is measured first, while the process has freed nothing: measured
         // after the other figures, the model reused their freed memory and the
         // resident size grew by a third less than the model holds.
+        // The `lines` figure's child runs come first, while this process is small
+        // (BenchBigInputs.writeAndRun); their files are parsed here at the end.
+        var big: (files: [BenchBigInputs.File], threeLineRun: BenchBigInputs.Child?)?
+        if wanted("lines") {
+            // The child is the binary running this bench; under `swift test` that is not outbox.
+            let exe = BenchFigures.executable
+            big = BenchBigInputs.writeAndRun(lines: quick ? 10_000 : 1_000_000,
+                                             outbox: URL(fileURLWithPath: exe).lastPathComponent == "outbox" ? exe : nil)
+        }
+        defer { if big != nil { BenchBigInputs.cleanUp() } }
         let memoryLive = quick ? 100_000 : 1_000_000
         let memory = wanted("memory") ? BenchFigures.memoryPerRequest(memoryLive) : 0
         for n in sizes where wanted("transitions") {
@@ -116,7 +126,49 @@ enum BenchCommand {
              "\(h == 24 ? "24 h" : String(h) + " h") at 50 requests/s, ~20% failing, headless: \(String(format: "%.2f", c.seconds)) s wall\(quick ? "" : " (median of 3)"), \(c.transitions) transitions; final state identical at every speed: \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)")
         if !c.identical { return 1 }
         }
+        if let big {
+            if !bigInputs(big.files, threeLineRun: big.threeLineRun, quick: quick, emit: emit) { return 1 }
+        }
         return 0
+    }
+
+    /// The `lines` figures (`BenchBigInputs`); false when a file did not parse or its run failed.
+    static func bigInputs(_ files: [BenchBigInputs.File], threeLineRun fixed: BenchBigInputs.Child?, quick: Bool,
+                          emit: (String, [(String, String)], String) -> Void) -> Bool {
+        let lines = quick ? 10_000 : 1_000_000
+        let label = quick ? "10^4" : "10^6"
+        func mb(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+        var ok = true
+        for file in files {
+            let shape = file.shape
+            let (parse, baseline) = BenchBigInputs.parseSeconds(file.path, runs: quick ? 1 : 3)
+            let ratio = parse / baseline
+            var fields = [("lines", String(lines)), ("file_mb", mb(file.bytes)), ("parse_s", String(format: "%.3f", parse)),
+                          ("read_and_split_s", String(format: "%.4f", baseline)), ("ratio", String(format: "%.1f", ratio))]
+            var text = "\(label)-line scenario, \(shape.rawValue) (\(mb(file.bytes)) MB): read + parse \(String(format: "%.2f", parse)) s"
+                + " beside read + split into lines \(String(format: "%.1f", baseline * 1000)) ms: \(String(format: "%.0f", ratio))×"
+            if let r = file.run {
+                fields += [("run_s", String(format: "%.2f", r.seconds)), ("peak_mb", mb(r.peakBytes)), ("exit", String(r.status))]
+                text += "; `outbox run -q` \(String(format: "%.2f", r.seconds)) s, peak \(mb(r.peakBytes)) MB"
+                if r.status != 0 {
+                    text += " (exit \(r.status): FAILED)"
+                    ok = false
+                }
+            } else {
+                text += "; `outbox run -q` not measured (no outbox binary running this bench)"
+            }
+            if let fixed {
+                fields.append(("three_line_run_peak_mb", mb(fixed.peakBytes)))
+                if shape == .tracks { text += " (a three-line run: \(mb(fixed.peakBytes)) MB)" }
+            }
+            if parse < 0 {
+                text += " (the file did not parse: FAILED)"
+                ok = false
+            }
+            if shape == .tracks { text += "  (target at 10^6: parse ≤ 1 s, peak ≤ 200 MB)" }
+            emit("scenario_lines_" + shape.rawValue, fields, text)
+        }
+        return ok
     }
 
     static func median(_ v: [Double]) -> Double {

@@ -182,6 +182,9 @@ enum Help {
           store        device store writes/s, beside raw sqlite3 inserts
           chaos        24 h at 50 requests/s with ~20% failures, headless, and
                        the same input at each UI speed: the final state must match
+          lines        scenario files of 10^6 lines in five shapes: reading and
+                       parsing one beside reading it and splitting it into lines,
+                       and `outbox run -q` on it in a child (time, peak memory)
         Build in release: swift run -c release outbox bench. docs/performance.md
         has the targets and the last figures.
 
