@@ -15,10 +15,17 @@ public struct ScenarioRunner {
     public private(set) var results: [CheckResult] = []
     private var printed = 0
     private var next = 0
+    /// The most transitions one run may make before it is stopped (docs/reliability.md).
+    public static let defaultMaxTransitions = 10_000_000
+    public let maxTransitions: Int
+    /// Why the run was stopped before its end (a limit), or nil.
+    public private(set) var stopped: String?
 
-    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore()) {
+    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(),
+                maxTransitions: Int = ScenarioRunner.defaultMaxTransitions) {
         self.scenario = scenario
         self.sim = Simulation(profile: scenario.profile, settings: scenario.settings, store: store)
+        self.maxTransitions = maxTransitions
     }
 
     public var failures: [CheckResult] { results.filter { !$0.ok } }
@@ -26,8 +33,14 @@ public struct ScenarioRunner {
     /// Runs to the end: every line played and no timer left. `emit` gets each
     /// journal entry and check result as it happens, in time order.
     public mutating func run(emit: (TimelineItem, Simulation) -> Void = { _, _ in }) {
+        run(until: { false }, emit: emit)
+    }
+
+    /// Like `run(emit:)`; `cancelled` is asked after each instant (a reader that went away ends the run).
+    public mutating func run(until cancelled: () -> Bool, emit: (TimelineItem, Simulation) -> Void) {
         // A store that cannot write stops the run: the model must not go on as if saved.
-        while sim.store.failure == nil && step(emit: emit) {}
+        // So does a limit: a run that would go on for ever or fill the memory.
+        while sim.store.failure == nil && stopped == nil && !cancelled() && step(emit: emit) {}
     }
 
     /// Plays the next instant that has something to do; false when nothing is left.
@@ -41,6 +54,10 @@ public struct ScenarioRunner {
         case (let a?, nil): t = a
         case (nil, let b?): t = b
         case (let a?, let b?): t = min(a, b)
+        }
+        guard t < VirtualTime.maxClock else {
+            stopped = "the clock reached its limit (\(VirtualTime.maxClock / 31_557_600_000) years) with timers still set"
+            return false
         }
         // ORDER: timers due at t fire first, then the lines at t in file order,
         // then whatever those set for t; checks see the instant settled.
@@ -67,6 +84,10 @@ public struct ScenarioRunner {
             let r = CheckResult(line: c.line, time: t, text: c.text, ok: ok, found: found)
             results.append(r)
             emit(.check(r), sim)
+        }
+        if sim.transitionCount > maxTransitions {
+            stopped = "it passed the limit of \(maxTransitions) transitions (set by --max-transitions)"
+            return false
         }
         return true
     }
@@ -127,7 +148,7 @@ extension Simulation {
         case .completion(let name, let c):
             return each(name, { $0.completion == c }, { "completion " + $0.completion.word })
         case .revenue(let currency, let amount):
-            let got = nameID(currency).flatMap { backend.revenue[$0] } ?? Amount(micros: 0)
+            let got = nameID(currency).flatMap { backend.revenue[$0] } ?? AmountSum()
             return (got == amount, "revenue \(got.text) \(currency)")
         }
     }

@@ -585,8 +585,8 @@ public struct Simulation {
             answerAfter = timeout < latency ? timeout : latency
             reaches = half <= timeout
         }
-        if reaches { schedule(.reach, id, at: now + half) }
-        schedule(.answer, id, at: now + answerAfter)
+        if reaches { schedule(.reach, id, at: VirtualTime.later(now, by: half)) }
+        schedule(.answer, id, at: VirtualTime.later(now, by: answerAfter))
     }
 
     mutating func reachBackend(_ id: Int32) {
@@ -614,7 +614,7 @@ public struct Simulation {
     /// Puts a request on a backoff timer (BACKOFF).
     mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) {
         let r = request(id)
-        let at = now + settings.delay(afterAttempt: Int(r.budgetUsed))
+        let at = VirtualTime.later(now, by: settings.delay(afterAttempt: Int(r.budgetUsed)))
         move(id, to: .retrying, rule: rule, outcome: outcome)
         requests[Int(id) - 1].nextAttemptAt = at
         schedule(.retry, id, at: at)
