@@ -39,14 +39,19 @@ public final class Console {
         if !capture && out.utf8.count > 1 << 16 { flush() }
     }
 
+    /// Writes one message to stderr. Messages repeat input (file names, words of
+    /// a scenario): each line is escaped and long words cut (`SafeText.line`), so no
+    /// control byte from the input reaches the terminal.
     public func error(_ s: String) {
+        let safe = s.split(separator: "\n", omittingEmptySubsequences: false).map { SafeText.line(String($0)) }
+            .joined(separator: "\n")
         if capture {
-            err += s + "\n"
+            err += safe + "\n"
             return
         }
         flush()
         guard writeFailure == nil else { return }
-        if let f = Platform.write(errFD, Array((s + "\n").utf8)) { failed(f, stream: "standard error") }
+        if let f = Platform.write(errFD, Array((safe + "\n").utf8)) { failed(f, stream: "standard error") }
     }
 
     public func flush() {

@@ -86,7 +86,7 @@ enum RunCommand {
         let writer = TimelineWriter(format: format)
         var failed = 0, total = 0
         for sc in scenarios {
-            if format == .text && !quiet && scenarios.count > 1 { console.print("== \(sc.file) (\(sc.profile.rawValue))") }
+            if format == .text && !quiet && scenarios.count > 1 { console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")) }
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
             if let dir = stateDir {
@@ -125,7 +125,7 @@ enum RunCommand {
             total += runner.results.count
             let summary = "\(sc.file): \(runner.results.count - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            if format == .text { console.print(summary) } else { console.error(summary) }
+            if format == .text { console.print(SafeText.line(summary)) } else { console.error(summary) }
         }
         if scenarios.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"

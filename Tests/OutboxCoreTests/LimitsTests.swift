@@ -245,3 +245,62 @@ final class LimitsTests: XCTestCase {
         XCTAssertTrue(console.readerGone)
     }
 }
+
+/// Issue 10: control bytes from any input never reach the terminal through
+/// `outbox run`, and a huge word is cut, not echoed whole.
+final class OutputSafetyTests: XCTestCase {
+    private func write(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-safety-\(UUID().uuidString).outbox")
+        try Data(text.utf8).write(to: url)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url.path
+    }
+
+    private func assertNoControlBytes(_ s: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        for u in s.unicodeScalars where u != "\n" {
+            XCTAssertFalse(SafeText.needsEscape(u), "\(what) holds U+\(String(u.value, radix: 16))", file: file, line: line)
+        }
+    }
+
+    func testTimelineShowsControlBytesEscaped() throws {
+        let path = try write("profile ios\nat 0 launch\nat 1s track \"\u{1b}]2;TITLE\u{07}\"\nat 2s track \"\u{1b}[2J\u{9b}1m\"\nexpect at 3s state \"\u{1b}[31m\" delivered\n")
+        let (status, out, err) = cli(["run", path])
+        XCTAssertEqual(status, 1)
+        assertNoControlBytes(out, "stdout")
+        assertNoControlBytes(err, "stderr")
+        let lines = out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines[1], "00:00:01.000  #1    event          \\x1b]2;TITLE\\x07 new → pending                                             IOS-1")
+        XCTAssertTrue(out.contains("completion(#2 '\\x1b[2J\\u{9b}1m'): true"), out)
+        XCTAssertTrue(err.contains("check failed: expect at 3s state \"\\x1b[31m\" delivered: found no request is named '\\x1b[31m'"), err)
+
+        // JSONL keeps the names exact, as JSON escapes.
+        let (_, json, _) = cli(["run", "--format", "jsonl", path])
+        assertNoControlBytes(json, "jsonl")
+        XCTAssertTrue(json.contains(#""name":"\u001b]2;TITLE\u0007""#), json)
+        XCTAssertTrue(json.contains(#""name":"\u001b[2J\u009b1m""#), json)
+    }
+
+    func testErrorsShowControlBytesEscapedAndCutHugeWords() throws {
+        var path = try write("profile ios\nat 0 \u{1b}[2Jlaunch\n")
+        var (status, _, err) = cli(["run", path])
+        XCTAssertEqual(status, 2)
+        XCTAssertTrue(err.hasPrefix("\(path):2: unknown action `\\x1b[2Jlaunch`, expected one of: launch"), err)
+
+        path = try write("profile ios\nat 0 " + String(repeating: "x", count: 1_000_000) + "\n")
+        (status, _, err) = cli(["run", path])
+        XCTAssertEqual(status, 2)
+        XCTAssertLessThan(err.utf8.count, 1000, "a 1 MB word is not echoed whole")
+        XCTAssertTrue(err.contains("`" + String(repeating: "x", count: 199) + "…[+"), err)
+        // The word is "`xxx…x`," (1,000,003 characters): 200 shown, the rest counted.
+        XCTAssertTrue(err.contains("…[+999803 chars] expected one of: launch"), err)
+    }
+
+    func testSafeLineLeavesPlainLinesAloneAndIsIdempotent() {
+        let plain = "00:00:01.000  #1    event          buy             new → pending    IOS-1"
+        XCTAssertEqual(SafeText.line(plain), plain)
+        let hostile = "a\u{1b}b " + String(repeating: "y", count: 300) + " \u{202e}z"
+        let once = SafeText.line(hostile)
+        XCTAssertEqual(once, "a\\x1bb " + String(repeating: "y", count: 200) + "…[+100 chars] \\u{202e}z")
+        XCTAssertEqual(SafeText.line(once, maxWord: 1000), once)
+    }
+}
