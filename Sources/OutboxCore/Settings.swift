@@ -110,6 +110,6 @@ public struct Settings: Equatable, Sendable {
     /// The delay before the retry that follows the `n`-th attempt of a budget (n ≥ 1).
     public func delay(afterAttempt n: Int) -> Millis {
         guard !retryDelays.isEmpty else { return 0 }
-        return retryDelays[min(n - 1, retryDelays.count - 1)]
+        return retryDelays[max(0, min(n - 1, retryDelays.count - 1))]
     }
 }

@@ -284,7 +284,7 @@ public struct Simulation {
         // Which of the requests this process knew the store still holds.
         var seen = [Bool](repeating: false, count: requests.count)
         for row in rows {
-            if Int(row.id) <= seen.count {
+            if row.id >= 1 && Int(row.id) <= seen.count {
                 seen[Int(row.id) - 1] = true
                 let r = requests[Int(row.id) - 1]
                 guard r.isLive && r.saved else {
@@ -555,8 +555,9 @@ public struct Simulation {
     /// One attempt goes on the wire (LAT, ANS, TMO, NET).
     mutating func send(_ id: Int32, rule: RuleID) {
         update(id) { r in
-            r.attempts += 1
-            r.budgetUsed += 1
+            // Saturating: a count restored from a device store cannot make these trap.
+            if r.attempts < .max { r.attempts += 1 }
+            if r.budgetUsed < .max { r.budgetUsed += 1 }
             r.generation &+= 1
         }
         move(id, to: .inFlight, rule: rule)
