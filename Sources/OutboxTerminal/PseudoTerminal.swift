@@ -1,5 +1,9 @@
-import CNcurses
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
 import Glibc
+#endif
+import CNcurses
 
 /// A program running on a pseudo-terminal, read and typed into by `outbox bench`.
 public final class PseudoTerminal {
