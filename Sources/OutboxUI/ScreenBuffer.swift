@@ -22,6 +22,11 @@ public struct Cell: Equatable, Sendable {
         self.char = SafeText.needsEscape(char) ? "?" : char
         self.role = role
     }
+    /// A cell from a character already known to be safe (`put`'s fast path).
+    init(checked char: Unicode.Scalar, _ role: Role) {
+        self.char = char
+        self.role = role
+    }
     public static let blank = Cell(" ", .normal)
 }
 
@@ -77,29 +82,38 @@ public struct ScreenBuffer: Equatable, Sendable {
         guard cx < end else { return cx }
         // Scalars looked at after the room is full or among marks: past this the
         // text is taken to go on, and is marked as cut.
-        var budget = 4 * (end - Swift.max(x, 0)) + 16
+        var budget = 4 * (end - x) + 16
         var cut = false
-        func draw(_ s: Unicode.Scalar) -> Bool {
-            if cx >= end {
-                if s != " " { cut = true }
-                return !cut
-            }
-            if cx >= 0 { cells[y * width + cx] = Cell(s, role) }
-            cx += 1
-            return true
-        }
         scan: for s in text.unicodeScalars {
             budget -= 1
             if budget < 0 {
                 cut = true
                 break
             }
-            if s.properties.generalCategory == .nonspacingMark || s.value == 0xFE0F { continue }
-            if let e = SafeText.escape(s) {
-                for c in e.unicodeScalars where !draw(c) { break scan }
-            } else if !draw(s) {
+            let v = s.value
+            if v < 0x20 || v >= 0x7F {  // printable ASCII, the common case, needs no look
+                if SafeText.needsEscape(s) {
+                    for c in SafeText.escape(s)!.unicodeScalars {
+                        if cx >= end {
+                            cut = true
+                            break scan
+                        }
+                        if cx >= 0 { cells[y * width + cx] = Cell(checked: c, role) }
+                        cx += 1
+                    }
+                    continue
+                }
+                // Nonspacing marks start at U+0300: below it, no lookup.
+                if v >= 0x300 && (s.properties.generalCategory == .nonspacingMark || v == 0xFE0F) { continue }
+            }
+            if cx >= end {
+                // Out of room: spaces may trail off unmarked; anything else is cut.
+                if s == " " { continue }
+                cut = true
                 break
             }
+            if cx >= 0 { cells[y * width + cx] = Cell(checked: s, role) }
+            cx += 1
         }
         if cut {
             // Past the room: the last column shows the mark. Stopped early (too many
