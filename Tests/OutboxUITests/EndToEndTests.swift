@@ -11,14 +11,17 @@ import Glibc
 /// rows change, quit, and find the shell intact; stop it by signals and by
 /// closing the terminal; refuse terminals that cannot show it.
 ///
-/// Each test runs its own tmux server on a private socket (`tmux -L`) and stops
-/// only that server, and signals only the pid of the outbox it started (written
-/// by the shell that execs it): nothing else on the machine is touched.
+/// Each test runs its own tmux server on a private socket (`tmux -S`), stops
+/// only that server and removes its socket, and signals only the pid of the
+/// outbox it started (written by the shell that execs it): nothing else on the
+/// machine is touched.
 final class EndToEndTests: XCTestCase {
     /// Names this test's tmux sockets (a new one for each `start`) and its folder.
     var id = ""
     var started = 0
-    var socket: String { "\(id)-\(started)" }
+    /// Under /tmp, not the temporary folder: a socket's path must stay short
+    /// (104 bytes on macOS), and tmux leaves the file behind when it stops.
+    var socket: String { "/tmp/\(id)-\(started).sock" }
     /// A private folder: scripts, pid file, recordings, state.
     var work = ""
 
@@ -51,11 +54,13 @@ final class EndToEndTests: XCTestCase {
     }
 
     /// tmux on this test's own server; no user configuration.
-    var tmux: String { "tmux -L \(socket) -f /dev/null" }
+    var tmux: String { "tmux -S \(socket) -f /dev/null" }
 
     /// Stops this test's tmux server: its panes see their terminal close.
     func stopServer() {
-        if started > 0 { _ = sh("\(tmux) kill-server 2>/dev/null") }
+        guard started > 0 else { return }
+        _ = sh("\(tmux) kill-server 2>/dev/null")
+        try? FileManager.default.removeItem(atPath: socket)
     }
 
     /// Runs a shell command and returns its exit status and output. posix_spawn and
