@@ -76,9 +76,13 @@ enum InteractiveCommand {
     static func loadTheme(_ spec: String) -> Result<Theme, Problem> {
         if let t = Theme.builtin(spec) { return .success(t) }
         guard spec.contains("/") || spec.hasSuffix(".theme") else {
-            return .failure(Problem("unknown theme `\(spec)`, expected one of: " + themeNames.joined(separator: ", ") + ", or a path to a .theme file"))
+            return .failure(
+                Problem(
+                    "unknown theme `\(spec)`, expected one of: " + themeNames.joined(separator: ", ")
+                        + ", or a path to a .theme file"))
         }
-        guard let data = FileManager.default.contents(atPath: spec), let text = String(data: data, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: spec), let text = String(data: data, encoding: .utf8)
+        else {
             return .failure(Problem("\(spec):1: cannot read the theme file"))
         }
         let name = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
@@ -125,7 +129,11 @@ enum InteractiveCommand {
             console.error(refusal(why))
             return 2
         }
-        if let path = o.record, !FileManager.default.isWritableFile(atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent) {
+        if let path = o.record,
+            !FileManager.default.isWritableFile(
+                atPath: (path as NSString).deletingLastPathComponent.isEmpty
+                    ? "." : (path as NSString).deletingLastPathComponent)
+        {
             console.error("outbox: cannot write the recording to `\(shown(path))`: its folder is missing or read-only")
             return 2
         }
@@ -144,13 +152,15 @@ enum InteractiveCommand {
         Terminal.catchStopSignals()
         guard let term = Terminal(noColor: noColor) else {
             (store as? SQLiteDeviceStore)?.close()
-            console.error("outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
+            console.error(
+                "outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
             return 2
         }
         if noColor || !term.colors { theme = Theme.monochrome }
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
-        var loop = Loop(model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme, options: o)
+        var loop = Loop(
+            model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme, options: o)
         let outcome = loop.run()
         term.restore()
         // Written straight to stderr: after a hangup the terminal is gone, and a
@@ -158,7 +168,9 @@ enum InteractiveCommand {
         console.flush()
         if let msg = outcome.message { Terminal.writeError(msg + "\n") }
         if let path = o.record {
-            Terminal.writeError("outbox: recorded \(loop.model.recorded.count) actions to \(shown(path)); replay with `outbox run \(shown(path))`\n")
+            Terminal.writeError(
+                "outbox: recorded \(loop.model.recorded.count) actions to \(shown(path)); replay with `outbox run \(shown(path))`\n"
+            )
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
         // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so
@@ -180,15 +192,21 @@ enum InteractiveCommand {
         case .notATerminal:
             return "outbox: the live screen needs a terminal, and standard input or output is not one; " + runInstead
         case .termUnset:
-            return "outbox: TERM is not set, so the terminal cannot be known; set TERM to e.g. xterm-256color, or " + runInstead
+            return "outbox: TERM is not set, so the terminal cannot be known; set TERM to e.g. xterm-256color, or "
+                + runInstead
         case .noTerminfo(let t):
-            return "outbox: no terminfo database was found to set up the terminal '\(shown(t))'; install ncurses' terminfo, or " + runInstead
+            return
+                "outbox: no terminfo database was found to set up the terminal '\(shown(t))'; install ncurses' terminfo, or "
+                + runInstead
         case .unknownTerm(let t):
-            return "outbox: the terminal type '\(shown(t))' is unknown here (no terminfo entry); " + runInstead + ", " + setTerm
+            return "outbox: the terminal type '\(shown(t))' is unknown here (no terminfo entry); " + runInstead + ", "
+                + setTerm
         case .hardcopy(let t):
-            return "outbox: the terminal '\(shown(t))' prints on paper and cannot show the live screen; " + runInstead + ", " + setTerm
+            return "outbox: the terminal '\(shown(t))' prints on paper and cannot show the live screen; " + runInstead
+                + ", " + setTerm
         case .noCursorAddressing(let t):
-            return "outbox: the terminal '\(shown(t))' cannot show the live screen (no cursor addressing); " + runInstead + ", " + setTerm
+            return "outbox: the terminal '\(shown(t))' cannot show the live screen (no cursor addressing); "
+                + runInstead + ", " + setTerm
         }
     }
 
@@ -222,7 +240,8 @@ enum InteractiveCommand {
             while true {
                 if let why = model.sim.store.failure {
                     saveRecording()
-                    return Outcome(status: 1, message: "outbox: the device store failed, so Outbox stopped: " + shown(why))
+                    return Outcome(
+                        status: 1, message: "outbox: the device store failed, so Outbox stopped: " + shown(why))
                 }
                 // A stop signal, or the terminal gone with none (nohup): quit as on
                 // `q`, so the app closes by its rules and the recording says so.
@@ -232,7 +251,10 @@ enum InteractiveCommand {
                     if sig == 0 {
                         return Outcome(status: 129, message: "outbox: the terminal went away, so Outbox quit")
                     }
-                    return Outcome(status: 128 + sig, message: "outbox: stopped by \(Terminal.signalName(sig)); the app was closed as on q", signal: sig)
+                    return Outcome(
+                        status: 128 + sig,
+                        message: "outbox: stopped by \(Terminal.signalName(sig)); the app was closed as on q",
+                        signal: sig)
                 }
                 model.setListHeight(AppView.listRows(model, width: term.width, height: term.height))
                 if dirty || Loop.wallMs() - lastFrame >= frameMs {
@@ -312,7 +334,8 @@ enum InteractiveCommand {
         }
 
         mutating func export() {
-            let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: ".", with: "-")
+            let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(
+                of: ".", with: "-")
             let path = FileManager.default.currentDirectoryPath + "/outbox-\(model.sim.profile.rawValue)-\(stamp).jsonl"
             let writer = TimelineWriter(format: .jsonl)
             var out = ""

@@ -1,10 +1,11 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import CNcurses
 import OutboxUI
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// Set by the stop-signal handler; the loop reads it and shuts down cleanly.
 /// A plain global with a literal value: no lazy initialization in the handler.

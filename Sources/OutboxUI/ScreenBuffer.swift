@@ -6,7 +6,8 @@ public enum Role: String, CaseIterable, Sendable {
     case tab, tabActive, columnHeader, rowSelected
     case statePending, stateInFlight, stateRetrying, stateQueued, stateDelivered, stateDropped
     case online, offline, consentGranted, consentDenied, consentUndecided
-    case timelineAxis, timelineAttempt, timelineOk, timelineFail, timelineWait, timelineOffline, timelineFinal, timelineNow
+    case timelineAxis, timelineAttempt, timelineOk, timelineFail, timelineWait, timelineOffline, timelineFinal,
+        timelineNow
     case logSDK, logWarning, logError, logCompletion, logBackend, logOutbox
     case banner, notice, error, statusBar, statusKey, help, helpKey, commandLine, overlay
 }

@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real program in a real terminal (tmux): start, go offline, fire, see the
@@ -36,7 +36,8 @@ final class EndToEndTests: XCTestCase {
         // An outbox that outlived its terminal (a bug: it should have quit) is
         // stopped too, by the pid it wrote, if that pid is still an outbox.
         rememberPid()
-        for pid in pids where sh("ps -o comm= -p \(pid)").1.trimmingCharacters(in: .whitespacesAndNewlines) == "outbox" {
+        for pid in pids where sh("ps -o comm= -p \(pid)").1.trimmingCharacters(in: .whitespacesAndNewlines) == "outbox"
+        {
             kill(pid, SIGKILL)
         }
         try? FileManager.default.removeItem(atPath: work)
@@ -47,7 +48,7 @@ final class EndToEndTests: XCTestCase {
 
     func rememberPid() {
         if let t = try? String(contentsOfFile: pidFile, encoding: .utf8),
-           let pid = pid_t(t.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
+            let pid = pid_t(t.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0
         {
             pids.insert(pid)
         }
@@ -106,9 +107,10 @@ final class EndToEndTests: XCTestCase {
 
     /// Waits (up to 10 s) until a file's text satisfies a condition.
     @discardableResult
-    func waitForFile(_ path: String, _ what: String, file: StaticString = #filePath, line: UInt = #line,
-                     _ ok: (String) -> Bool) -> Bool
-    {
+    func waitForFile(
+        _ path: String, _ what: String, file: StaticString = #filePath, line: UInt = #line,
+        _ ok: (String) -> Bool
+    ) -> Bool {
         for _ in 0..<100 {
             if let t = try? String(contentsOfFile: path, encoding: .utf8), ok(t) { return true }
             usleep(100_000)
@@ -142,7 +144,7 @@ final class EndToEndTests: XCTestCase {
     func startedPid(file: StaticString = #filePath, line: UInt = #line) -> pid_t? {
         for _ in 0..<100 {
             if let t = try? String(contentsOfFile: pidFile, encoding: .utf8),
-               let p = pid_t(t.trimmingCharacters(in: .whitespacesAndNewlines)), p > 0
+                let p = pid_t(t.trimmingCharacters(in: .whitespacesAndNewlines)), p > 0
             {
                 return p
             }
@@ -163,8 +165,10 @@ final class EndToEndTests: XCTestCase {
     func test_realTerminal_offlineFireQuit_shellIntact() throws {
         XCTAssertEqual(sh("command -v tmux").0, 0, "tmux is needed (.ci/run installs it)")
         let rec = work + "/session.outbox"
-        XCTAssertTrue(start("cd \(work) && " + outbox("--memory --record \(rec)") + "; " + Self.afterExit,
-                            width: 100, height: 30))
+        XCTAssertTrue(
+            start(
+                "cd \(work) && " + outbox("--memory --record \(rec)") + "; " + Self.afterExit,
+                width: 100, height: 30))
         guard waitFor("OUTBOX") else { return }
         XCTAssertTrue(screen().contains("linktrail"))
         keys("c")
@@ -225,8 +229,10 @@ final class EndToEndTests: XCTestCase {
     func test_notATerminal_pointsToOutboxRun() {
         let (status, out) = sh("\(binary) --memory < /dev/null 2>&1 | cat")
         XCTAssertEqual(status, 0)  // cat's
-        XCTAssertEqual(out, "outbox: the live screen needs a terminal, and standard input or output is not one; "
-                       + "use `outbox run FILE` for a headless timeline\n")
+        XCTAssertEqual(
+            out,
+            "outbox: the live screen needs a terminal, and standard input or output is not one; "
+                + "use `outbox run FILE` for a headless timeline\n")
         XCTAssertEqual(sh("\(binary) --memory </dev/null >/dev/null 2>/dev/null").0, 2)
     }
 
@@ -237,14 +243,23 @@ final class EndToEndTests: XCTestCase {
         let advice = "use `outbox run FILE` for a headless timeline, or set TERM to e.g. xterm-256color"
         let cases: [(env: String, line: String)] = [
             ("TERM=dumb", "outbox: the terminal 'dumb' cannot show the live screen (no cursor addressing); " + advice),
-            ("TERM=no-such-term", "outbox: the terminal type 'no-such-term' is unknown here (no terminfo entry); " + advice),
-            ("-u TERM", "outbox: TERM is not set, so the terminal cannot be known; set TERM to e.g. xterm-256color, "
-                + "or use `outbox run FILE` for a headless timeline"),
-            ("TERM=\"$(printf 'x\\033]2;PWNED\\007')\"",
-             "outbox: the terminal type 'x\\x1b]2;PWNED\\x07' is unknown here (no terminfo entry); " + advice),
+            (
+                "TERM=no-such-term",
+                "outbox: the terminal type 'no-such-term' is unknown here (no terminfo entry); " + advice
+            ),
+            (
+                "-u TERM",
+                "outbox: TERM is not set, so the terminal cannot be known; set TERM to e.g. xterm-256color, "
+                    + "or use `outbox run FILE` for a headless timeline"
+            ),
+            (
+                "TERM=\"$(printf 'x\\033]2;PWNED\\007')\"",
+                "outbox: the terminal type 'x\\x1b]2;PWNED\\x07' is unknown here (no terminfo entry); " + advice
+            ),
         ]
         for c in cases {
-            let script = "stty -g > \(work)/before; env \(c.env) \(binary) --memory; s=$?; "
+            let script =
+                "stty -g > \(work)/before; env \(c.env) \(binary) --memory; s=$?; "
                 + "stty -g > \(work)/after; echo \"EXIT=$s\"; exec sleep 60"
             XCTAssertTrue(start(script, width: 250, height: 10))
             guard waitFor("EXIT=") else { return }
@@ -269,7 +284,8 @@ final class EndToEndTests: XCTestCase {
         ]
         for c in cases {
             let state = work + "/state-" + c.name, rec = work + "/\(c.name).outbox"
-            let run = Self.trapKeys + "; " + outbox("--profile ios --state-dir \(state) --record \(rec)") + "; "
+            let run =
+                Self.trapKeys + "; " + outbox("--profile ios --state-dir \(state) --record \(rec)") + "; "
                 + Self.afterExit
             XCTAssertTrue(start(run, width: 140, height: 30))
             guard waitFor("OUTBOX"), let pid = startedPid() else { return }
@@ -286,7 +302,8 @@ final class EndToEndTests: XCTestCase {
             guard waitFor("EXIT=\(c.status) icanon") else { return }
             let text = screen()
             let name = c.signal == 0 ? "SIGINT" : c.name
-            XCTAssertTrue(text.contains("outbox: stopped by \(name); the app was closed as on q"), c.name + ":\n" + text)
+            XCTAssertTrue(
+                text.contains("outbox: stopped by \(name); the app was closed as on q"), c.name + ":\n" + text)
             let recorded = (try? String(contentsOfFile: rec, encoding: .utf8)) ?? ""
             XCTAssertTrue(recorded.hasSuffix(" quit\n"), c.name + ":\n" + recorded)
             XCTAssertTrue(recorded.contains("network offline"), c.name + ":\n" + recorded)
@@ -304,7 +321,8 @@ final class EndToEndTests: XCTestCase {
         for how in ["sighup", "input-gone"] {
             let state = work + "/state-" + how, rec = work + "/\(how).outbox", status = work + "/\(how).status"
             let args = "--profile ios --state-dir \(state) --record \(rec)"
-            let run = how == "sighup"
+            let run =
+                how == "sighup"
                 ? outbox(args, exec: true)
                 : "trap : HUP; " + outbox(args) + "; echo $? > \(status)"
             XCTAssertTrue(start(run, width: 140, height: 30))
@@ -331,7 +349,8 @@ final class EndToEndTests: XCTestCase {
         try? "profile ios\nat 0 launch\nat 0 network offline\nat 1s track \"\u{1b}]2;PWNED\u{07}\"\n"
             .write(toFile: scenario, atomically: true, encoding: .utf8)
         XCTAssertEqual(sh("\(binary) run --quiet --state-dir \(state) \(scenario) >/dev/null").0, 0)
-        XCTAssertTrue(start(outbox("--profile ios --state-dir \(state)") + "; " + Self.afterExit, width: 120, height: 30))
+        XCTAssertTrue(
+            start(outbox("--profile ios --state-dir \(state)") + "; " + Self.afterExit, width: 120, height: 30))
         guard waitFor("OUTBOX") else { return }
         guard waitFor("#1 \\x1b]2;PWNED\\x07") else { return }  // the detail pane's title
         XCTAssertNotEqual(sh("\(tmux) display -p '#{pane_title}'").1, "PWNED\n")

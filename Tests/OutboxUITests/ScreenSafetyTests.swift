@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -9,8 +10,9 @@ final class ScreenSafetyTests: XCTestCase {
     /// Every cell of a screen holds a character a terminal shows rather than obeys.
     func assertNoControlCell(_ b: ScreenBuffer, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         for (i, c) in b.cells.enumerated() where SafeText.needsEscape(c.char) {
-            XCTFail("\(what): cell (\(i % b.width), \(i / b.width)) holds U+\(String(c.char.value, radix: 16))",
-                    file: file, line: line)
+            XCTFail(
+                "\(what): cell (\(i % b.width), \(i / b.width)) holds U+\(String(c.char.value, radix: 16))",
+                file: file, line: line)
             return
         }
     }
@@ -19,8 +21,10 @@ final class ScreenSafetyTests: XCTestCase {
 
     func hostileSession() -> Session {
         var s = Session(.ios, width: 120, height: 40)
-        let attrs = [Attribute(key: "note", value: "a\u{9b}31mred\u{7f}\r\nline2\u{0}"),
-                     Attribute(key: "k\u{202e}gpj.exe", value: "\t")]
+        let attrs = [
+            Attribute(key: "note", value: "a\u{9b}31mred\u{7f}\r\nline2\u{0}"),
+            Attribute(key: "k\u{202e}gpj.exe", value: "\t"),
+        ]
         XCTAssertTrue(s.model.perform(.eventTracked(TrackedEvent(name: Self.hostile, attributes: attrs))))
         s.wait(1000)
         return s
