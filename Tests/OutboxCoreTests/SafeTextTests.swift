@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OutboxCore
 
 /// What may reach a terminal or a text file from input: control and bidi scalars
@@ -18,16 +19,20 @@ final class SafeTextTests: XCTestCase {
     func test_delAndC1Controls_escaped() {
         XCTAssertEqual(SafeText.escaped("x\u{7f}y", max: 100), "x\\x7fy")
         XCTAssertEqual(SafeText.escaped("\u{9b}31m\u{85}\u{80}\u{9f}", max: 100), "\\u{9b}31m\\u{85}\\u{80}\\u{9f}")
-        XCTAssertEqual(SafeText.escaped("\u{a0}", max: 100), "\u{a0}", "U+00A0 is the first scalar after C1, shown as is")
+        XCTAssertEqual(
+            SafeText.escaped("\u{a0}", max: 100), "\u{a0}", "U+00A0 is the first scalar after C1, shown as is")
     }
 
     func test_bidiOverridesAndSeparators_escaped() {
         // "file\u{202e}txt.exe" would read as "fileexe.txt".
         XCTAssertEqual(SafeText.escaped("file\u{202e}txt.exe", max: 100), "file\\u{202e}txt.exe")
-        for v: UInt32 in [0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
-                          0x2066, 0x2067, 0x2068, 0x2069] {
-            XCTAssertEqual(SafeText.escaped(String(Character(Unicode.Scalar(v)!)), max: 100),
-                           "\\u{" + String(v, radix: 16) + "}")
+        for v: UInt32 in [
+            0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E,
+            0x2066, 0x2067, 0x2068, 0x2069,
+        ] {
+            XCTAssertEqual(
+                SafeText.escaped(String(Character(Unicode.Scalar(v)!)), max: 100),
+                "\\u{" + String(v, radix: 16) + "}")
         }
         // Neighbours that are not bidi controls stay.
         for v: UInt32 in [0x061B, 0x200D, 0x2027, 0x202F, 0x2065, 0x206A] {
@@ -48,8 +53,9 @@ final class SafeTextTests: XCTestCase {
     func test_longText_cutWithTheCountOfWhatIsLeftOut() {
         XCTAssertEqual(SafeText.escaped("abcdef", max: 6), "abcdef")
         XCTAssertEqual(SafeText.escaped("abcdefg", max: 6), "abcdef…[+1 chars]")
-        XCTAssertEqual(SafeText.escaped(String(repeating: "x", count: 100_000), max: 10),
-                       "xxxxxxxxxx…[+99990 chars]")
+        XCTAssertEqual(
+            SafeText.escaped(String(repeating: "x", count: 100_000), max: 10),
+            "xxxxxxxxxx…[+99990 chars]")
         XCTAssertEqual(SafeText.escaped("abc", max: 0), "…[+3 chars]")
         // An escape is never cut in half: it goes whole or not at all.
         XCTAssertEqual(SafeText.escaped("ab\u{1b}c", max: 4), "ab…[+2 chars]")
