@@ -81,9 +81,16 @@ enum InteractiveCommand {
                     "unknown theme `\(spec)`, expected one of: " + themeNames.joined(separator: ", ")
                         + ", or a path to a .theme file"))
         }
-        guard let data = FileManager.default.contents(atPath: spec), let text = String(data: data, encoding: .utf8)
-        else {
-            return .failure(Problem("\(spec):1: cannot read the theme file"))
+        // A theme is a few dozen lines: 1 MB is plenty, and `/dev/zero` is refused by name.
+        let text: String
+        switch Platform.readFile(spec, limit: 1 << 20) {
+        case .failure(let f):
+            return .failure(Problem("\(spec):1: cannot read the theme file: \(f.message); expected a readable .theme file"))
+        case .success(let bytes):
+            guard RunCommand.isUTF8(bytes[...]) else {
+                return .failure(Problem("\(spec):1: cannot read the theme file: it is not UTF-8 text"))
+            }
+            text = String(decoding: bytes, as: UTF8.self)
         }
         let name = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
         switch Theme.parse(text, name: name, file: spec) {

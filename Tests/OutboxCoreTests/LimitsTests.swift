@@ -304,3 +304,23 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertEqual(SafeText.line(once, maxWord: 1000), once)
     }
 }
+
+/// Issue 10: theme files given by path are read with limits and plain errors.
+final class ThemeFileTests: XCTestCase {
+    func testThemePathsThatAreNotThemesSayWhy() throws {
+        func message(_ spec: String) -> String? {
+            if case .failure(let p) = InteractiveCommand.loadTheme(spec) { return p.message }
+            return nil
+        }
+        XCTAssertEqual(message("/tmp"), "/tmp:1: cannot read the theme file: it is a directory; expected a readable .theme file")
+        XCTAssertEqual(message("/nonexistent/x.theme"),
+                       "/nonexistent/x.theme:1: cannot read the theme file: No such file or directory; expected a readable .theme file")
+        if FileManager.default.fileExists(atPath: "/dev/zero") {
+            XCTAssertEqual(message("/dev/zero"), "/dev/zero:1: cannot read the theme file: it is larger than 1 MB, the most Outbox reads; expected a readable .theme file")
+        }
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("crlf-\(UUID().uuidString).theme")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try Data("normal default default\r\nheader black cyan bold\r\n".utf8).write(to: url)
+        XCTAssertNil(message(url.path), "a CRLF theme loads")
+    }
+}
