@@ -218,7 +218,7 @@ final class StoreTests: XCTestCase {
     func test_secondWriter_isRefused_andLockIsReleasedOnClose() throws {
         let dir = tempDir("lock")
         let first = try SQLiteDeviceStore(directory: dir, profile: .android)
-        assertRefused(dir, .android, "another Outbox (pid \(getpid())) is using this device")
+        assertRefused(dir, .android, "this device is already open in this process (pid \(getpid()))")
         // Another profile in the same directory is a different device.
         let other = try SQLiteDeviceStore(directory: dir, profile: .ios)
         other.close()
@@ -226,19 +226,17 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(runCLI(["state", "show", "--profile", "android", "--state-dir", dir]).0, 0)
         let reset = runCLI(["state", "reset", "--profile", "android", "--state-dir", dir])
         XCTAssertEqual(reset.0, 2)
-        XCTAssertTrue(reset.2.contains("another Outbox"), reset.2)
+        XCTAssertTrue(reset.2.contains("already open in this process"), reset.2)
         first.close()
         let again = try SQLiteDeviceStore(directory: dir, profile: .android)
         again.close()
     }
 
-    func test_unwritableOrMissingDirectory_clearErrors() throws {
-        // Even root cannot create files in /proc: a directory that is there but read-only.
-        assertRefused("/proc/1", .linktrail, "is the state directory writable?")
-        assertRefused("/proc/1/outbox-state", .linktrail, "cannot create the state directory")
+    func test_missingDirectory_orAFile_clearErrors() throws {
         let file = tempDir("notdir") + "/plain"
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         assertRefused(file, .linktrail, "is not a directory")
+        assertRefused(file + "/deeper", .linktrail, "cannot create the state directory")
         let r = runCLI(["run", "--state-dir", file, storeRoot + "/examples/ios-logout.outbox"])
         XCTAssertEqual(r.0, 2)
         XCTAssertTrue(r.2.contains("is not a directory"), r.2)
