@@ -105,10 +105,12 @@ enum StateCommand {
             for r in rows {
                 var details: [String] = []
                 if r.idempotencyKey != 0 { details.append("key " + Simulation.hexKey(r.idempotencyKey)) }
-                if let v = r.value { details.append("value \(v.text) \(r.currency)") }
-                if !r.attributes.isEmpty { details.append(r.attributes.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) }
+                // Text from the database is shown escaped: a name may hold bytes a terminal obeys.
+                func safe(_ s: String) -> String { SafeText.escaped(s, max: 500) }
+                if let v = r.value { details.append("value \(v.text) \(safe(r.currency))") }
+                if !r.attributes.isEmpty { details.append(r.attributes.map { "\(safe($0.key))=\(safe($0.value))" }.joined(separator: " ")) }
                 if r.waitingForConsent { details.append("waiting for consent") }
-                console.print(row(String(r.id), r.kind.word, r.name, String(r.attempts), details.joined(separator: " · ")))
+                console.print(row(String(r.id), r.kind.word, safe(r.name), String(r.attempts), details.joined(separator: " · ")))
             }
         }
         if shown == 0 && status == 0 {

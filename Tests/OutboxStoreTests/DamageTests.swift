@@ -229,6 +229,11 @@ final class DamageTests: XCTestCase {
         XCTAssertEqual(t.loadAll().first?.name, name)
         XCTAssertEqual(t.loadAll().first?.attributes, [Attribute(key: "k\u{0}", value: "v")])
         t.close()
+        // And `state show` prints it escaped: the terminal is not sent the ESC.
+        let show = runCLI(["state", "show", "--state-dir", dir])
+        XCTAssertEqual(show.0, 0)
+        XCTAssertFalse(show.1.contains("\u{1B}"), show.1)
+        XCTAssertTrue(show.1.contains("a\\x00b \\x1b[31m é"), show.1)
     }
 
     /// The live screen opens the device before curses starts: the refusal is a
