@@ -78,8 +78,12 @@ enum StateCommand {
                 status = 2
                 for d in store.damage { console.error("outbox state: " + d.description) }
                 let unlisted = store.damageCount - store.damage.count
-                if unlisted > 0 { console.error("outbox state: \(store.path): and \(unlisted) more problems, not listed") }
-                console.error("outbox state: \(store.path): \(store.damageCount) problem\(store.damageCount == 1 ? "" : "s") found; Outbox will not run this device until it is moved aside with \(SQLiteDeviceStore.hint("reset", directory: dir, profile: p)) (the file is kept under a new name; nothing is deleted)")
+                if unlisted > 0 {
+                    console.error("outbox state: \(store.path): and \(unlisted) more problems, not listed")
+                }
+                console.error(
+                    "outbox state: \(store.path): \(store.damageCount) problem\(store.damageCount == 1 ? "" : "s") found; Outbox will not run this device until it is moved aside with \(SQLiteDeviceStore.hint("reset", directory: dir, profile: p)) (the file is kept under a new name; nothing is deleted)"
+                )
             }
             if jsonl {
                 for r in rows {
@@ -97,8 +101,12 @@ enum StateCommand {
                 }
                 continue
             }
-            var head = "\(p.rawValue): \(rows.count) saved" + (store.damageCount > 0 ? " (and damaged rows, listed on stderr)" : "") + " · \(store.path)"
-            if p == .linktrail { head += " · consent \(store.consent.word) · install \(store.installCreated ? "created" : "not created")" }
+            var head =
+                "\(p.rawValue): \(rows.count) saved"
+                + (store.damageCount > 0 ? " (and damaged rows, listed on stderr)" : "") + " · \(store.path)"
+            if p == .linktrail {
+                head += " · consent \(store.consent.word) · install \(store.installCreated ? "created" : "not created")"
+            }
             console.print(head)
             if rows.isEmpty { continue }
             console.print(row("id", "kind", "name", "attempts", "details"))
@@ -108,9 +116,12 @@ enum StateCommand {
                 // Text from the database is shown escaped: a name may hold bytes a terminal obeys.
                 func safe(_ s: String) -> String { SafeText.escaped(s, max: 500) }
                 if let v = r.value { details.append("value \(v.text) \(safe(r.currency))") }
-                if !r.attributes.isEmpty { details.append(r.attributes.map { "\(safe($0.key))=\(safe($0.value))" }.joined(separator: " ")) }
+                if !r.attributes.isEmpty {
+                    details.append(r.attributes.map { "\(safe($0.key))=\(safe($0.value))" }.joined(separator: " "))
+                }
                 if r.waitingForConsent { details.append("waiting for consent") }
-                console.print(row(String(r.id), r.kind.word, safe(r.name), String(r.attempts), details.joined(separator: " · ")))
+                console.print(
+                    row(String(r.id), r.kind.word, safe(r.name), String(r.attempts), details.joined(separator: " · ")))
             }
         }
         if shown == 0 && status == 0 {
@@ -124,7 +135,8 @@ enum StateCommand {
             let fill = String(repeating: " ", count: max(0, w - s.count))
             return right ? fill + s : s + fill
         }
-        return "  " + pad(id, 5, right: true) + "  " + pad(kind, 15) + pad(name, 19) + pad(attempts, 8, right: true) + "  " + details
+        return "  " + pad(id, 5, right: true) + "  " + pad(kind, 15) + pad(name, 19) + pad(attempts, 8, right: true)
+            + "  " + details
     }
 
     static func reset(_ profiles: [Profile], _ dir: String, _ console: Console) -> Int32 {

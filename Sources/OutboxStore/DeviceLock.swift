@@ -46,42 +46,50 @@ final class DeviceLock {
     /// Takes the lock at `path`, creating the file when missing.
     static func acquire(_ path: String) -> Result<DeviceLock, Refusal> {
         held.queue.sync { () -> Result<DeviceLock, Refusal> in
-            switch Platform.entry(path) {
+            switch StorePlatform.entry(path) {
             case .missing:
                 break
             case .regular(_, _, let device, let inode):
-                if held.keys.contains(FileKey(device: device, inode: inode)) { return .failure(.inUse(pid: Platform.pid)) }
+                if held.keys.contains(FileKey(device: device, inode: inode)) {
+                    return .failure(.inUse(pid: StorePlatform.pid))
+                }
             case .symlink:
-                return .failure(.unusable("is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)"))
+                return .failure(
+                    .unusable(
+                        "is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)"
+                    ))
             case let other:
                 return .failure(.unusable("is \(other.word), expected a regular file (the device's lock file)"))
             }
-            let (fd, e) = Platform.openLockFile(path)
+            let (fd, e) = StorePlatform.openLockFile(path)
             guard fd >= 0 else {
-                if e == Platform.isLink {
-                    return .failure(.unusable("is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)"))
+                if e == StorePlatform.isLink {
+                    return .failure(
+                        .unusable(
+                            "is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)"
+                        ))
                 }
-                return .failure(.unusable("cannot open the lock file for writing (\(Platform.describe(e)))"))
+                return .failure(.unusable("cannot open the lock file for writing (\(StorePlatform.describe(e)))"))
             }
-            guard case .regular(_, _, let device, let inode) = Platform.entry(fd: fd) else {
-                let what = Platform.entry(fd: fd).word
-                Platform.close(fd)
+            guard case .regular(_, _, let device, let inode) = StorePlatform.entry(fd: fd) else {
+                let what = StorePlatform.entry(fd: fd).word
+                StorePlatform.close(fd)
                 return .failure(.unusable("is \(what), expected a regular file (the device's lock file)"))
             }
             let key = FileKey(device: device, inode: inode)
             // The path changed between the look and the open and now names a lock this
             // process holds: closing this descriptor would let that lock go, so keep it.
-            if held.keys.contains(key) { return .failure(.inUse(pid: Platform.pid)) }
-            switch Platform.writeLock(fd) {
+            if held.keys.contains(key) { return .failure(.inUse(pid: StorePlatform.pid)) }
+            switch StorePlatform.writeLock(fd) {
             case .locked:
                 held.keys.insert(key)
                 return .success(DeviceLock(path: path, fd: fd, key: key))
             case .heldBy(let pid):
-                Platform.close(fd)
+                StorePlatform.close(fd)
                 return .failure(.inUse(pid: pid))
             case .failed(let e):
-                Platform.close(fd)
-                return .failure(.unusable("cannot take the lock (\(Platform.describe(e)))"))
+                StorePlatform.close(fd)
+                return .failure(.unusable("cannot take the lock (\(StorePlatform.describe(e)))"))
             }
         }
     }
@@ -90,7 +98,7 @@ final class DeviceLock {
     func release() {
         guard fd >= 0 else { return }
         DeviceLock.held.queue.sync {
-            Platform.close(fd)
+            StorePlatform.close(fd)
             DeviceLock.held.keys.remove(key)
         }
         fd = -1

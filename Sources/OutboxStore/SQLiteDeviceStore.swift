@@ -67,13 +67,13 @@ public final class SQLiteDeviceStore: DeviceStore {
     /// Whether anything is at a profile's database path: a file, or a link or
     /// something else that `outbox state show` must name rather than pass over.
     public static func hasDevice(directory: String, profile: Profile) -> Bool {
-        Platform.entry(databasePath(directory: directory, profile: profile)) != .missing
+        StorePlatform.entry(databasePath(directory: directory, profile: profile)) != .missing
     }
 
     /// The default state directory: `$XDG_STATE_HOME/outbox`, else `~/.local/state/outbox`.
     public static func defaultDirectory() -> String {
-        if let x = Platform.environment("XDG_STATE_HOME"), !x.isEmpty { return x + "/outbox" }
-        let home = Platform.environment("HOME") ?? "."
+        if let x = StorePlatform.environment("XDG_STATE_HOME"), !x.isEmpty { return x + "/outbox" }
+        let home = StorePlatform.environment("HOME") ?? "."
         return home + "/.local/state/outbox"
     }
 
@@ -98,7 +98,11 @@ public final class SQLiteDeviceStore: DeviceStore {
             if !readOnly {
                 if damageCount > 0 { throw damagedError() }
                 guard epoch < StoreLimits.opens.upperBound else {
-                    throw StoreError(path: path, message: "device row 'opens': the device was opened \(epoch) times, the most it can be: its next open would repeat the idempotency keys of an earlier one; nothing was changed. \(moveAside)")
+                    throw StoreError(
+                        path: path,
+                        message:
+                            "device row 'opens': the device was opened \(epoch) times, the most it can be: its next open would repeat the idempotency keys of an earlier one; nothing was changed. \(moveAside)"
+                    )
                 }
                 try prepareForWriting()
                 setDevice("opens", String(epoch + 1))
@@ -125,17 +129,18 @@ public final class SQLiteDeviceStore: DeviceStore {
     // MARK: Opening
 
     static func makeDirectory(_ dir: String) throws(StoreError) {
-        if let isDir = Platform.isDirectory(dir) {
+        if let isDir = StorePlatform.isDirectory(dir) {
             guard isDir else { throw StoreError(path: dir, message: "is not a directory, expected a state directory") }
             return
         }
         var built = dir.hasPrefix("/") ? "" : "."
         for part in dir.split(separator: "/") {
             built += "/" + part
-            if Platform.isDirectory(built) == nil {
-                let e = Platform.makeDirectory(built)
-                if e != 0 && e != Platform.exists {
-                    throw StoreError(path: built, message: "cannot create the state directory (\(Platform.describe(e)))")
+            if StorePlatform.isDirectory(built) == nil {
+                let e = StorePlatform.makeDirectory(built)
+                if e != 0 && e != StorePlatform.exists {
+                    throw StoreError(
+                        path: built, message: "cannot create the state directory (\(StorePlatform.describe(e)))")
                 }
             }
         }
@@ -144,15 +149,19 @@ public final class SQLiteDeviceStore: DeviceStore {
     /// A device is written only in a directory this process may write: said before
     /// anything is created, with what is true (permission, read-only file system).
     static func checkWritable(_ dir: String) throws(StoreError) {
-        let e = Platform.canWriteDirectory(dir)
+        let e = StorePlatform.canWriteDirectory(dir)
         guard e != 0 else { return }
         let why: String
         switch e {
-        case Platform.readOnlyFileSystem: why = "is on a read-only file system"
-        case Platform.denied, Platform.notPermitted: why = "is not writable by this user (permission denied)"
-        default: why = "cannot be written (\(Platform.describe(e)))"
+        case StorePlatform.readOnlyFileSystem: why = "is on a read-only file system"
+        case StorePlatform.denied, StorePlatform.notPermitted: why = "is not writable by this user (permission denied)"
+        default: why = "cannot be written (\(StorePlatform.describe(e)))"
         }
-        throw StoreError(path: dir, message: "the state directory \(why); Outbox creates a device's lock and database files there to run it. Nothing was changed; `outbox state show` can still read what it holds")
+        throw StoreError(
+            path: dir,
+            message:
+                "the state directory \(why); Outbox creates a device's lock and database files there to run it. Nothing was changed; `outbox state show` can still read what it holds"
+        )
     }
 
     static func takeLock(directory: String, profile: Profile) throws(StoreError) -> DeviceLock {
@@ -161,12 +170,22 @@ public final class SQLiteDeviceStore: DeviceStore {
         switch DeviceLock.acquire(lockPath) {
         case .success(let lock):
             return lock
-        case .failure(.inUse(let pid?)) where pid == Platform.pid:
-            throw StoreError(path: db, message: "this device is already open in this process (pid \(pid)); only one may write it at a time")
+        case .failure(.inUse(let pid?)) where pid == StorePlatform.pid:
+            throw StoreError(
+                path: db,
+                message: "this device is already open in this process (pid \(pid)); only one may write it at a time")
         case .failure(.inUse(let pid?)):
-            throw StoreError(path: db, message: "another process (pid \(pid)) is using this device: it holds the lock on \(lockPath); only one Outbox may write a device at a time")
+            throw StoreError(
+                path: db,
+                message:
+                    "another process (pid \(pid)) is using this device: it holds the lock on \(lockPath); only one Outbox may write a device at a time"
+            )
         case .failure(.inUse(nil)):
-            throw StoreError(path: db, message: "another process is using this device: it holds the lock on \(lockPath) (the system does not say which process); only one Outbox may write a device at a time")
+            throw StoreError(
+                path: db,
+                message:
+                    "another process is using this device: it holds the lock on \(lockPath) (the system does not say which process); only one Outbox may write a device at a time"
+            )
         case .failure(.unusable(let why)):
             throw StoreError(path: lockPath, message: why)
         }
@@ -178,36 +197,47 @@ public final class SQLiteDeviceStore: DeviceStore {
     private func checkFiles() throws(StoreError) {
         for suffix in [""] + SQLiteDeviceStore.companions {
             let p = path + suffix
-            switch Platform.entry(p) {
+            switch StorePlatform.entry(p) {
             case .missing:
                 if suffix.isEmpty && readOnly { throw StoreError(path: p, message: "there is no device database here") }
             case .regular(_, let links, _, _):
                 if links > 1 && !readOnly {
-                    throw StoreError(path: p, message: "has \(links) names (hard links); Outbox writes only a database file that is its own, so nothing was changed. \(moveAside)")
+                    throw StoreError(
+                        path: p,
+                        message:
+                            "has \(links) names (hard links); Outbox writes only a database file that is its own, so nothing was changed. \(moveAside)"
+                    )
                 }
             case .symlink:
-                throw StoreError(path: p, message: "is a symbolic link; Outbox never reads or writes its database through a link, so nothing was opened. Put the file itself there, or move the link aside with \(hint("reset")) (its target is not touched)")
+                throw StoreError(
+                    path: p,
+                    message:
+                        "is a symbolic link; Outbox never reads or writes its database through a link, so nothing was opened. Put the file itself there, or move the link aside with \(hint("reset")) (its target is not touched)"
+                )
             case let other:
-                throw StoreError(path: p, message: "is \(other.word), expected a regular file; nothing was opened. \(moveAside)")
+                throw StoreError(
+                    path: p, message: "is \(other.word), expected a regular file; nothing was opened. \(moveAside)")
             }
         }
     }
 
     /// A file that is there but is not SQLite is refused before SQLite sees it.
     private func checkHeader() throws(StoreError) {
-        let (fd, e) = Platform.openForReading(path)
+        let (fd, e) = StorePlatform.openForReading(path)
         guard fd >= 0 else {
-            if e == Platform.notFound { return }
-            throw StoreError(path: path, message: "cannot read the database (\(Platform.describe(e)))")
+            if e == StorePlatform.notFound { return }
+            throw StoreError(path: path, message: "cannot read the database (\(StorePlatform.describe(e)))")
         }
-        defer { Platform.close(fd) }
-        guard case .regular(let size, _, _, _) = Platform.entry(fd: fd) else {
+        defer { StorePlatform.close(fd) }
+        guard case .regular(let size, _, _, _) = StorePlatform.entry(fd: fd) else {
             throw StoreError(path: path, message: "is not a regular file; nothing was opened")
         }
         guard size > 0 else { return }
         let magic = Array("SQLite format 3".utf8) + [0]
-        guard Platform.read(fd, 16) == magic else {
-            throw StoreError(path: path, message: "is not an SQLite database (a foreign or damaged file); nothing was changed. \(moveAside)")
+        guard StorePlatform.read(fd, 16) == magic else {
+            throw StoreError(
+                path: path,
+                message: "is not an SQLite database (a foreign or damaged file); nothing was changed. \(moveAside)")
         }
     }
 
@@ -218,8 +248,8 @@ public final class SQLiteDeviceStore: DeviceStore {
         let base = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         if !readOnly { return (path, base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) }
         var logWaiting = false
-        if case .regular(let size, _, _, _) = Platform.entry(path + "-wal") { logWaiting = size > 0 }
-        if !logWaiting && Platform.canWriteDirectory(directory) != 0 {
+        if case .regular(let size, _, _, _) = StorePlatform.entry(path + "-wal") { logWaiting = size > 0 }
+        if !logWaiting && StorePlatform.canWriteDirectory(directory) != 0 {
             return (SQLiteDeviceStore.uri(path, immutable: true), base | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
         }
         return (path, base | SQLITE_OPEN_READONLY)
@@ -247,10 +277,16 @@ public final class SQLiteDeviceStore: DeviceStore {
         var handle: OpaquePointer?
         let rc = sqlite3_open_v2(target.name, &handle, target.flags, nil)
         db = handle
-        guard rc == SQLITE_OK else { throw error("cannot open the database", handle.map { sqlite3_extended_errcode($0) } ?? rc) }
+        guard rc == SQLITE_OK else {
+            throw error("cannot open the database", handle.map { sqlite3_extended_errcode($0) } ?? rc)
+        }
         sqlite3_extended_result_codes(db, 1)
         if !readOnly && sqlite3_db_readonly(db, "main") == 1 {
-            throw StoreError(path: path, message: "the database file is read-only (no permission to write it); nothing was changed. Outbox writes a device it runs: make the file writable (chmod u+w) or use another --state-dir; \(hint("show")) can still read it")
+            throw StoreError(
+                path: path,
+                message:
+                    "the database file is read-only (no permission to write it); nothing was changed. Outbox writes a device it runs: make the file writable (chmod u+w) or use another --state-dir; \(hint("show")) can still read it"
+            )
         }
         sqlite3_busy_timeout(db, 2000)
         // Nothing of a device goes to temporary files outside the state directory.
@@ -258,8 +294,9 @@ public final class SQLiteDeviceStore: DeviceStore {
         // The check reads the whole file, and so does loading the saved requests,
         // which a launch needs next: on a large device the two run side by side,
         // on two connections, and nothing is written until the check said ok.
-        let check = QuickCheck(name: readOnly ? target.name : path,
-                               flags: readOnly ? target.flags : SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW)
+        let check = QuickCheck(
+            name: readOnly ? target.name : path,
+            flags: readOnly ? target.flags : SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW)
         var problem: StoreError?
         do {
             try readContents()
@@ -271,7 +308,9 @@ public final class SQLiteDeviceStore: DeviceStore {
             break
         case .damaged(let what):
             preloaded = nil
-            throw StoreError(path: path, message: "the database is damaged (quick_check: \(what)); nothing was changed. \(moveAside)")
+            throw StoreError(
+                path: path, message: "the database is damaged (quick_check: \(what)); nothing was changed. \(moveAside)"
+            )
         case .couldNotRun(let why):
             preloaded = nil
             throw StoreError(path: path, message: "cannot check the database (\(why)); nothing was changed")
@@ -290,10 +329,18 @@ public final class SQLiteDeviceStore: DeviceStore {
             throw StoreError(path: path, message: "is not an Outbox device (application_id \(app))")
         }
         if app != ours && (tables > 0 || version != 0) {
-            throw StoreError(path: path, message: "is an SQLite database of some other program (application_id \(app)), not an Outbox device; nothing was changed")
+            throw StoreError(
+                path: path,
+                message:
+                    "is an SQLite database of some other program (application_id \(app)), not an Outbox device; nothing was changed"
+            )
         }
         if version > current {
-            throw StoreError(path: path, message: "has schema version \(version), newer than this build's \(current); use a newer outbox, or \(moveAside.lowercasedFirst)")
+            throw StoreError(
+                path: path,
+                message:
+                    "has schema version \(version), newer than this build's \(current); use a newer outbox, or \(moveAside.lowercasedFirst)"
+            )
         }
         if version < 0 || (readOnly && version != current) {
             throw StoreError(path: path, message: "has schema version \(version); this build reads \(current)")
@@ -338,7 +385,9 @@ public final class SQLiteDeviceStore: DeviceStore {
     /// everything was read and found sound.
     private func prepareForWriting() throws(StoreError) {
         let mode = try scalarText("PRAGMA journal_mode=WAL")
-        guard mode == "wal" else { throw StoreError(path: path, message: "cannot switch to WAL mode (got \(mode ?? "nothing"))") }
+        guard mode == "wal" else {
+            throw StoreError(path: path, message: "cannot switch to WAL mode (got \(mode ?? "nothing"))")
+        }
         // NORMAL in WAL mode: a commit is in the WAL file before it returns, so a
         // killed process loses nothing; a power cut may lose the last commits but
         // never corrupts the database (docs/storage.md).
@@ -417,7 +466,9 @@ public final class SQLiteDeviceStore: DeviceStore {
                 {
                     epoch = n
                 } else {
-                    reader.report(place, "value", "is \(shown), expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+                    reader.report(
+                        place, "value",
+                        "is \(shown), expected a whole number from \(range.lowerBound) to \(range.upperBound)")
                 }
             default:
                 reader.report(place, nil, "is not a fact Outbox keeps (expected consent, install_created or opens)")
@@ -447,9 +498,11 @@ public final class SQLiteDeviceStore: DeviceStore {
     }
 
     static func shellQuoted(_ s: String) -> String {
-        let plain = !s.isEmpty && s.utf8.allSatisfy { b in
-            (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || "/._-+=:@%,".utf8.contains(b)
-        }
+        let plain =
+            !s.isEmpty
+            && s.utf8.allSatisfy { b in
+                (b >= 48 && b <= 57) || (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || "/._-+=:@%,".utf8.contains(b)
+            }
         return plain ? s : "'" + s.replacingAll("'", "'\\''") + "'"
     }
 
@@ -486,10 +539,13 @@ public final class SQLiteDeviceStore: DeviceStore {
     public func save(_ r: SavedRequest) {
         preloaded = nil
         if let why = SQLiteDeviceStore.unstorable(r) {
-            if failure == nil { failure = "\(path): cannot save request #\(r.id): \(why), beyond what the store keeps (docs/storage.md)" }
+            if failure == nil {
+                failure = "\(path): cannot save request #\(r.id): \(why), beyond what the store keeps (docs/storage.md)"
+            }
             return
         }
-        run("""
+        run(
+            """
             INSERT OR REPLACE INTO requests (id, kind, name, created_at_ms, idempotency_key, value_micros, currency,
                 attributes, attempts, waiting_for_consent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
@@ -498,7 +554,11 @@ public final class SQLiteDeviceStore: DeviceStore {
             bind(s, 2, r.kind.word)
             bind(s, 3, r.name)
             sqlite3_bind_int64(s, 4, r.createdAt)
-            if r.idempotencyKey != 0 { bind(s, 5, SQLiteDeviceStore.hex(r.idempotencyKey)) } else { sqlite3_bind_null(s, 5) }
+            if r.idempotencyKey != 0 {
+                bind(s, 5, SQLiteDeviceStore.hex(r.idempotencyKey))
+            } else {
+                sqlite3_bind_null(s, 5)
+            }
             if let v = r.value { sqlite3_bind_int64(s, 6, v.micros) } else { sqlite3_bind_null(s, 6) }
             bind(s, 7, r.currency)
             bind(s, 8, SQLiteDeviceStore.encode(r.attributes))
@@ -510,7 +570,10 @@ public final class SQLiteDeviceStore: DeviceStore {
     public func attempted(id: Int32, attempts: Int32) {
         preloaded = nil
         guard StoreLimits.attempts.contains(Int64(attempts)) else {
-            if failure == nil { failure = "\(path): cannot save request #\(id): its attempts \(attempts) are outside \(StoreLimits.attempts), beyond what the store keeps (docs/storage.md)" }
+            if failure == nil {
+                failure =
+                    "\(path): cannot save request #\(id): its attempts \(attempts) are outside \(StoreLimits.attempts), beyond what the store keeps (docs/storage.md)"
+            }
             return
         }
         run("UPDATE requests SET attempts = ?, waiting_for_consent = 0 WHERE id = ?") { s in
@@ -540,7 +603,8 @@ public final class SQLiteDeviceStore: DeviceStore {
                 failure = "\(path): cannot read saved requests (\(problem))"
             } else if let first = reader.damage.first {
                 let more = reader.damageCount - 1
-                failure = first.description + (more > 0 ? " (and \(more) more)" : "") + "; \(hint("show")) lists the damage"
+                failure =
+                    first.description + (more > 0 ? " (and \(more) more)" : "") + "; \(hint("show")) lists the damage"
             }
         }
         return rows
@@ -551,7 +615,8 @@ public final class SQLiteDeviceStore: DeviceStore {
     private func readRows(_ reader: inout ColumnReader) -> ([SavedRequest], String?) {
         let s: OpaquePointer
         do {
-            s = try statement("""
+            s = try statement(
+                """
                 SELECT id, kind, name, created_at_ms, idempotency_key, value_micros, currency, attributes, attempts,
                     waiting_for_consent FROM requests ORDER BY id
                 """)
@@ -579,20 +644,21 @@ public final class SQLiteDeviceStore: DeviceStore {
     /// overwritten. Links are moved as links; their targets are not touched.
     public static func reset(directory: String, profile: Profile, stamp: String) throws(StoreError) -> String? {
         let db = databasePath(directory: directory, profile: profile)
-        guard Platform.entry(db) != .missing else { return nil }
+        guard StorePlatform.entry(db) != .missing else { return nil }
         try checkWritable(directory)
         // Take the lock so no one is writing while the files move.
         let lock = try takeLock(directory: directory, profile: profile)
         defer { lock.release() }
-        let present = [""] + companions.filter { Platform.entry(db + $0) != .missing }
+        let present = [""] + companions.filter { StorePlatform.entry(db + $0) != .missing }
         for n in 1...10_000 {
             let aside = db + ".reset-" + stamp + (n == 1 ? "" : "-\(n)")
             // Free for every companion, present or not: a stray `-wal` beside a backup
             // would be taken as its log.
-            guard ([""] + companions).allSatisfy({ Platform.entry(aside + $0) == .missing }) else { continue }
+            guard ([""] + companions).allSatisfy({ StorePlatform.entry(aside + $0) == .missing }) else { continue }
             if try move(present.map { db + $0 }, to: present.map { aside + $0 }) { return aside }
         }
-        throw StoreError(path: db, message: "cannot find a free name to move it aside to (10000 resets with stamp \(stamp))")
+        throw StoreError(
+            path: db, message: "cannot find a free name to move it aside to (10000 resets with stamp \(stamp))")
     }
 
     /// Gives each file its new name without replacing anything; false (and nothing
@@ -601,37 +667,45 @@ public final class SQLiteDeviceStore: DeviceStore {
         var linked: [Int] = []
         var renamed: [Int] = []
         func undo() {
-            for i in linked { _ = Platform.unlink(to[i]) }
-            for i in renamed.reversed() { _ = Platform.rename(to[i], from[i]) }
+            for i in linked { _ = StorePlatform.unlink(to[i]) }
+            for i in renamed.reversed() { _ = StorePlatform.rename(to[i], from[i]) }
         }
         for i in from.indices {
-            let e = Platform.link(from[i], to[i])
+            let e = StorePlatform.link(from[i], to[i])
             if e == 0 {
                 linked.append(i)
                 continue
             }
-            if e == Platform.exists {
+            if e == StorePlatform.exists {
                 undo()
                 return false
             }
             // No hard links here (some file systems): rename, after checking the name is
             // free; the device lock keeps other Outboxes from racing for it.
-            guard Platform.noHardLinks(e), Platform.entry(to[i]) == .missing else {
+            guard StorePlatform.noHardLinks(e), StorePlatform.entry(to[i]) == .missing else {
                 undo()
-                throw StoreError(path: from[i], message: "cannot move it aside to \(to[i]) (\(Platform.describe(e))); nothing was changed")
+                throw StoreError(
+                    path: from[i],
+                    message: "cannot move it aside to \(to[i]) (\(StorePlatform.describe(e))); nothing was changed")
             }
-            let r = Platform.rename(from[i], to[i])
+            let r = StorePlatform.rename(from[i], to[i])
             guard r == 0 else {
                 undo()
-                throw StoreError(path: from[i], message: "cannot move it aside to \(to[i]) (\(Platform.describe(r))); nothing was changed")
+                throw StoreError(
+                    path: from[i],
+                    message: "cannot move it aside to \(to[i]) (\(StorePlatform.describe(r))); nothing was changed")
             }
             renamed.append(i)
         }
         // Every file has its new name: only now does the old one go.
         for i in linked {
-            let e = Platform.unlink(from[i])
-            if e != 0 && e != Platform.notFound {
-                throw StoreError(path: from[i], message: "was copied aside to \(to[i]) but its old name cannot be removed (\(Platform.describe(e))); both names hold the same file")
+            let e = StorePlatform.unlink(from[i])
+            if e != 0 && e != StorePlatform.notFound {
+                throw StoreError(
+                    path: from[i],
+                    message:
+                        "was copied aside to \(to[i]) but its old name cannot be removed (\(StorePlatform.describe(e))); both names hold the same file"
+                )
             }
         }
         return true
@@ -651,7 +725,9 @@ public final class SQLiteDeviceStore: DeviceStore {
             let rc = sqlite3_step(s)
             sqlite3_reset(s)
             sqlite3_clear_bindings(s)
-            if rc != SQLITE_DONE { failure = "\(path): a write failed (\(message(rc))); the device may be missing the last change" }
+            if rc != SQLITE_DONE {
+                failure = "\(path): a write failed (\(message(rc))); the device may be missing the last change"
+            }
         } catch {
             failure = error.description
         }
@@ -690,9 +766,12 @@ public final class SQLiteDeviceStore: DeviceStore {
     private func message(_ rc: Int32) -> String {
         var m = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(rc))
         let primary = rc & 0xFF
-        if let db, primary == SQLITE_CANTOPEN || primary == SQLITE_IOERR || primary == SQLITE_READONLY || primary == SQLITE_PERM {
+        if let db,
+            primary == SQLITE_CANTOPEN || primary == SQLITE_IOERR || primary == SQLITE_READONLY
+                || primary == SQLITE_PERM
+        {
             let e = sqlite3_system_errno(db)
-            if e != 0 { m += ": " + Platform.describe(e) }
+            if e != 0 { m += ": " + StorePlatform.describe(e) }
         }
         return m + " (code \(rc))"
     }
@@ -700,10 +779,17 @@ public final class SQLiteDeviceStore: DeviceStore {
     private func error(_ what: String, _ rc: Int32) -> StoreError {
         let primary = rc & 0xFF
         if rc == SQLITE_CANTOPEN | (6 << 8) {  // SQLITE_CANTOPEN_SYMLINK
-            return StoreError(path: path, message: "is a symbolic link; Outbox never reads or writes its database through a link, so nothing was opened")
+            return StoreError(
+                path: path,
+                message:
+                    "is a symbolic link; Outbox never reads or writes its database through a link, so nothing was opened"
+            )
         }
         if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
-            return StoreError(path: path, message: "the database is damaged or not a database (\(message(rc))); nothing was changed. \(moveAside)")
+            return StoreError(
+                path: path,
+                message: "the database is damaged or not a database (\(message(rc))); nothing was changed. \(moveAside)"
+            )
         }
         return StoreError(path: path, message: "\(what): \(message(rc))")
     }
@@ -791,7 +877,9 @@ final class QuickCheck: @unchecked Sendable {
         var db: OpaquePointer?
         defer { sqlite3_close(db) }
         let rc = sqlite3_open_v2(name, &db, flags, nil)
-        guard rc == SQLITE_OK else { return .couldNotRun("cannot open it to check: \(String(cString: sqlite3_errstr(rc)))") }
+        guard rc == SQLITE_OK else {
+            return .couldNotRun("cannot open it to check: \(String(cString: sqlite3_errstr(rc)))")
+        }
         sqlite3_busy_timeout(db, 2000)
         var s: OpaquePointer?
         guard sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &s, nil) == SQLITE_OK else {

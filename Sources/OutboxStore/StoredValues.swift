@@ -69,8 +69,10 @@ struct ColumnReader {
     }
 
     /// An integer column in `range`; nil (and reported) otherwise.
-    mutating func int(_ s: OpaquePointer, _ i: Int32, _ place: @autoclosure () -> String, _ name: String,
-                      _ range: ClosedRange<Int64>) -> Int64? {
+    mutating func int(
+        _ s: OpaquePointer, _ i: Int32, _ place: @autoclosure () -> String, _ name: String,
+        _ range: ClosedRange<Int64>
+    ) -> Int64? {
         guard sqlite3_column_type(s, i) == SQLITE_INTEGER else {
             report(place(), name, "is \(ColumnReader.show(s, i)), expected \(ColumnReader.expected(range))")
             return nil
@@ -145,8 +147,10 @@ struct ColumnReader {
 
 extension SQLiteDeviceStore {
     /// The columns `readRows` selects, in order.
-    static let requestColumns = ["id", "kind", "name", "created_at_ms", "idempotency_key", "value_micros", "currency",
-                                 "attributes", "attempts", "waiting_for_consent"]
+    static let requestColumns = [
+        "id", "kind", "name", "created_at_ms", "idempotency_key", "value_micros", "currency",
+        "attributes", "attempts", "waiting_for_consent",
+    ]
 
     /// One request row, every value checked; nil when anything in it is damaged
     /// (each damaged column reported).
@@ -154,38 +158,42 @@ extension SQLiteDeviceStore {
         let before = r.damageCount
         // The id is SQLite's rowid, always an integer; only its range can be wrong.
         let rawID = sqlite3_column_int64(s, 0)
-        let place = "requests row id \(rawID)"
-        let id = r.int(s, 0, place, "id", StoreLimits.id)
-        let kind = Self.kind(s, 1, place, &r)
-        let name = r.text(s, 2, place, "name")
-        let created = r.int(s, 3, place, "created_at_ms", StoreLimits.createdAt)
-        let key = Self.key(s, 4, place, &r)
+        // Built only when something is reported: this is the start-up path at 10^5 rows.
+        func place() -> String { "requests row id \(rawID)" }
+        let id = r.int(s, 0, place(), "id", StoreLimits.id)
+        let kind = Self.kind(s, 1, place(), &r)
+        let name = r.text(s, 2, place(), "name")
+        let created = r.int(s, 3, place(), "created_at_ms", StoreLimits.createdAt)
+        let key = Self.key(s, 4, place(), &r)
         var value: Amount?
         if sqlite3_column_type(s, 5) != SQLITE_NULL {
-            value = r.int(s, 5, place, "value_micros", StoreLimits.valueMicros).map { Amount(micros: $0) }
+            value = r.int(s, 5, place(), "value_micros", StoreLimits.valueMicros).map { Amount(micros: $0) }
         }
-        let currency = r.text(s, 6, place, "currency")
-        let attributes = r.text(s, 7, place, "attributes")
-        let attempts = r.int(s, 8, place, "attempts", StoreLimits.attempts)
-        let waiting = r.int(s, 9, place, "waiting_for_consent", StoreLimits.flag)
+        let currency = r.text(s, 6, place(), "currency")
+        let attributes = r.text(s, 7, place(), "attributes")
+        let attempts = r.int(s, 8, place(), "attempts", StoreLimits.attempts)
+        let waiting = r.int(s, 9, place(), "waiting_for_consent", StoreLimits.flag)
         guard r.damageCount == before, let id, let kind, let name, let created, let key, let currency, let attributes,
             let attempts, let waiting
         else { return nil }
         // Safe: each value was checked against a range inside its type above.
         return SavedRequest(
             id: Int32(id), kind: kind, name: name, createdAt: created, idempotencyKey: key, value: value,
-            currency: currency, attributes: decode(attributes), attempts: Int32(attempts), waitingForConsent: waiting == 1)
+            currency: currency, attributes: decode(attributes), attempts: Int32(attempts),
+            waitingForConsent: waiting == 1)
     }
 
     /// The kind named by a text column, compared on SQLite's bytes.
-    static func kind(_ s: OpaquePointer, _ i: Int32, _ place: String, _ r: inout ColumnReader) -> RequestKind? {
+    static func kind(_ s: OpaquePointer, _ i: Int32, _ place: @autoclosure () -> String, _ r: inout ColumnReader)
+        -> RequestKind?
+    {
         guard sqlite3_column_type(s, i) == SQLITE_TEXT else {
-            r.report(place, "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
+            r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
             return nil
         }
         let bytes = ColumnReader.bytes(s, i)
         if let k = RequestKind.allCases.first(where: { $0.word.utf8.elementsEqual(bytes) }) { return k }
-        r.report(place, "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
+        r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
         return nil
     }
 
@@ -193,14 +201,18 @@ extension SQLiteDeviceStore {
 
     /// An idempotency key: NULL (none) or 16 hex digits, not all zero (0 means none
     /// and is stored as NULL).
-    static func key(_ s: OpaquePointer, _ i: Int32, _ place: String, _ r: inout ColumnReader) -> UInt64? {
+    static func key(_ s: OpaquePointer, _ i: Int32, _ place: @autoclosure () -> String, _ r: inout ColumnReader)
+        -> UInt64?
+    {
         switch sqlite3_column_type(s, i) {
         case SQLITE_NULL: return 0
         case SQLITE_TEXT:
             if let v = hexValue(ColumnReader.bytes(s, i)), v != 0 { return v }
             fallthrough
         default:
-            r.report(place, "idempotency_key", "is \(ColumnReader.show(s, i)), expected 16 hex digits (not all zero) or NULL")
+            r.report(
+                place(), "idempotency_key",
+                "is \(ColumnReader.show(s, i)), expected 16 hex digits (not all zero) or NULL")
             return nil
         }
     }

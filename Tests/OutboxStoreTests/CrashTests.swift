@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OutboxStore
 
 /// A busy device killed with SIGKILL at random moments: after each kill the
@@ -7,7 +8,8 @@ import XCTest
 final class CrashTests: XCTestCase {
     /// Starts the torture child with stdout to a file; its pid, or nil when it did not start.
     func spawn(_ binary: String, _ dir: String, seed: Int, out: String) -> pid_t? {
-        spawnChild([binary, "_store-torture", "--state-dir", dir, "--seed", String(seed), "--seconds", "20"], stdout: out)
+        spawnChild(
+            [binary, "_store-torture", "--state-dir", dir, "--seed", String(seed), "--seconds", "20"], stdout: out)
     }
 
     func test_sigkillAtRandomMoments_losesNothingCommitted_duplicatesNothing() throws {
@@ -38,7 +40,10 @@ final class CrashTests: XCTestCase {
                 // A line cut by the kill is the last one, incomplete: ignore it.
                 if n == lines.count - 1 && !(w.count == 3 || (w.count == 2 && w[0] == "R")) { break }
                 switch w[0] {
-                case "L": XCTAssertEqual(expected[Int32(w[1])!], String(w[2]), "round \(round): the child found #\(w[1]) unlike the last round left it")
+                case "L":
+                    XCTAssertEqual(
+                        expected[Int32(w[1])!], String(w[2]),
+                        "round \(round): the child found #\(w[1]) unlike the last round left it")
                 case "S": model[Int32(w[1])!] = String(w[2]); writesSeen += 1
                 case "R": model[Int32(w[1])!] = nil; writesSeen += 1
                 default: XCTFail("bad report line \(l)")
@@ -58,8 +63,9 @@ final class CrashTests: XCTestCase {
             XCTAssertEqual(Set(keys).count, keys.count, "round \(round): an idempotency key saved twice")
             // At most one write can be committed and not yet reported: one id may differ.
             let differing = Set(model.keys).union(onDisk.keys).filter { model[$0] != onDisk[$0] }
-            XCTAssertLessThanOrEqual(differing.count, 1,
-                                     "round \(round): committed \(model.count), on disk \(onDisk.count); differ at \(differing.sorted())")
+            XCTAssertLessThanOrEqual(
+                differing.count, 1,
+                "round \(round): committed \(model.count), on disk \(onDisk.count); differ at \(differing.sorted())")
             expected = onDisk
         }
         XCTAssertEqual(kills, 50)

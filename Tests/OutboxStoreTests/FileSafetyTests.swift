@@ -1,13 +1,14 @@
 import Foundation
 import XCTest
+
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxStore
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The files of a state directory: never followed through a link, the lock never
@@ -27,8 +28,10 @@ final class FileSafetyTests: XCTestCase {
     func makeDevice(_ dir: String, requests: Int32 = 3) -> String {
         let s = try! SQLiteDeviceStore(directory: dir, profile: .linktrail)
         for i in 1...requests {
-            s.save(SavedRequest(id: i, kind: .event, name: "e\(i)", createdAt: 0, idempotencyKey: UInt64(i), value: nil,
-                                currency: "", attributes: [], attempts: 0, waitingForConsent: false))
+            s.save(
+                SavedRequest(
+                    id: i, kind: .event, name: "e\(i)", createdAt: 0, idempotencyKey: UInt64(i), value: nil,
+                    currency: "", attributes: [], attempts: 0, waitingForConsent: false))
         }
         s.close()
         return SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail)
@@ -40,7 +43,8 @@ final class FileSafetyTests: XCTestCase {
 
     lazy var scenario: String = {
         let f = tempDir("scenario") + "/s.outbox"
-        try! "profile linktrail\nset requireConsent false\nat 0 launch\nat 1s quit\n".write(toFile: f, atomically: true, encoding: .utf8)
+        try! "profile linktrail\nset requireConsent false\nat 0 launch\nat 1s quit\n".write(
+            toFile: f, atomically: true, encoding: .utf8)
         return f
     }()
 
@@ -53,19 +57,27 @@ final class FileSafetyTests: XCTestCase {
         try "precious data\n".write(toFile: victim, atomically: true, encoding: .utf8)
         let lock = SQLiteDeviceStore.lockPath(directory: dir, profile: .linktrail)
         try FileManager.default.createSymbolicLink(atPath: lock, withDestinationPath: victim)
-        XCTAssertEqual(refusal(dir), "\(lock): is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)")
+        XCTAssertEqual(
+            refusal(dir),
+            "\(lock): is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)"
+        )
         let r = runCLI(["run", "--quiet", "--state-dir", dir, scenario])
         XCTAssertEqual(r.0, 2)
-        XCTAssertEqual(r.2, "outbox run: \(lock): is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)\n")
+        XCTAssertEqual(
+            r.2,
+            "outbox run: \(lock): is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)\n"
+        )
         XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious data\n")
         XCTAssertTrue(isSymlink(lock))
-        XCTAssertFalse(FileManager.default.fileExists(atPath: SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail)),
-                       "no database was made")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail)),
+            "no database was made")
 
         // A dangling link: its target is not created.
         let dir2 = tempDir("lockdangling")
         let target = tempDir("nowhere") + "/made-by-outbox"
-        try FileManager.default.createSymbolicLink(atPath: SQLiteDeviceStore.lockPath(directory: dir2, profile: .ios), withDestinationPath: target)
+        try FileManager.default.createSymbolicLink(
+            atPath: SQLiteDeviceStore.lockPath(directory: dir2, profile: .ios), withDestinationPath: target)
         XCTAssertTrue(refusal(dir2, .ios)?.contains("is a symbolic link") == true)
         XCTAssertFalse(FileManager.default.fileExists(atPath: target))
     }
@@ -92,7 +104,8 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: lock, encoding: .utf8), "someone's notes\n")
         let fresh = tempDir("lockfresh")
         try SQLiteDeviceStore(directory: fresh, profile: .ios).close()
-        XCTAssertEqual(bytes(SQLiteDeviceStore.lockPath(directory: fresh, profile: .ios)), Data(), "created empty, left empty")
+        XCTAssertEqual(
+            bytes(SQLiteDeviceStore.lockPath(directory: fresh, profile: .ios)), Data(), "created empty, left empty")
     }
 
     /// The holder named was the pid left in the file; now the kernel names it.
@@ -107,15 +120,24 @@ final class FileSafetyTests: XCTestCase {
         // A refused second open in this process must not let the lock go.
         XCTAssertTrue(refusal(dir)?.contains("already open in this process") == true)
         let out = tempDir("holder-out")
-        guard let child = spawnChild([binary, "run", "--quiet", "--state-dir", dir, scenario], stdout: out + "/out", stderr: out + "/err") else {
+        guard
+            let child = spawnChild(
+                [binary, "run", "--quiet", "--state-dir", dir, scenario], stdout: out + "/out", stderr: out + "/err")
+        else {
             return XCTFail("cannot start \(binary)")
         }
         XCTAssertEqual(waitExit(child), 2)
         let err = try String(contentsOfFile: out + "/err", encoding: .utf8)
-        XCTAssertEqual(err, "outbox run: \(db): another process (pid \(getpid())) is using this device: it holds the lock on \(lock); only one Outbox may write a device at a time\n")
+        XCTAssertEqual(
+            err,
+            "outbox run: \(db): another process (pid \(getpid())) is using this device: it holds the lock on \(lock); only one Outbox may write a device at a time\n"
+        )
         XCTAssertEqual(try String(contentsOfFile: lock, encoding: .utf8), "4242\n", "the lock file is not written")
         held.close()
-        guard let again = spawnChild([binary, "run", "--quiet", "--state-dir", dir, scenario], stdout: out + "/out2", stderr: out + "/err2") else {
+        guard
+            let again = spawnChild(
+                [binary, "run", "--quiet", "--state-dir", dir, scenario], stdout: out + "/out2", stderr: out + "/err2")
+        else {
             return XCTFail("cannot start \(binary)")
         }
         XCTAssertEqual(waitExit(again), 0, (try? String(contentsOfFile: out + "/err2", encoding: .utf8)) ?? "")
@@ -129,7 +151,8 @@ final class FileSafetyTests: XCTestCase {
         let db = SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail)
         let target = tempDir("elsewhere") + "/created.sqlite"
         try FileManager.default.createSymbolicLink(atPath: db, withDestinationPath: target)
-        let message = "\(db): is a symbolic link; Outbox never reads or writes its database through a link, so nothing was opened. Put the file itself there, or move the link aside with `outbox state reset --profile linktrail --state-dir \(dir)` (its target is not touched)"
+        let message =
+            "\(db): is a symbolic link; Outbox never reads or writes its database through a link, so nothing was opened. Put the file itself there, or move the link aside with `outbox state reset --profile linktrail --state-dir \(dir)` (its target is not touched)"
         XCTAssertEqual(refusal(dir), message)
         XCTAssertEqual(refusal(dir, readOnly: true), message)
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "nothing made at the target")
@@ -169,8 +192,11 @@ final class FileSafetyTests: XCTestCase {
             let db = makeDevice(dir)
             try FileManager.default.createSymbolicLink(atPath: db + suffix, withDestinationPath: victim)
             let m = refusal(dir)
-            XCTAssertTrue(m?.hasPrefix("\(db + suffix): is a symbolic link; Outbox never reads or writes its database through a link") == true,
-                          m ?? "opened with a symlinked \(suffix)")
+            XCTAssertTrue(
+                m?.hasPrefix(
+                    "\(db + suffix): is a symbolic link; Outbox never reads or writes its database through a link")
+                    == true,
+                m ?? "opened with a symlinked \(suffix)")
             XCTAssertTrue(refusal(dir, readOnly: true)?.hasPrefix("\(db + suffix): is a symbolic link") == true)
             XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", suffix)
         }
@@ -183,7 +209,9 @@ final class FileSafetyTests: XCTestCase {
         let other = tempDir("hard-other") + "/second-name"
         XCTAssertEqual(link(db, other), 0)
         let before = bytes(db)
-        XCTAssertTrue(refusal(dir)?.hasPrefix("\(db): has 2 names (hard links); Outbox writes only a database file that is its own") == true)
+        XCTAssertTrue(
+            refusal(dir)?.hasPrefix(
+                "\(db): has 2 names (hard links); Outbox writes only a database file that is its own") == true)
         XCTAssertEqual(bytes(db), before)
         XCTAssertEqual(runCLI(["state", "show", "--state-dir", dir]).0, 0, "reading it is fine")
     }
@@ -194,9 +222,11 @@ final class FileSafetyTests: XCTestCase {
     func test_twoResetsInARow_keepBothBackups() throws {
         let dir = tempDir("resets")
         let db = makeDevice(dir, requests: 3)
-        XCTAssertEqual(try SQLiteDeviceStore.reset(directory: dir, profile: .linktrail, stamp: "100"), db + ".reset-100")
+        XCTAssertEqual(
+            try SQLiteDeviceStore.reset(directory: dir, profile: .linktrail, stamp: "100"), db + ".reset-100")
         _ = makeDevice(dir, requests: 5)
-        XCTAssertEqual(try SQLiteDeviceStore.reset(directory: dir, profile: .linktrail, stamp: "100"), db + ".reset-100-2")
+        XCTAssertEqual(
+            try SQLiteDeviceStore.reset(directory: dir, profile: .linktrail, stamp: "100"), db + ".reset-100-2")
         XCTAssertEqual(rawSQL(db + ".reset-100", "SELECT count(*) FROM requests"), "3")
         XCTAssertEqual(rawSQL(db + ".reset-100-2", "SELECT count(*) FROM requests"), "5")
         XCTAssertFalse(FileManager.default.fileExists(atPath: db))
@@ -205,7 +235,8 @@ final class FileSafetyTests: XCTestCase {
         _ = makeDevice(dir, requests: 7)
         try "not mine\n".write(toFile: db + ".reset-200", atomically: true, encoding: .utf8)
         try "stray log\n".write(toFile: db + ".reset-200-2-wal", atomically: true, encoding: .utf8)
-        XCTAssertEqual(try SQLiteDeviceStore.reset(directory: dir, profile: .linktrail, stamp: "200"), db + ".reset-200-3")
+        XCTAssertEqual(
+            try SQLiteDeviceStore.reset(directory: dir, profile: .linktrail, stamp: "200"), db + ".reset-200-3")
         XCTAssertEqual(try String(contentsOfFile: db + ".reset-200", encoding: .utf8), "not mine\n")
         XCTAssertEqual(try String(contentsOfFile: db + ".reset-200-2-wal", encoding: .utf8), "stray log\n")
         XCTAssertEqual(rawSQL(db + ".reset-200-3", "SELECT count(*) FROM requests"), "7")
@@ -216,7 +247,9 @@ final class FileSafetyTests: XCTestCase {
             _ = makeDevice(cli, requests: n)
             XCTAssertEqual(runCLI(["state", "reset", "--profile", "linktrail", "--state-dir", cli]).0, 0)
         }
-        let backups = try FileManager.default.contentsOfDirectory(atPath: cli).filter { $0.contains(".reset-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        let backups = try FileManager.default.contentsOfDirectory(atPath: cli).filter {
+            $0.contains(".reset-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
         XCTAssertEqual(backups.count, 2)
         XCTAssertEqual(Set(backups.map { rawSQL(cli + "/" + $0, "SELECT count(*) FROM requests") ?? "" }), ["2", "4"])
     }
@@ -227,8 +260,11 @@ final class FileSafetyTests: XCTestCase {
         let db = makeDevice(dir, requests: 2)
         // An open device has its log beside it; copy the three files as a killed process leaves them.
         let s = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
-        s.save(SavedRequest(id: 3, kind: .ping, name: "p", createdAt: 0, idempotencyKey: 0, value: nil, currency: "", attributes: [],
-                            attempts: 0, waitingForConsent: false))
+        s.save(
+            SavedRequest(
+                id: 3, kind: .ping, name: "p", createdAt: 0, idempotencyKey: 0, value: nil, currency: "",
+                attributes: [],
+                attempts: 0, waitingForConsent: false))
         let copy = tempDir("resetwal-copy")
         let copied = SQLiteDeviceStore.databasePath(directory: copy, profile: .linktrail)
         for f in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: db + f, toPath: copied + f) }
@@ -251,7 +287,10 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(chmod(dir, 0o555), 0)
         defer { chmod(dir, 0o755) }
         let refused = withoutRoot { refusal(dir) }
-        XCTAssertEqual(refused, "\(dir): the state directory is not writable by this user (permission denied); Outbox creates a device's lock and database files there to run it. Nothing was changed; `outbox state show` can still read what it holds")
+        XCTAssertEqual(
+            refused,
+            "\(dir): the state directory is not writable by this user (permission denied); Outbox creates a device's lock and database files there to run it. Nothing was changed; `outbox state show` can still read what it holds"
+        )
         let run = withoutRoot { runCLI(["run", "--quiet", "--state-dir", dir, scenario]) }
         XCTAssertEqual(run.0, 2)
         XCTAssertEqual(run.2, "outbox run: " + (refused ?? "") + "\n")
@@ -273,7 +312,10 @@ final class FileSafetyTests: XCTestCase {
         defer { chmod(dir, 0o755) }
         let before = bytes(db)
         let refused = withoutRoot { refusal(dir) }
-        XCTAssertEqual(refused, "\(db): the database file is read-only (no permission to write it); nothing was changed. Outbox writes a device it runs: make the file writable (chmod u+w) or use another --state-dir; `outbox state show --profile linktrail --state-dir \(dir)` can still read it")
+        XCTAssertEqual(
+            refused,
+            "\(db): the database file is read-only (no permission to write it); nothing was changed. Outbox writes a device it runs: make the file writable (chmod u+w) or use another --state-dir; `outbox state show --profile linktrail --state-dir \(dir)` can still read it"
+        )
         let run = withoutRoot { runCLI(["run", "--quiet", "--state-dir", dir, scenario]) }
         XCTAssertEqual(run.0, 2)
         XCTAssertEqual(run.1, "", "nothing ran")

@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `outbox` executable built with these tests, or nil.
@@ -32,7 +32,9 @@ func builtBinary() -> String? {
 /// The built binary, or a skip saying why the test cannot run.
 func requireBinary() throws -> String {
     guard let b = builtBinary() else {
-        throw XCTSkip("the built `outbox` executable was not found beside the test bundle or in .build/debug; build it (`swift build`) or set OUTBOX_BINARY")
+        throw XCTSkip(
+            "the built `outbox` executable was not found beside the test bundle or in .build/debug; build it (`swift build`) or set OUTBOX_BINARY"
+        )
     }
     return b
 }
@@ -42,9 +44,9 @@ func requireBinary() throws -> String {
 func spawnChild(_ args: [String], stdout: String, stderr: String = "/dev/null") -> pid_t? {
     var pid: pid_t = 0
     #if canImport(Darwin)
-    var actions: posix_spawn_file_actions_t?
+        var actions: posix_spawn_file_actions_t = nil
     #else
-    var actions = posix_spawn_file_actions_t()
+        var actions = posix_spawn_file_actions_t()
     #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -65,12 +67,12 @@ func waitExit(_ pid: pid_t) -> Int32 {
 }
 
 #if !canImport(Darwin)
-// Glibc's module map leaves out the pseudo-terminal calls (they sit behind
-// _XOPEN_SOURCE): declared here by their C names, for the tests only.
-@_silgen_name("posix_openpt") func posix_openpt(_ flags: Int32) -> Int32
-@_silgen_name("grantpt") func grantpt(_ fd: Int32) -> Int32
-@_silgen_name("unlockpt") func unlockpt(_ fd: Int32) -> Int32
-@_silgen_name("ptsname") func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
+    // Glibc's module map leaves out the pseudo-terminal calls (they sit behind
+    // _XOPEN_SOURCE): declared here by their C names, for the tests only.
+    @_silgen_name("posix_openpt") func posix_openpt(_ flags: Int32) -> Int32
+    @_silgen_name("grantpt") func grantpt(_ fd: Int32) -> Int32
+    @_silgen_name("unlockpt") func unlockpt(_ fd: Int32) -> Int32
+    @_silgen_name("ptsname") func ptsname(_ fd: Int32) -> UnsafeMutablePointer<CChar>?
 #endif
 
 /// Runs `args` on a new pseudo-terminal (TERM=xterm) until it exits; its exit
@@ -82,9 +84,9 @@ func runOnTerminal(_ args: [String]) -> (status: Int32, output: String)? {
     let slave = String(cString: name)
     var pid: pid_t = 0
     #if canImport(Darwin)
-    var actions: posix_spawn_file_actions_t?
+        var actions: posix_spawn_file_actions_t = nil
     #else
-    var actions = posix_spawn_file_actions_t()
+        var actions = posix_spawn_file_actions_t()
     #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

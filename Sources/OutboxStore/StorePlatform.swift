@@ -1,13 +1,13 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The store's only contact with the C library: files, locks, the process.
 /// Every open flag, `stat` field and `fcntl` call of the module is here, so the
 /// macOS and Linux differences live in one place.
-enum Platform {
+enum StorePlatform {
     /// What is at a path, without following a final symbolic link (`lstat`).
     enum Entry: Equatable {
         case missing
@@ -51,7 +51,10 @@ enum Platform {
     private static func entry(_ st: stat) -> Entry {
         switch Int32(st.st_mode) & Int32(S_IFMT) {
         case Int32(S_IFREG):
-            return .regular(size: Int64(st.st_size), links: Int(st.st_nlink), device: UInt64(st.st_dev), inode: UInt64(st.st_ino))
+            // dev_t is signed on macOS: its bits, not its value, identify the device.
+            return .regular(
+                size: Int64(st.st_size), links: Int(st.st_nlink), device: UInt64(bitPattern: Int64(st.st_dev)),
+                inode: UInt64(st.st_ino))
         case Int32(S_IFDIR): return .directory
         case Int32(S_IFLNK): return .symlink
         case Int32(S_IFIFO): return .other("a FIFO")
@@ -193,24 +196,24 @@ enum Platform {
 // The C functions under names the enum's own members do not shadow.
 private func closeFD(_ fd: Int32) -> Int32 {
     #if canImport(Darwin)
-    Darwin.close(fd)
+        Darwin.close(fd)
     #else
-    Glibc.close(fd)
+        Glibc.close(fd)
     #endif
 }
 
 private func unlinkFile(_ path: String) -> Int32 {
     #if canImport(Darwin)
-    Darwin.unlink(path)
+        Darwin.unlink(path)
     #else
-    Glibc.unlink(path)
+        Glibc.unlink(path)
     #endif
 }
 
 private func renameFile(_ from: String, _ to: String) -> Int32 {
     #if canImport(Darwin)
-    Darwin.rename(from, to)
+        Darwin.rename(from, to)
     #else
-    Glibc.rename(from, to)
+        Glibc.rename(from, to)
     #endif
 }
