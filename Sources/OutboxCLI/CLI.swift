@@ -207,8 +207,9 @@ enum Help {
                field needed to resend them), LinkTrail's consent decision and
                whether the install was created. It only reads.
         reset  moves a device's database aside (renamed with a .reset-<time>
-               suffix, never deleted) so the device starts empty. It refuses while
-               another Outbox uses the device.
+               suffix, then -2, -3, ... if that name is taken; never deleted and
+               never over an earlier backup) so the device starts empty. It
+               refuses while another process uses the device.
 
         DIR defaults to $XDG_STATE_HOME/outbox, else ~/.local/state/outbox; each
         profile has its own database, <profile>.sqlite. See docs/storage.md.

@@ -3,7 +3,8 @@ public typealias Millis = Int64
 
 public enum VirtualTime {
     /// The largest time or duration any input may give (`at`, `expect at`, `latency`,
-    /// `timeout`, `retry.delays`, a saved request's creation time): 100000h, about 11
+    /// `timeout`, `retry.delays`; a saved request's creation time is held to
+    /// `maxClock` instead, docs/storage.md): 100000h, about 11
     /// years. Far past any scenario, and far enough inside `Millis` that sums of such
     /// values cannot overflow (docs/reliability.md).
     public static let maxInput: Millis = 100_000 * 3_600_000
