@@ -15,9 +15,17 @@
 #include <langinfo.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
-#include <pty.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#ifdef __APPLE__
+#include <util.h>
+#else
+#include <pty.h>
+#endif
 
 /// Starts `argv[0]` on a new pseudo-terminal of the given size; returns the
 /// child's pid (or -1) and the master side in *master (for `outbox bench`).
@@ -101,14 +109,90 @@ static inline long outbox_ftell_flushed(FILE *f) { fflush(f); return ftell(f); }
 
 #include <ncursesw/term.h>
 
-/// Whether terminfo knows the terminal type (without starting curses).
-static inline int outbox_term_known(const char *name) {
+/// What terminfo says of a terminal type, found without starting curses and
+/// without writing anything to the terminal (newterm/initscr would start it, and
+/// initscr exits the process when it cannot).
+enum {
+    OUTBOX_TERM_USABLE = 0,
+    OUTBOX_TERM_NO_DATABASE = 1,   /* no terminfo database at all */
+    OUTBOX_TERM_UNKNOWN = 2,       /* not in terminfo, or a generic type */
+    OUTBOX_TERM_HARDCOPY = 3,      /* prints on paper: no screen to draw on */
+    OUTBOX_TERM_NO_CURSOR = 4      /* no cursor addressing (cup), e.g. dumb */
+};
+
+static inline int outbox_term_check(const char *name) {
     int err = 0;
     TERMINAL *saved = cur_term;
-    if (setupterm(name, 1, &err) != OK) { return 0; }
-    del_curterm(cur_term);
-    cur_term = saved;
-    return 1;
+    if (setupterm(name, 1, &err) != OK) {
+        set_curterm(saved);
+        if (err == -1) return OUTBOX_TERM_NO_DATABASE;
+        if (err == 1) return OUTBOX_TERM_HARDCOPY;
+        return OUTBOX_TERM_UNKNOWN;
+    }
+    int result = OUTBOX_TERM_USABLE;
+    if (tigetflag("hc") > 0) {
+        result = OUTBOX_TERM_HARDCOPY;
+    } else if (tigetflag("gn") > 0) {
+        result = OUTBOX_TERM_UNKNOWN;
+    } else {
+        const char *cup = tigetstr("cup");
+        if (cup == NULL || cup == (const char *)-1) result = OUTBOX_TERM_NO_CURSOR;
+    }
+    TERMINAL *mine = cur_term;
+    set_curterm(saved);
+    del_curterm(mine);
+    return result;
+}
+
+/// Calls `handler` on `sig` from now on, interrupting a wait (no SA_RESTART).
+/// A signal the process was started with ignored (nohup, a background job of a
+/// shell without job control) stays ignored. Returns -1 on failure.
+static inline int outbox_catch_signal(int sig, void (*handler)(int)) {
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) != 0) return -1;
+    if (old.sa_handler == SIG_IGN) return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(sig, &sa, NULL) == 0 ? 1 : -1;
+}
+
+/// Dies of `sig` as if it had never been caught: its default action, unblocked,
+/// raised. Returns only if the default action does not end the process.
+static inline void outbox_die_of_signal(int sig) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, NULL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(sig);
+}
+
+/// Whether standard input's terminal is gone (hung up, closed): a read would
+/// never wait again, so the loop must stop rather than spin.
+static inline int outbox_input_lost(void) {
+    struct pollfd p;
+    p.fd = 0;
+    p.events = POLLIN;
+    p.revents = 0;
+    if (poll(&p, 1, 0) < 0) return 0;
+    return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) != 0;
+}
+
+/// Writes all of `len` bytes to `fd`, ignoring failure (a terminal that is gone).
+static inline void outbox_write_all(int fd, const char *text, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return;
+        text += n;
+        len -= (size_t)n;
+    }
 }
 
 #endif

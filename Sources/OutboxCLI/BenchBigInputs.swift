@@ -134,7 +134,7 @@ enum BenchBigInputs {
             let counted = (try? Data(contentsOf: URL(fileURLWithPath: path))).map(countLines) ?? -1
             baseline.append(Double(BenchFigures.nowNs() - t0) / 1e9)
             t0 = BenchFigures.nowNs()
-            guard let text = try? RunCommand.readText(path), case .success(let sc) = Scenario.parse(text, file: path) else {
+            guard case .success(let text) = RunCommand.readText(path), case .success(let sc) = Scenario.parse(text, file: path) else {
                 return (-1, -1)
             }
             parse.append(Double(BenchFigures.nowNs() - t0) / 1e9)

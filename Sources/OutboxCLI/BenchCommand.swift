@@ -26,7 +26,7 @@ enum BenchCommand {
                 i += 1
             case "--hours":
                 guard i < args.count, let h = Double(args[i]), h > 0, h <= 24 * 365 else {
-                    console.error("outbox bench: --hours needs a number of hours above 0, e.g. 24 or 0.5")
+                    console.error("outbox bench: --hours needs a number of hours above 0 and at most 8760 (a year), e.g. 24 or 0.5")
                     return 2
                 }
                 hours = h

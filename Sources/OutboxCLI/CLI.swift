@@ -3,40 +3,77 @@ import OutboxCore
 import OutboxUI
 
 /// Where the command line writes: stdout and stderr, or buffers in tests.
+///
+/// A write that fails (a full disk, a closed descriptor) is not a crash: the
+/// console stops writing, says so once on stderr if stderr still works, and the
+/// command ends with exit status 1 (`CLI.main`). A reader that went away
+/// (`outbox run FILE | head`) ends it the same way, without a message.
 public final class Console {
     public private(set) var out = ""
     public private(set) var err = ""
     private let capture: Bool
+    private let outFD: Int32, errFD: Int32
+    /// Why writing to stdout or stderr failed, or nil; once set, nothing more is written.
+    public private(set) var writeFailure: String?
+    /// True when the failure was a reader going away (EPIPE), which is not reported.
+    public private(set) var readerGone = false
 
     /// A console that writes to the process's stdout and stderr.
     public static func standard() -> Console { Console(capture: false) }
     /// A console that keeps what is written, for tests.
     public static func capturing() -> Console { Console(capture: true) }
+    /// A console that writes to these descriptors (tests of failed writes).
+    public static func writing(out: Int32, err: Int32) -> Console { Console(capture: false, outFD: out, errFD: err) }
 
-    init(capture: Bool) { self.capture = capture }
-
-    public func print(_ s: String, terminator: String = "\n") {
-        if capture {
-            out += s + terminator
-        } else {
-            out += s + terminator
-            if out.utf8.count > 1 << 16 { flush() }
-        }
+    init(capture: Bool, outFD: Int32 = 1, errFD: Int32 = 2) {
+        self.capture = capture
+        self.outFD = outFD
+        self.errFD = errFD
     }
 
+    /// Whether writing has failed: long commands stop early when it has.
+    public var failed: Bool { writeFailure != nil }
+
+    public func print(_ s: String, terminator: String = "\n") {
+        out += s + terminator
+        if !capture && out.utf8.count > 1 << 16 { flush() }
+    }
+
+    /// Writes one message to stderr. Messages repeat input (file names, words of
+    /// a scenario): each line is escaped and long words cut (`SafeText.line`), so no
+    /// control byte from the input reaches the terminal.
     public func error(_ s: String) {
+        let safe = s.split(separator: "\n", omittingEmptySubsequences: false).map { SafeText.line(String($0)) }
+            .joined(separator: "\n")
         if capture {
-            err += s + "\n"
-        } else {
-            flush()
-            FileHandle.standardError.write((s + "\n").data(using: .utf8)!)
+            err += safe + "\n"
+            return
         }
+        flush()
+        guard writeFailure == nil else { return }
+        if let f = Platform.write(errFD, Array((safe + "\n").utf8)) { failed(f, stream: "standard error") }
     }
 
     public func flush() {
         guard !capture, !out.isEmpty else { return }
-        FileHandle.standardOutput.write(out.data(using: .utf8)!)
+        let bytes = Array(out.utf8)
         out = ""
+        guard writeFailure == nil else { return }
+        if let f = Platform.write(outFD, bytes) { failed(f, stream: "standard output") }
+    }
+
+    private func failed(_ f: Platform.WriteFailure, stream: String) {
+        switch f {
+        case .brokenPipe:
+            readerGone = true
+            writeFailure = "the reader of \(stream) went away"
+        case .other(let why):
+            writeFailure = "cannot write to \(stream): \(why)"
+            if stream == "standard output" {
+                // One line on whatever still works; if stderr fails too, there is nowhere left.
+                _ = Platform.write(errFD, Array("outbox: \(writeFailure!)\n".utf8))
+            }
+        }
     }
 }
 
@@ -47,7 +84,7 @@ public enum CLI {
     public static let usage = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
                       [--state-dir DIR | --memory]
-               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR]
+               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME]
                outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
@@ -56,8 +93,20 @@ public enum CLI {
         """
 
     /// Runs the command line and returns the exit status.
+    /// The process's entry point: the real stdout and stderr, broken pipes as errors.
+    public static func start(_ args: [String]) -> Int32 {
+        Platform.ignoreBrokenPipes()
+        return main(args, console: .standard())
+    }
+
     public static func main(_ args: [String], console: Console) -> Int32 {
-        defer { console.flush() }
+        let status = dispatch(args, console: console)
+        console.flush()
+        // Output that could not be written is a failed command, whatever it did.
+        return console.failed && status == 0 ? 1 : status
+    }
+
+    static func dispatch(_ args: [String], console: Console) -> Int32 {
         guard let command = args.first, !command.hasPrefix("--") || command == "--help" || command == "--version" else {
             return InteractiveCommand.main(args, console: console)
         }
@@ -119,7 +168,7 @@ enum Help {
     static let run = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
                       [--state-dir DIR | --memory]
-               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR]
+               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
@@ -132,12 +181,19 @@ enum Help {
           --state-dir DIR       use the saved device in DIR (one SQLite database per
                                 profile) instead of a temporary one; what the run saves
                                 stays there for the next run or the live screen
+          --max-transitions N   stop a run that makes more than N transitions
+                                (default 10000000, about 0.5 GB of timeline)
 
         exit status:
           0  every check holds
-          1  a check failed (each failure names its file, line and what was found)
-          2  bad input (unreadable file, unknown word, bad time, an action the
-             profile lacks): the message names the file and line, nothing runs
+          1  a check failed (each failure names its file, line and what was found),
+             or the output could not be written (a full disk, a closed stdout)
+          2  bad input (unreadable file, unknown word, bad time, a number past its
+             limit, an action the profile lacks): the message names the file and
+             line, nothing runs; or a run stopped at a limit (--max-transitions,
+             the clock's range)
+
+        Limits on numbers and files: docs/reliability.md.
 
         Without --state-dir the device of a run lives in memory and is gone when
         the run ends.
@@ -151,8 +207,9 @@ enum Help {
                field needed to resend them), LinkTrail's consent decision and
                whether the install was created. It only reads.
         reset  moves a device's database aside (renamed with a .reset-<time>
-               suffix, never deleted) so the device starts empty. It refuses while
-               another Outbox uses the device.
+               suffix, then -2, -3, ... if that name is taken; never deleted and
+               never over an earlier backup) so the device starts empty. It
+               refuses while another process uses the device.
 
         DIR defaults to $XDG_STATE_HOME/outbox, else ~/.local/state/outbox; each
         profile has its own database, <profile>.sqlite. See docs/storage.md.

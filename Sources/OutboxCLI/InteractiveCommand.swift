@@ -33,7 +33,7 @@ enum InteractiveCommand {
             case "--profile":
                 guard let v = value("--profile") else { return nil }
                 guard let p = Profile(rawValue: v) else {
-                    console.error("outbox: unknown profile `\(v)`, expected linktrail, ios, android or flutter")
+                    console.error("outbox: unknown profile `\(shown(v))`, expected linktrail, ios, android or flutter")
                     return nil
                 }
                 o.profile = p
@@ -43,14 +43,14 @@ enum InteractiveCommand {
             case "--speed":
                 guard let v = value("--speed") else { return nil }
                 guard let n = Int64(v), AppModel.speeds.contains(n) else {
-                    console.error("outbox: bad --speed `\(v)`, expected 1, 10, 60 or 600")
+                    console.error("outbox: bad --speed `\(shown(v))`, expected 1, 10, 60 or 600")
                     return nil
                 }
                 o.speed = n
             case "--seed":
                 guard let v = value("--seed") else { return nil }
                 guard let n = UInt64(v) else {
-                    console.error("outbox: bad --seed `\(v)`, expected a whole number")
+                    console.error("outbox: bad --seed `\(shown(v))`, expected a whole number")
                     return nil
                 }
                 o.seed = n
@@ -63,7 +63,7 @@ enum InteractiveCommand {
             case "--memory":
                 o.memory = true
             default:
-                console.error("outbox: unknown option `\(args[i])`")
+                console.error("outbox: unknown option `\(shown(args[i]))`")
                 console.error(CLI.usage)
                 return nil
             }
@@ -76,10 +76,21 @@ enum InteractiveCommand {
     static func loadTheme(_ spec: String) -> Result<Theme, Problem> {
         if let t = Theme.builtin(spec) { return .success(t) }
         guard spec.contains("/") || spec.hasSuffix(".theme") else {
-            return .failure(Problem("unknown theme `\(spec)`, expected one of: " + themeNames.joined(separator: ", ") + ", or a path to a .theme file"))
+            return .failure(
+                Problem(
+                    "unknown theme `\(spec)`, expected one of: " + themeNames.joined(separator: ", ")
+                        + ", or a path to a .theme file"))
         }
-        guard let data = FileManager.default.contents(atPath: spec), let text = String(data: data, encoding: .utf8) else {
-            return .failure(Problem("\(spec):1: cannot read the theme file"))
+        // A theme is a few dozen lines: 1 MB is plenty, and `/dev/zero` is refused by name.
+        let text: String
+        switch Platform.readFile(spec, limit: 1 << 20) {
+        case .failure(let f):
+            return .failure(Problem("\(spec):1: cannot read the theme file: \(f.message); expected a readable .theme file"))
+        case .success(let bytes):
+            guard RunCommand.isUTF8(bytes[...]) else {
+                return .failure(Problem("\(spec):1: cannot read the theme file: it is not UTF-8 text"))
+            }
+            text = String(decoding: bytes, as: UTF8.self)
         }
         let name = URL(fileURLWithPath: spec).deletingPathExtension().lastPathComponent
         switch Theme.parse(text, name: name, file: spec) {
@@ -116,38 +127,94 @@ enum InteractiveCommand {
         switch loadTheme(o.theme ?? "default") {
         case .success(let t): theme = t
         case .failure(let why):
-            console.error("outbox: " + why.message)
+            console.error("outbox: " + SafeText.escaped(why.message, max: 1000))
             return 2
         }
-        if let why = Terminal.unusableReason() {
-            console.error("outbox: \(why).")
-            console.error("To play scenarios without a terminal, use `outbox run FILE` (see `outbox help run`).")
+        // Before anything touches the terminal: a terminal that cannot show the
+        // screen gets one line saying so, and its modes are left alone.
+        if let why = Terminal.unusable() {
+            console.error(refusal(why))
             return 2
         }
-        if let path = o.record, !FileManager.default.isWritableFile(atPath: (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent) {
-            console.error("outbox: cannot write the recording to `\(path)`: its folder is missing or read-only")
+        if let path = o.record,
+            !FileManager.default.isWritableFile(
+                atPath: (path as NSString).deletingLastPathComponent.isEmpty
+                    ? "." : (path as NSString).deletingLastPathComponent)
+        {
+            console.error("outbox: cannot write the recording to `\(shown(path))`: its folder is missing or read-only")
             return 2
         }
         let store: any DeviceStore
         switch openStore(o.profile, o) {
         case .success(let s): store = s
         case .failure(let e):
-            console.error("outbox: " + e.description)
+            console.error("outbox: " + SafeText.escaped(e.description, max: 1000))
             return 2
         }
         var model = newModel(o.profile, seed: o.seed, store: store)
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? 0
         console.flush()
-        let term = Terminal(noColor: noColor)
+        // Signals are caught before curses starts, so it installs none of its own
+        // and every stop goes through the loop's quit.
+        Terminal.catchStopSignals()
+        guard let term = Terminal(noColor: noColor) else {
+            (store as? SQLiteDeviceStore)?.close()
+            console.error(
+                "outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
+            return 2
+        }
         if noColor || !term.colors { theme = Theme.monochrome }
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
-        var loop = Loop(model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme, options: o)
+        var loop = Loop(
+            model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme, options: o)
         let outcome = loop.run()
         term.restore()
-        if let msg = outcome.message { console.error(msg) }
-        if let path = o.record { console.error("outbox: recorded \(loop.model.recorded.count) actions to \(path); replay with `outbox run \(path)`") }
+        // Written straight to stderr: after a hangup the terminal is gone, and a
+        // message that cannot be shown must not end in a crash.
+        console.flush()
+        if let msg = outcome.message { Terminal.writeError(msg + "\n") }
+        if let path = o.record {
+            Terminal.writeError(
+                "outbox: recorded \(loop.model.recorded.count) actions to \(shown(path)); replay with `outbox run \(shown(path))`\n"
+            )
+        }
+        // Stopped by a signal: die of it, so the parent sees what happened (a
+        // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so
+        // that one exits 131 instead.
+        if outcome.signal != 0 && outcome.signal != SIGQUIT { Terminal.die(of: outcome.signal) }
         return outcome.status
+    }
+
+    /// Text from the command line or a file, fit to quote in a message.
+    static func shown(_ s: String) -> String { SafeText.escaped(s, max: 200) }
+
+    static var termName: String { ProcessInfo.processInfo.environment["TERM"] ?? "" }
+    static let runInstead = "use `outbox run FILE` for a headless timeline"
+    static let setTerm = "or set TERM to e.g. xterm-256color"
+
+    /// Why the live screen does not start here, in one line.
+    static func refusal(_ why: Terminal.Unusable) -> String {
+        switch why {
+        case .notATerminal:
+            return "outbox: the live screen needs a terminal, and standard input or output is not one; " + runInstead
+        case .termUnset:
+            return "outbox: TERM is not set, so the terminal cannot be known; set TERM to e.g. xterm-256color, or "
+                + runInstead
+        case .noTerminfo(let t):
+            return
+                "outbox: no terminfo database was found to set up the terminal '\(shown(t))'; install ncurses' terminfo, or "
+                + runInstead
+        case .unknownTerm(let t):
+            return "outbox: the terminal type '\(shown(t))' is unknown here (no terminfo entry); " + runInstead + ", "
+                + setTerm
+        case .hardcopy(let t):
+            return "outbox: the terminal '\(shown(t))' prints on paper and cannot show the live screen; " + runInstead
+                + ", " + setTerm
+        case .noCursorAddressing(let t):
+            return "outbox: the terminal '\(shown(t))' cannot show the live screen (no cursor addressing); "
+                + runInstead + ", " + setTerm
+        }
     }
 
     /// The interactive loop: keys in, wall time × speed into virtual time, frames out.
@@ -163,7 +230,15 @@ enum InteractiveCommand {
 
         static func wallMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
 
-        mutating func run() -> (status: Int32, message: String?) {
+        /// How the loop ended: the exit status, a line for stderr, and the signal
+        /// that stopped it (0 for none).
+        struct Outcome {
+            var status: Int32
+            var message: String?
+            var signal: Int32 = 0
+        }
+
+        mutating func run() -> Outcome {
             var lastWall = Loop.wallMs()
             var carry: Int64 = 0
             var lastFrame: UInt64 = 0
@@ -172,11 +247,21 @@ enum InteractiveCommand {
             while true {
                 if let why = model.sim.store.failure {
                     saveRecording()
-                    return (1, "outbox: the device store failed, so Outbox stopped: " + why)
+                    return Outcome(
+                        status: 1, message: "outbox: the device store failed, so Outbox stopped: " + shown(why))
                 }
-                if term.stopSignal != 0 {
-                    saveRecording()
-                    return (term.stopSignal == SIGINT ? 130 : 143, "outbox: stopped by signal \(term.stopSignal); the terminal is restored")
+                // A stop signal, or the terminal gone with none (nohup): quit as on
+                // `q`, so the app closes by its rules and the recording says so.
+                let sig = Terminal.stopSignal
+                if sig != 0 || term.inputLost {
+                    quit()
+                    if sig == 0 {
+                        return Outcome(status: 129, message: "outbox: the terminal went away, so Outbox quit")
+                    }
+                    return Outcome(
+                        status: 128 + sig,
+                        message: "outbox: stopped by \(Terminal.signalName(sig)); the app was closed as on q",
+                        signal: sig)
                 }
                 model.setListHeight(AppView.listRows(model, width: term.width, height: term.height))
                 if dirty || Loop.wallMs() - lastFrame >= frameMs {
@@ -193,11 +278,8 @@ enum InteractiveCommand {
                     dirty = true
                     switch effect {
                     case .quit?:
-                        // Quitting Outbox closes the app: what the rules save stays on the device.
-                        if model.sim.appRunning { model.perform(.appQuit) }
-                        saveRecording()
-                        closeStore()
-                        return (0, nil)
+                        quit()
+                        return Outcome(status: 0)
                     case .export?:
                         export()
                     case .switchProfile(let p)?:
@@ -237,6 +319,13 @@ enum InteractiveCommand {
             }
         }
 
+        /// Quitting Outbox closes the app: what the rules save stays on the device.
+        mutating func quit() {
+            if model.sim.appRunning { model.perform(.appQuit) }
+            saveRecording()
+            closeStore()
+        }
+
         func closeStore() {
             (model.sim.store as? SQLiteDeviceStore)?.close()
         }
@@ -252,7 +341,8 @@ enum InteractiveCommand {
         }
 
         mutating func export() {
-            let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: ".", with: "-")
+            let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(
+                of: ".", with: "-")
             let path = FileManager.default.currentDirectoryPath + "/outbox-\(model.sim.profile.rawValue)-\(stamp).jsonl"
             let writer = TimelineWriter(format: .jsonl)
             var out = ""

@@ -9,6 +9,7 @@ enum RunCommand {
         var format = TimelineFormat.text
         var quiet = false
         var stateDir: String?
+        var maxTransitions = ScenarioRunner.defaultMaxTransitions
         var i = 0
         while i < args.count {
             let a = args[i]
@@ -36,6 +37,13 @@ enum RunCommand {
                 }
                 stateDir = args[i + 1]
                 i += 1
+            case "--max-transitions":
+                guard i + 1 < args.count, let n = Int(args[i + 1]), n >= 1 else {
+                    console.error("outbox run: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))")
+                    return 2
+                }
+                maxTransitions = n
+                i += 1
             case "--help", "-h":
                 console.print(Help.run)
                 return 0
@@ -59,10 +67,10 @@ enum RunCommand {
         var bad = false
         for f in files {
             let text: String
-            do {
-                text = try readText(f)
-            } catch {
-                console.error("\(f):1: cannot read the file (\(error.localizedDescription)), expected a readable scenario file")
+            switch readText(f) {
+            case .success(let t): text = t
+            case .failure(let why):
+                console.error("\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
                 bad = true
                 continue
             }
@@ -78,7 +86,7 @@ enum RunCommand {
         let writer = TimelineWriter(format: format)
         var failed = 0, total = 0
         for sc in scenarios {
-            if format == .text && !quiet && scenarios.count > 1 { console.print("== \(sc.file) (\(sc.profile.rawValue))") }
+            if format == .text && !quiet && scenarios.count > 1 { console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")) }
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
             if let dir = stateDir {
@@ -92,8 +100,8 @@ enum RunCommand {
             }
             defer { disk?.close() }
             // The timeline is printed as it happens and not kept (docs/reliability.md, Big inputs).
-            var runner = ScenarioRunner(sc, store: store, journal: quiet ? .checksOnly : .streamed)
-            runner.run { item, sim in
+            var runner = ScenarioRunner(sc, store: store, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .streamed)
+            runner.run(until: { console.failed }) { item, sim in
                 switch item {
                 case .entry(let e):
                     if !quiet { console.print(writer.line(e, in: sim)) }
@@ -101,8 +109,14 @@ enum RunCommand {
                     if !quiet || !r.ok { console.print(writer.check(r)) }
                 }
             }
+            if console.failed { return 1 }
             if let why = store.failure {
                 console.error("outbox run: the device store failed, so the run stopped: " + why)
+                return 2
+            }
+            if let why = runner.stopped {
+                console.error("\(sc.file): the run stopped at \(VirtualTime.clock(runner.sim.now)): \(why); "
+                    + "expected a scenario that ends within Outbox's limits (docs/reliability.md)")
                 return 2
             }
             for r in runner.failures {
@@ -112,7 +126,7 @@ enum RunCommand {
             total += runner.checkCount
             let summary = "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            if format == .text { console.print(summary) } else { console.error(summary) }
+            if format == .text { console.print(SafeText.line(summary)) } else { console.error(summary) }
         }
         if scenarios.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"
@@ -121,11 +135,37 @@ enum RunCommand {
         return failed > 0 ? 1 : 0
     }
 
-    static func readText(_ path: String) throws -> String {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard let s = String(data: data, encoding: .utf8) else {
-            throw NSError(domain: "outbox", code: 1, userInfo: [NSLocalizedDescriptionKey: "not UTF-8 text"])
+    /// The most bytes a scenario file may hold (docs/reliability.md).
+    static let maxFileBytes = 256 << 20
+
+    /// A scenario file's text; a failure says what was wrong (no such file, a
+    /// directory, too large, not UTF-8 and where).
+    static func readText(_ path: String) -> Result<String, Platform.ReadFailure> {
+        switch Platform.readFile(path, limit: maxFileBytes) {
+        case .failure(let f): return .failure(f)
+        case .success(let bytes):
+            if isUTF8(bytes[...]) { return .success(String(decoding: bytes, as: UTF8.self)) }
+            // Name the first line that is not UTF-8.
+            var line = 1, start = 0
+            for (i, b) in bytes.enumerated() where b == 10 {
+                if !isUTF8(bytes[start..<i]) { break }
+                line += 1
+                start = i + 1
+            }
+            return .failure(Platform.ReadFailure(message: "the line is not UTF-8 text", line: line))
         }
-        return s
+    }
+
+    /// Whether bytes are valid UTF-8 (without `String(validating:)`, which older macOS lacks).
+    static func isUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        var it = bytes.makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&it) {
+            case .scalarValue: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
     }
 }

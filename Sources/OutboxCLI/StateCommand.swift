@@ -55,14 +55,12 @@ enum StateCommand {
         return verb == "show" ? show(profiles, dir, jsonl, console) : reset(profiles, dir, console)
     }
 
-    static func exists(_ dir: String, _ p: Profile) -> Bool {
-        FileManager.default.fileExists(atPath: SQLiteDeviceStore.databasePath(directory: dir, profile: p))
-    }
-
     static func show(_ profiles: [Profile], _ dir: String, _ jsonl: Bool, _ console: Console) -> Int32 {
         var status: Int32 = 0
         var shown = 0
-        for p in profiles where exists(dir, p) {
+        // Anything at a database path is shown or refused by name: a link or a
+        // directory there is not "no device".
+        for p in profiles where SQLiteDeviceStore.hasDevice(directory: dir, profile: p) {
             let store: SQLiteDeviceStore
             do {
                 store = try SQLiteDeviceStore(directory: dir, profile: p, readOnly: true)
@@ -74,6 +72,19 @@ enum StateCommand {
             defer { store.close() }
             shown += 1
             let rows = store.loadAll()
+            // Damage is never passed over: each damaged row or table is named (the
+            // sound rows are still shown) and the command fails.
+            if store.damageCount > 0 {
+                status = 2
+                for d in store.damage { console.error("outbox state: " + d.description) }
+                let unlisted = store.damageCount - store.damage.count
+                if unlisted > 0 {
+                    console.error("outbox state: \(store.path): and \(unlisted) more problems, not listed")
+                }
+                console.error(
+                    "outbox state: \(store.path): \(store.damageCount) problem\(store.damageCount == 1 ? "" : "s") found; Outbox will not run this device until it is moved aside with \(SQLiteDeviceStore.hint("reset", directory: dir, profile: p)) (the file is kept under a new name; nothing is deleted)"
+                )
+            }
             if jsonl {
                 for r in rows {
                     var o = JSONObject()
@@ -90,18 +101,27 @@ enum StateCommand {
                 }
                 continue
             }
-            var head = "\(p.rawValue): \(rows.count) saved · \(store.path)"
-            if p == .linktrail { head += " · consent \(store.consent.word) · install \(store.installCreated ? "created" : "not created")" }
+            var head =
+                "\(p.rawValue): \(rows.count) saved"
+                + (store.damageCount > 0 ? " (and damaged rows, listed on stderr)" : "") + " · \(store.path)"
+            if p == .linktrail {
+                head += " · consent \(store.consent.word) · install \(store.installCreated ? "created" : "not created")"
+            }
             console.print(head)
             if rows.isEmpty { continue }
             console.print(row("id", "kind", "name", "attempts", "details"))
             for r in rows {
                 var details: [String] = []
                 if r.idempotencyKey != 0 { details.append("key " + Simulation.hexKey(r.idempotencyKey)) }
-                if let v = r.value { details.append("value \(v.text) \(r.currency)") }
-                if !r.attributes.isEmpty { details.append(r.attributes.map { "\($0.key)=\($0.value)" }.joined(separator: " ")) }
+                // Text from the database is shown escaped: a name may hold bytes a terminal obeys.
+                func safe(_ s: String) -> String { SafeText.escaped(s, max: 500) }
+                if let v = r.value { details.append("value \(v.text) \(safe(r.currency))") }
+                if !r.attributes.isEmpty {
+                    details.append(r.attributes.map { "\(safe($0.key))=\(safe($0.value))" }.joined(separator: " "))
+                }
                 if r.waitingForConsent { details.append("waiting for consent") }
-                console.print(row(String(r.id), r.kind.word, r.name, String(r.attempts), details.joined(separator: " · ")))
+                console.print(
+                    row(String(r.id), r.kind.word, safe(r.name), String(r.attempts), details.joined(separator: " · ")))
             }
         }
         if shown == 0 && status == 0 {
@@ -115,7 +135,8 @@ enum StateCommand {
             let fill = String(repeating: " ", count: max(0, w - s.count))
             return right ? fill + s : s + fill
         }
-        return "  " + pad(id, 5, right: true) + "  " + pad(kind, 15) + pad(name, 19) + pad(attempts, 8, right: true) + "  " + details
+        return "  " + pad(id, 5, right: true) + "  " + pad(kind, 15) + pad(name, 19) + pad(attempts, 8, right: true)
+            + "  " + details
     }
 
     static func reset(_ profiles: [Profile], _ dir: String, _ console: Console) -> Int32 {

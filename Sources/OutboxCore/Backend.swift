@@ -6,7 +6,7 @@ public struct Backend: Sendable {
     /// Answered with a status other than 2xx.
     public private(set) var rejected = 0
     /// Revenue of counted events, by currency id (LT-13). Index 0 is "no currency".
-    public private(set) var revenue: [Int32: Amount] = [:]
+    public private(set) var revenue: [Int32: AmountSum] = [:]
     /// Per request name id (an array: the name table is small and dense).
     public private(set) var receivedByName: [Int] = []
     public private(set) var countedByName: [Int] = []
@@ -48,7 +48,7 @@ public struct Backend: Sendable {
         counted += 1
         countedByName[n] += 1
         if let v = value {
-            revenue[v.currencyID, default: Amount(micros: 0)].micros += v.amount.micros
+            revenue[v.currencyID, default: AmountSum()].add(v.amount)
         }
         return .counted
     }

@@ -19,6 +19,11 @@ public struct ScenarioRunner {
     public let journalUse: JournalUse
     private var printed = 0
     private var next = 0
+    /// The most transitions one run may make before it is stopped (docs/reliability.md).
+    public static let defaultMaxTransitions = 10_000_000
+    public let maxTransitions: Int
+    /// Why the run was stopped before its end (a limit), or nil.
+    public private(set) var stopped: String?
     /// `expect log` texts no log line has contained yet, and those one has
     /// (when the journal is not kept, log checks are answered from these).
     private var logTextsPending: [String] = []
@@ -36,9 +41,11 @@ public struct ScenarioRunner {
         case checksOnly
     }
 
-    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(), journal: JournalUse = .kept) {
+    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(),
+                maxTransitions: Int = ScenarioRunner.defaultMaxTransitions, journal: JournalUse = .kept) {
         self.scenario = scenario
         self.sim = Simulation(profile: scenario.profile, settings: scenario.settings, store: store)
+        self.maxTransitions = maxTransitions
         self.journalUse = journal
         if journal != .kept {
             logTextsPending = scenario.steps.logTexts
@@ -52,8 +59,14 @@ public struct ScenarioRunner {
     /// Runs to the end: every line played and no timer left. `emit` gets each
     /// journal entry and check result as it happens, in time order.
     public mutating func run(emit: (TimelineItem, Simulation) -> Void = { _, _ in }) {
+        run(until: { false }, emit: emit)
+    }
+
+    /// Like `run(emit:)`; `cancelled` is asked after each instant (a reader that went away ends the run).
+    public mutating func run(until cancelled: () -> Bool, emit: (TimelineItem, Simulation) -> Void) {
         // A store that cannot write stops the run: the model must not go on as if saved.
-        while sim.store.failure == nil && step(emit: emit) {}
+        // So does a limit: a run that would go on for ever or fill the memory.
+        while sim.store.failure == nil && stopped == nil && !cancelled() && step(emit: emit) {}
     }
 
     /// Plays the next instant that has something to do; false when nothing is left.
@@ -67,6 +80,10 @@ public struct ScenarioRunner {
         case (let a?, nil): t = a
         case (nil, let b?): t = b
         case (let a?, let b?): t = min(a, b)
+        }
+        guard t < VirtualTime.maxClock else {
+            stopped = "the clock reached its limit (\(VirtualTime.maxClock / 31_557_600_000) years) with timers still set"
+            return false
         }
         // ORDER: timers due at t fire first, then the lines at t in file order,
         // then whatever those set for t; checks see the instant settled.
@@ -94,6 +111,10 @@ public struct ScenarioRunner {
             checkCount += 1
             if journalUse == .kept || !ok { results.append(r) }
             emit(.check(r), sim)
+        }
+        if sim.transitionCount > maxTransitions {
+            stopped = "it passed the limit of \(maxTransitions) transitions (set by --max-transitions)"
+            return false
         }
         return true
     }
@@ -175,7 +196,7 @@ extension Simulation {
         case .completion(let name, let c):
             return each(name, { $0.completion == c }, { "completion " + $0.completion.word })
         case .revenue(let currency, let amount):
-            let got = nameID(currency).flatMap { backend.revenue[$0] } ?? Amount(micros: 0)
+            let got = nameID(currency).flatMap { backend.revenue[$0] } ?? AmountSum()
             return (got == amount, "revenue \(got.text) \(currency)")
         }
     }

@@ -38,7 +38,7 @@ public enum Check: Equatable, Sendable {
     case log(String)
     case completion(String, Completion)
     /// An extension: the backend's revenue in one currency (LT-13).
-    case revenue(String, Amount)
+    case revenue(String, AmountSum)
 }
 
 /// What was wrong with some input, and what was expected.
@@ -157,6 +157,7 @@ struct ScenarioParser {
         var actionTails = LineTailTable(), checkTails = LineTailTable()
         var lineNo = 0
         var start = 0
+        // Lines end at "\n"; the "\r" of a CRLF is a space to the lexers, so CRLF files read as lines.
         while start <= bytes.count {
             let end = start == bytes.count ? start : ScenarioParser.lineEnd(bytes, from: start)
             lineNo += 1
@@ -333,11 +334,12 @@ struct ScenarioParser {
     }
 
     mutating func time(_ n: Int, _ word: String) -> Millis? {
-        guard let t = VirtualTime.parse(word) else {
-            fail(n, "bad time `\(word)`, expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h) in whole milliseconds")
+        switch VirtualTime.parseLimited(word) {
+        case .success(let t): return t
+        case .failure(let why):
+            fail(n, "bad time `\(word)`, " + why.message)
             return nil
         }
-        return t
     }
 
     mutating func action(_ n: Int, _ w: [String], _ profile: Profile) -> Action? {
@@ -422,8 +424,8 @@ struct ScenarioParser {
             return .completion(w[1], c)
         case "revenue":
             guard arity(3, "revenue <CUR> <amount>") else { return nil }
-            guard let a = Amount.parse(w[2]) else {
-                fail(n, "bad amount `\(w[2])`, expected a decimal number like 49.99")
+            guard let a = AmountSum.parse(w[2]) else {
+                fail(n, "bad amount `\(w[2])`, expected a decimal number like 49.99 (at most 30 digits before the point, 6 after)")
                 return nil
             }
             return .revenue(w[1], a)

@@ -7,6 +7,12 @@ public struct Settings: Equatable, Sendable {
     public var timeout: Millis = 10_000
     public var seed: UInt64 = 1
 
+    /// The most attempts a budget may allow: any more never ends a run with the
+    /// backend failing (docs/reliability.md).
+    public static let maxRetryAttempts = 1000
+    /// The most waits `retry.delays` may list.
+    public static let maxRetryDelays = 1000
+
     public init(profile: Profile) {
         switch profile {
         case .linktrail:
@@ -33,13 +39,13 @@ public struct Settings: Equatable, Sendable {
     public static let keys: [Key] = [
         Key(name: "requireConsent", profiles: [.linktrail], expected: "true or false",
             help: "events wait for a consent decision (LT-1)"),
-        Key(name: "retry.attempts", profiles: [.linktrail, .ios], expected: "a whole number ≥ 1",
+        Key(name: "retry.attempts", profiles: [.linktrail, .ios], expected: "a whole number from 1 to \(Settings.maxRetryAttempts)",
             help: "attempts before giving up (LT-4, IOS-4)"),
-        Key(name: "retry.delays", profiles: [.linktrail, .ios], expected: "comma-separated times, e.g. 2s,4s",
+        Key(name: "retry.delays", profiles: [.linktrail, .ios], expected: "comma-separated times up to \(VirtualTime.maxInputText), e.g. 2s,4s",
             help: "waits before the retries; the last repeats (BACKOFF)"),
-        Key(name: "latency", profiles: Profile.allCases, expected: "a time, e.g. 200ms",
+        Key(name: "latency", profiles: Profile.allCases, expected: "a time up to \(VirtualTime.maxInputText), e.g. 200ms",
             help: "send to answer; the backend sees it at half (LAT)"),
-        Key(name: "timeout", profiles: Profile.allCases, expected: "a time, e.g. 10s",
+        Key(name: "timeout", profiles: Profile.allCases, expected: "a time up to \(VirtualTime.maxInputText), e.g. 10s",
             help: "a timed-out attempt fails after this (TMO)"),
         Key(name: "seed", profiles: Profile.allCases, expected: "a whole number",
             help: "seeds idempotency keys and any randomness (ORDER)"),
@@ -74,22 +80,23 @@ public struct Settings: Equatable, Sendable {
             guard value == "true" || value == "false" else { return bad() }
             requireConsent = value == "true"
         case "retry.attempts":
-            guard let n = Int(value), n >= 1, n <= 1_000_000_000 else { return bad() }
+            guard let n = Int(value), n >= 1, n <= Settings.maxRetryAttempts else { return bad() }
             retryAttempts = n
         case "retry.delays":
-            let parts = value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let parts = value.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count <= Settings.maxRetryDelays else { return bad() }
             var delays: [Millis] = []
             for p in parts {
-                guard let d = VirtualTime.parse(p) else { return bad() }
+                guard case .success(let d) = VirtualTime.parseLimited(String(p)) else { return bad() }
                 delays.append(d)
             }
             guard !delays.isEmpty else { return bad() }
             retryDelays = delays
         case "latency":
-            guard let t = VirtualTime.parse(value) else { return bad() }
+            guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
             latency = t
         case "timeout":
-            guard let t = VirtualTime.parse(value) else { return bad() }
+            guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
             timeout = t
         case "seed":
             guard let n = UInt64(value) else { return bad() }
@@ -103,6 +110,6 @@ public struct Settings: Equatable, Sendable {
     /// The delay before the retry that follows the `n`-th attempt of a budget (n ≥ 1).
     public func delay(afterAttempt n: Int) -> Millis {
         guard !retryDelays.isEmpty else { return 0 }
-        return retryDelays[min(n - 1, retryDelays.count - 1)]
+        return retryDelays[max(0, min(n - 1, retryDelays.count - 1))]
     }
 }

@@ -289,7 +289,7 @@ public struct Simulation {
         // Which of the requests this process knew the store still holds.
         var seen = [Bool](repeating: false, count: requests.count)
         for row in rows {
-            if Int(row.id) <= seen.count {
+            if row.id >= 1 && Int(row.id) <= seen.count {
                 seen[Int(row.id) - 1] = true
                 let r = requests[Int(row.id) - 1]
                 guard r.isLive && r.saved else {
@@ -568,8 +568,9 @@ public struct Simulation {
     /// One attempt goes on the wire (LAT, ANS, TMO, NET).
     mutating func send(_ id: Int32, rule: RuleID) {
         update(id) { r in
-            r.attempts += 1
-            r.budgetUsed += 1
+            // Saturating: a count restored from a device store cannot make these trap.
+            if r.attempts < .max { r.attempts += 1 }
+            if r.budgetUsed < .max { r.budgetUsed += 1 }
             r.generation &+= 1
         }
         move(id, to: .inFlight, rule: rule)
@@ -598,8 +599,8 @@ public struct Simulation {
             answerAfter = timeout < latency ? timeout : latency
             reaches = half <= timeout
         }
-        if reaches { schedule(.reach, id, at: now + half) }
-        schedule(.answer, id, at: now + answerAfter)
+        if reaches { schedule(.reach, id, at: VirtualTime.later(now, by: half)) }
+        schedule(.answer, id, at: VirtualTime.later(now, by: answerAfter))
     }
 
     mutating func reachBackend(_ id: Int32) {
@@ -627,7 +628,7 @@ public struct Simulation {
     /// Puts a request on a backoff timer (BACKOFF).
     mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) {
         let r = request(id)
-        let at = now + settings.delay(afterAttempt: Int(r.budgetUsed))
+        let at = VirtualTime.later(now, by: settings.delay(afterAttempt: Int(r.budgetUsed)))
         move(id, to: .retrying, rule: rule, outcome: outcome)
         requests[Int(id) - 1].nextAttemptAt = at
         schedule(.retry, id, at: at)

@@ -41,13 +41,14 @@ public struct TimelineWriter {
             if let reason = t.reason { o.string("reason", reason.word) }
             return o.text
         case .text:
-            var s = VirtualTime.clock(t.time) + "  " + pad("#\(t.request)", 6) + pad(r.kind.word, 15) + pad(name, 16)
+            // Escaped before padding, so the columns line up after it.
+            var s = VirtualTime.clock(t.time) + "  " + pad("#\(t.request)", 6) + pad(r.kind.word, 15) + pad(SafeText.line(name), 16)
             s += pad((t.from?.word ?? "new") + " → " + t.to.word, 24)
             s += pad(t.attempt > 0 ? "attempt \(t.attempt)" : "", 12)
             var detail = t.outcome.word
             if let reason = t.reason { detail += detail.isEmpty ? reason.word : " " + reason.word }
             s += pad(detail, 22) + t.rule.id
-            return s
+            return SafeText.line(s)
         }
     }
 
@@ -62,7 +63,7 @@ public struct TimelineWriter {
             if let rule = l.rule { o.string("rule", rule.id) }
             return o.text
         case .text:
-            return VirtualTime.clock(l.time) + "  " + pad(tag(l.source), 10) + l.text
+            return SafeText.line(VirtualTime.clock(l.time) + "  " + pad(tag(l.source), 10) + l.text)
         }
     }
 
@@ -88,7 +89,7 @@ public struct TimelineWriter {
             return o.text
         case .text:
             let head = VirtualTime.clock(r.time) + "  " + pad("expect", 10) + r.text
-            return r.ok ? head + "  ✓" : head + "  ✗ FAILED: " + r.found
+            return SafeText.line(r.ok ? head + "  ✓" : head + "  ✗ FAILED: " + r.found)
         }
     }
 
@@ -127,7 +128,10 @@ public struct JSONObject {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if u.value < 0x20 {
+                // Controls (C0, DEL, C1) and the scalars SafeText escapes for people
+                // (bidi overrides, line separators) as \u escapes: the same string
+                // to a JSON reader, and no byte a terminal obeys.
+                if u.value < 0x20 || SafeText.needsEscape(u) {
                     let h = String(u.value, radix: 16)
                     out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
                 } else {

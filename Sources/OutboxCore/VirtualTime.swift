@@ -2,6 +2,25 @@
 public typealias Millis = Int64
 
 public enum VirtualTime {
+    /// The largest time or duration any input may give (`at`, `expect at`, `latency`,
+    /// `timeout`, `retry.delays`; a saved request's creation time is held to
+    /// `maxClock` instead, docs/storage.md): 100000h, about 11
+    /// years. Far past any scenario, and far enough inside `Millis` that sums of such
+    /// values cannot overflow (docs/reliability.md).
+    public static let maxInput: Millis = 100_000 * 3_600_000
+    /// `maxInput` as scenario files write it.
+    public static let maxInputText = "100000h"
+    /// The clock never runs past this (about 317,000 years): a run that would is
+    /// stopped (`ScenarioRunner`), and a timer that would be due later is set here.
+    public static let maxClock: Millis = 10_000_000_000_000_000
+
+    /// `t + d`, never past `maxClock` and never trapping, whatever the operands.
+    @inline(__always)
+    public static func later(_ t: Millis, by d: Millis) -> Millis {
+        let (sum, overflow) = t.addingReportingOverflow(d)
+        return overflow || sum > maxClock ? maxClock : sum
+    }
+
     /// Parses `0`, `250ms`, `1.5s`, `2m`, `1h` into whole milliseconds.
     /// Returns nil with no explanation; callers name the place and what was expected.
     public static func parse(_ text: String) -> Millis? {
@@ -14,6 +33,16 @@ public enum VirtualTime {
             return scaled
         }
         return nil
+    }
+
+    /// Like `parse`, but a value past `maxInput` is refused with the reason, for
+    /// every time or duration read from input.
+    public static func parseLimited(_ text: String) -> Result<Millis, Problem> {
+        guard let t = parse(text) else {
+            return .failure(Problem("expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h) in whole milliseconds"))
+        }
+        guard t <= maxInput else { return .failure(Problem("expected at most \(maxInputText), the longest time Outbox takes")) }
+        return .success(t)
     }
 
     /// `1.5` seconds style, for JSON: shortest exact decimal of seconds.
@@ -103,6 +132,104 @@ public struct Amount: Equatable, Hashable, Comparable, Sendable {
         while f.hasSuffix("0") { f.removeLast() }
         return sign + String(whole) + "." + f
     }
+}
+
+/// A sum of amounts that cannot overflow: revenue totals (LT-13). Each event's
+/// amount fits `Amount` (at most 12 integer digits); a total of any number of them
+/// is kept in 128 bits (two's complement, as a high and a low word), far past what
+/// any run can add up. Written without `Int128`, which older macOS lacks.
+public struct AmountSum: Equatable, Hashable, Sendable, CustomStringConvertible {
+    public private(set) var high: Int64 = 0
+    public private(set) var low: UInt64 = 0
+
+    public init() {}
+    public init(_ a: Amount) { add(a) }
+
+    public var isZero: Bool { high == 0 && low == 0 }
+
+    /// The total in millionths when it fits 64 bits, else nil.
+    public var micros: Int64? {
+        let v = Int64(bitPattern: low)
+        return (high == 0 && v >= 0) || (high == -1 && v < 0) ? v : nil
+    }
+
+    public mutating func add(_ a: Amount) {
+        let ext: Int64 = a.micros < 0 ? -1 : 0
+        let (l, carry) = low.addingReportingOverflow(UInt64(bitPattern: a.micros))
+        low = l
+        // The high word holds at most 2^63 sums of 2^63: it cannot wrap in any run.
+        high = high &+ ext &+ (carry ? 1 : 0)
+    }
+
+    /// Parses a decimal total like `Amount.parse` does, but with up to 30 integer
+    /// digits (`expect ... revenue` may name totals no single event can carry).
+    public static func parse(_ text: String) -> AmountSum? {
+        var t = Substring(text)
+        var negative = false
+        if t.hasPrefix("-") { negative = true; t = t.dropFirst() }
+        let parts = t.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count <= 2, let whole = parts.first, !whole.isEmpty, whole.count <= 30,
+            whole.allSatisfy({ $0.isASCII && $0.isNumber })
+        else { return nil }
+        var frac = parts.count == 2 ? parts[1] : ""
+        if parts.count == 2 && frac.isEmpty { return nil }
+        guard frac.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        // Millionths: digits past the sixth must be zeros, as `Amount` requires.
+        while frac.count > 6 {
+            guard frac.last == "0" else { return nil }
+            frac = frac.dropLast()
+        }
+        var hi: UInt64 = 0, lo: UInt64 = 0
+        for ch in whole + frac + String(repeating: "0", count: 6 - frac.count) {
+            // (hi, lo) = (hi, lo) * 10 + digit; 30+6 digits stay below 2^127.
+            let (carry, l) = lo.multipliedFullWidth(by: 10)
+            let (l2, c2) = l.addingReportingOverflow(UInt64(ch.asciiValue! - 48))
+            lo = l2
+            hi = hi &* 10 &+ carry &+ (c2 ? 1 : 0)
+        }
+        var sum = AmountSum()
+        if negative {
+            hi = ~hi
+            lo = ~lo
+            let (l, c) = lo.addingReportingOverflow(1)
+            lo = l
+            if c { hi &+= 1 }
+        }
+        sum.high = Int64(bitPattern: hi)
+        sum.low = lo
+        return sum
+    }
+
+    /// The shortest exact decimal, like `Amount.text`: `49.99`, `-3`, `12000000000000.5`.
+    public var text: String {
+        let negative = high < 0
+        // Magnitude as two words.
+        var hi = UInt64(bitPattern: high), lo = low
+        if negative {
+            hi = ~hi
+            lo = ~lo
+            let (l, c) = lo.addingReportingOverflow(1)
+            lo = l
+            if c { hi &+= 1 }
+        }
+        // Decimal digits by repeated division by 10 of the 128-bit magnitude.
+        var digits: [UInt8] = []
+        repeat {
+            let (qh, rh) = hi.quotientAndRemainder(dividingBy: 10)
+            let (ql, rl) = UInt64(10).dividingFullWidth((high: rh, low: lo))
+            hi = qh
+            lo = ql
+            digits.append(UInt8(rl))
+        } while hi != 0 || lo != 0
+        while digits.count < 7 { digits.append(0) }
+        let all = String(digits.reversed().map { Character(Unicode.Scalar($0 + 48)) })
+        var whole = String(all.dropLast(6)), frac = String(all.suffix(6))
+        while frac.hasSuffix("0") { frac.removeLast() }
+        if whole.isEmpty { whole = "0" }
+        return (negative ? "-" : "") + whole + (frac.isEmpty ? "" : "." + frac)
+    }
+
+    public var description: String { text }
 }
 
 /// SplitMix64: a tiny, repeatable random generator.

@@ -1,5 +1,10 @@
 import CNcurses
-import Glibc
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// A program running on a pseudo-terminal, read and typed into by `outbox bench`.
 public final class PseudoTerminal {

@@ -1,8 +1,14 @@
 import CNcurses
-import Glibc
 import OutboxUI
 
-/// Set by the signal handlers; the loop reads it and shuts down cleanly.
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
+
+/// Set by the stop-signal handler; the loop reads it and shuts down cleanly.
+/// A plain global with a literal value: no lazy initialization in the handler.
 nonisolated(unsafe) private var pendingSignal: Int32 = 0
 
 /// The terminal: the only place that talks to ncurses.
@@ -17,29 +23,99 @@ public final class Terminal {
     private var open = false
     /// Cells sent to ncurses by the last `draw` (0 when nothing changed).
     public private(set) var lastWrite = 0
+    /// Whether standard input's terminal went away (hung up, closed) without a
+    /// signal saying so, e.g. under nohup: the loop must stop, not spin.
+    public private(set) var inputLost = false
 
-    /// Why the interactive screen cannot start here, or nil.
-    public static func unusableReason() -> String? {
-        if isatty(0) == 0 || isatty(1) == 0 {
-            return "standard input and output must be a terminal for the interactive screen"
-        }
-        guard let term = getenv("TERM").map({ String(cString: $0) }), !term.isEmpty else {
-            return "TERM is not set, so the terminal type is unknown"
-        }
-        if outbox_term_known(term) == 0 {
-            return "the terminal type TERM=\(term) is unknown here (no terminfo entry)"
-        }
-        return nil
+    /// Why the live screen cannot run here.
+    public enum Unusable: Equatable, Sendable {
+        /// Standard input or output is not a terminal.
+        case notATerminal
+        /// TERM is unset or empty.
+        case termUnset
+        /// No terminfo database at all.
+        case noTerminfo(term: String)
+        /// TERM names a type terminfo does not know, or a generic one.
+        case unknownTerm(String)
+        /// TERM names a hard-copy terminal.
+        case hardcopy(String)
+        /// TERM names a terminal without cursor addressing (`cup`), e.g. `dumb`.
+        case noCursorAddressing(String)
     }
 
-    /// Starts curses. Call `unusableReason()` first.
-    public init(noColor: Bool) {
+    /// Why the live screen cannot start here, or nil. Looks only: nothing is
+    /// written to the terminal and its modes are untouched (terminfo is read
+    /// with setupterm, not newterm).
+    public static func unusable(environment term: String? = getenv("TERM").map { String(cString: $0) }) -> Unusable? {
+        if isatty(0) == 0 || isatty(1) == 0 { return .notATerminal }
+        guard let term, !term.isEmpty else { return .termUnset }
+        switch Int(outbox_term_check(term)) {
+        case Int(OUTBOX_TERM_USABLE): return nil
+        case Int(OUTBOX_TERM_NO_DATABASE): return .noTerminfo(term: term)
+        case Int(OUTBOX_TERM_HARDCOPY): return .hardcopy(term)
+        case Int(OUTBOX_TERM_NO_CURSOR): return .noCursorAddressing(term)
+        default: return .unknownTerm(term)
+        }
+    }
+
+    // MARK: Signals
+
+    /// The signals that stop the live screen cleanly.
+    public static let stopSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM]
+
+    /// From now on SIGHUP, SIGINT, SIGQUIT and SIGTERM only note themselves in
+    /// `stopSignal`; the loop then quits as on `q`. Call before the terminal starts,
+    /// so curses installs no handler of its own for them. A signal ignored when
+    /// Outbox started (nohup) stays ignored.
+    public static func catchStopSignals() {
+        _ = pendingSignal  // initialized before any handler can run
+        for s in stopSignals {
+            _ = outbox_catch_signal(s) { sig in
+                if pendingSignal == 0 { pendingSignal = sig }
+            }
+        }
+    }
+
+    /// The first stop signal received, or 0.
+    public static var stopSignal: Int32 { pendingSignal }
+
+    /// Ends the process as the signal would have, once everything is restored and
+    /// saved: the parent sees a death by that signal (`$?` = 128 + the number).
+    /// Returns only if the signal's default action does not end the process.
+    public static func die(of sig: Int32) {
+        outbox_die_of_signal(sig)
+    }
+
+    /// The signal's usual name: SIGHUP, SIGINT, ...
+    public static func signalName(_ sig: Int32) -> String {
+        switch sig {
+        case SIGHUP: return "SIGHUP"
+        case SIGINT: return "SIGINT"
+        case SIGQUIT: return "SIGQUIT"
+        case SIGTERM: return "SIGTERM"
+        default: return "signal \(sig)"
+        }
+    }
+
+    /// Writes text to standard error, ignoring failure: after a hangup the
+    /// terminal is gone, and a message that cannot be shown must not crash.
+    public static func writeError(_ text: String) {
+        var t = text
+        t.withUTF8 { b in
+            b.withMemoryRebound(to: CChar.self) { outbox_write_all(2, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Starts curses; nil when it cannot (then the terminal is untouched). Call
+    /// `unusable()` and `catchStopSignals()` first.
+    public init?(noColor: Bool) {
         outbox_setlocale()
         utf8 = outbox_locale_is_utf8() != 0
-        screen = outbox_newterm()
-        _ = set_term(screen)
+        guard let s = outbox_newterm() else { return nil }
+        screen = s
+        _ = set_term(s)
         open = true
-        Terminal.installSignalHandlers()
+        Terminal.catchCrashes()
         cbreak()
         noecho()
         nonl()
@@ -94,18 +170,14 @@ public final class Terminal {
         screen = nil
     }
 
-    /// The signal that asked us to stop (SIGINT, SIGTERM, SIGHUP), or 0.
-    public var stopSignal: Int32 { pendingSignal }
-
-    static func installSignalHandlers() {
-        for s in [SIGINT, SIGTERM, SIGHUP] {
-            signal(s) { sig in pendingSignal = sig }
-        }
-        // A crash must not leave the terminal raw: give it back, then die as we would have.
+    /// A crash must not leave the terminal raw: give it back, then die as we
+    /// would have. Best effort (endwin is not async-signal-safe); the default
+    /// action is put back first, so a crash inside endwin still ends the process.
+    static func catchCrashes() {
         for s in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             signal(s) { sig in
-                endwin()
                 signal(sig, SIG_DFL)
+                endwin()
                 raise(sig)
             }
         }
@@ -166,7 +238,7 @@ public final class Terminal {
                 let c = buf[x, y]
                 if !full && last![x, y] == c { continue }
                 let (a, p) = attrs[c.role] ?? (outbox_a_normal(), 0)
-                text[0] = wchar_t(bitPattern: c.char.value)
+                text[0] = wchar_t(bitPattern: shown(c.char.value))
                 _ = outbox_put(Int32(y), Int32(x), &text, a, p)
                 lastWrite += 1
             }
@@ -175,13 +247,33 @@ public final class Terminal {
         if lastWrite > 0 { _ = refresh() }
     }
 
+    /// The character sent for a cell. A cell holds no control character (Cell's
+    /// promise; checked again here, the last step before the terminal). Outside a
+    /// UTF-8 locale only ASCII can be shown: the typography the view and the
+    /// model's log use becomes its nearest ASCII, anything else `?`.
+    func shown(_ v: UInt32) -> UInt32 {
+        if v >= 0x20 && v < 0x7F { return v }
+        if v < 0xA0 { return 0x3F }
+        if utf8 { return v }
+        return Terminal.asciiFold[v].map { UInt32($0.value) } ?? 0x3F
+    }
+
+    static let asciiFold: [UInt32: Unicode.Scalar] = [
+        0xA0: " ", 0xB7: "-", 0xD7: "x", 0x2013: "-", 0x2014: "-", 0x2018: "'", 0x2019: "'", 0x201C: "\"",
+        0x201D: "\"", 0x2022: "*", 0x2026: "~", 0x2192: ">", 0x2190: "<", 0x2500: "-", 0x2502: "|", 0x250C: "+",
+        0x2510: "+", 0x2514: "+", 0x2518: "+", 0x252C: "+", 0x2534: "+", 0x25CF: "*", 0x2713: "v", 0x2717: "x",
+    ]
+
     /// Waits up to `timeoutMs` for a key (-1: forever); nil on timeout.
     public func readKey(timeoutMs: Int32) -> Key? {
         timeout(timeoutMs)
         var isCode: Int32 = 0
         var ch: UInt32 = 0
         let rc = outbox_get_key(&isCode, &ch)
-        if rc == ERR { return nil }
+        if rc == ERR {
+            if outbox_input_lost() != 0 { inputLost = true }
+            return nil
+        }
         if isCode != 0 {
             switch Int32(ch) {
             case outbox_key_resize(): return .resize

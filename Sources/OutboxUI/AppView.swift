@@ -8,6 +8,7 @@ public enum AppView {
     /// Draws the whole screen.
     public static func render(_ m: AppModel, width: Int, height: Int, glyphs g: Glyphs = .unicode) -> ScreenBuffer {
         var buf = ScreenBuffer(width: width, height: height)
+        buf.cutMark = g.ellipsis.unicodeScalars.first!
         guard width >= minWidth, height >= minHeight else {
             tooSmall(&buf)
             return buf

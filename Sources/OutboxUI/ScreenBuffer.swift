@@ -1,19 +1,30 @@
+import OutboxCore
+
 /// What a part of the screen is, never a color: themes map roles to colors.
 public enum Role: String, CaseIterable, Sendable {
     case normal, dim, header, headerAccent, border, paneTitle, paneTitleFocused
     case tab, tabActive, columnHeader, rowSelected
     case statePending, stateInFlight, stateRetrying, stateQueued, stateDelivered, stateDropped
     case online, offline, consentGranted, consentDenied, consentUndecided
-    case timelineAxis, timelineAttempt, timelineOk, timelineFail, timelineWait, timelineOffline, timelineFinal, timelineNow
+    case timelineAxis, timelineAttempt, timelineOk, timelineFail, timelineWait, timelineOffline, timelineFinal,
+        timelineNow
     case logSDK, logWarning, logError, logCompletion, logBackend, logOutbox
     case banner, notice, error, statusBar, statusKey, help, helpKey, commandLine, overlay
 }
 
-/// One cell of the screen: a character and its role.
+/// One cell of the screen: a character and its role. A cell never holds a
+/// character the terminal would obey rather than show (`SafeText.needsEscape`):
+/// text is escaped by `ScreenBuffer.put`, and a cell made from such a character
+/// directly holds `?` instead.
 public struct Cell: Equatable, Sendable {
-    public var char: Unicode.Scalar
+    public private(set) var char: Unicode.Scalar
     public var role: Role
     public init(_ char: Unicode.Scalar, _ role: Role) {
+        self.char = SafeText.needsEscape(char) ? "?" : char
+        self.role = role
+    }
+    /// A cell from a character already known to be safe (`put`'s fast path).
+    init(checked char: Unicode.Scalar, _ role: Role) {
         self.char = char
         self.role = role
     }
@@ -39,6 +50,8 @@ public struct ScreenBuffer: Equatable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Drawn in the last column of text that `put` had to cut (`Glyphs.ellipsis`).
+    public var cutMark: Unicode.Scalar = "…"
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -55,16 +68,63 @@ public struct ScreenBuffer: Equatable, Sendable {
     }
 
     /// Writes text from (x, y), clipped to `limit` columns and the screen; returns the next x.
+    ///
+    /// The one way text reaches the screen, so the one place it is made safe: a
+    /// control or bidi character is drawn as its escape (`SafeText`: ESC as `\x1b`),
+    /// and text cut short for lack of room ends in `cutMark`, so a long name is
+    /// seen to be longer. Combining marks and the emoji variation selector take no
+    /// column and are left out (every cell holds one scalar). The work done is
+    /// bounded by the room, not by the length of the text.
     @discardableResult
     public mutating func put(_ text: String, x: Int, y: Int, role: Role, limit: Int = Int.max) -> Int {
         guard y >= 0, y < height else { return x }
         var cx = x
-        let end = min(width, limit == Int.max ? width : x + limit)
-        for s in text.unicodeScalars {
-            if cx >= end { break }
-            if s.properties.generalCategory == .nonspacingMark || s.value == 0xFE0F { continue }
-            if cx >= 0 { cells[y * width + cx] = Cell(s.value < 0x20 ? " " : s, role) }
+        let end = limit >= width - x ? width : x + Swift.max(0, limit)
+        guard cx < end else { return cx }
+        // Scalars looked at after the room is full or among marks: past this the
+        // text is taken to go on, and is marked as cut.
+        var budget = 4 * (end - x) + 16
+        var cut = false
+        scan: for s in text.unicodeScalars {
+            budget -= 1
+            if budget < 0 {
+                cut = true
+                break
+            }
+            let v = s.value
+            if v < 0x20 || v >= 0x7F {  // printable ASCII, the common case, needs no look
+                if SafeText.needsEscape(s) {
+                    for c in SafeText.escape(s)!.unicodeScalars {
+                        if cx >= end {
+                            cut = true
+                            break scan
+                        }
+                        if cx >= 0 { cells[y * width + cx] = Cell(checked: c, role) }
+                        cx += 1
+                    }
+                    continue
+                }
+                // Nonspacing marks start at U+0300: below it, no lookup.
+                if v >= 0x300 && (s.properties.generalCategory == .nonspacingMark || v == 0xFE0F) { continue }
+            }
+            if cx >= end {
+                // Out of room: spaces may trail off unmarked; anything else is cut.
+                if s == " " { continue }
+                cut = true
+                break
+            }
+            if cx >= 0 { cells[y * width + cx] = Cell(checked: s, role) }
             cx += 1
+        }
+        if cut {
+            // Past the room: the last column shows the mark. Stopped early (too many
+            // marks): the mark goes after what was drawn.
+            if cx < end {
+                if cx >= 0 { cells[y * width + cx] = Cell(cutMark, role) }
+                cx += 1
+            } else if cx > Swift.max(x, 0) {
+                cells[y * width + cx - 1] = Cell(cutMark, role)
+            }
         }
         return cx
     }

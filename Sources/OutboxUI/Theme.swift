@@ -38,7 +38,8 @@ public struct Theme: Equatable, Sendable {
     public static func parse(_ text: String, name: String, file: String) -> Result<Theme, ThemeError> {
         var styles: [Role: Style] = [:]
         var n = 0
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: split on it too, so CRLF files read as lines.
+        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             n += 1
             let code = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let w = code.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)

@@ -1,5 +1,5 @@
 import Foundation
 import OutboxCLI
 
-let status = CLI.main(Array(CommandLine.arguments.dropFirst()), console: .standard())
+let status = CLI.start(Array(CommandLine.arguments.dropFirst()))
 exit(status)

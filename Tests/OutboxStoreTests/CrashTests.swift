@@ -1,34 +1,19 @@
 import Foundation
 import XCTest
+
 @testable import OutboxStore
 
 /// A busy device killed with SIGKILL at random moments: after each kill the
 /// database opens, passes integrity_check, and holds exactly what was committed.
 final class CrashTests: XCTestCase {
-    var binary: String {
-        let candidates = [
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outbox").path,
-            storeRoot + "/.build/debug/outbox",
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-    }
-
-    /// Starts the torture child with stdout to a file; returns its pid.
-    func spawn(_ dir: String, seed: Int, out: String) -> pid_t {
-        var pid: pid_t = 0
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let args = [binary, "_store-torture", "--state-dir", dir, "--seed", String(seed), "--seconds", "20"]
-        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        XCTAssertEqual(posix_spawn(&pid, binary, &actions, nil, argv, environ), 0)
-        return pid
+    /// Starts the torture child with stdout to a file; its pid, or nil when it did not start.
+    func spawn(_ binary: String, _ dir: String, seed: Int, out: String) -> pid_t? {
+        spawnChild(
+            [binary, "_store-torture", "--state-dir", dir, "--seed", String(seed), "--seconds", "20"], stdout: out)
     }
 
     func test_sigkillAtRandomMoments_losesNothingCommitted_duplicatesNothing() throws {
+        let binary = try requireBinary()
         let dir = tempDir("crash")
         let db = SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail)
         var expected: [Int32: String] = [:]  // id -> idempotency key, what must be on the device
@@ -36,12 +21,14 @@ final class CrashTests: XCTestCase {
         var kills = 0, writesSeen = 0
         for round in 0..<50 {
             let out = dir + "/child-\(round).out"
-            let pid = spawn(dir, seed: round + 1, out: out)
+            // Only a child that started is signalled, by its own pid (never 0: that is
+            // the whole process group, this test runner included).
+            guard let pid = spawn(binary, dir, seed: round + 1, out: out) else {
+                return XCTFail("round \(round): cannot start \(binary)")
+            }
             usleep(UInt32.random(in: 30_000...250_000, using: &rng))
             kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
-            XCTAssertEqual(status & 0x7f, SIGKILL, "round \(round): the child ended before the kill")
+            XCTAssertEqual(waitExit(pid), 128 + SIGKILL, "round \(round): the child ended before the kill")
             kills += 1
             // Replay what the child reported as committed.
             let lines = (try? String(contentsOfFile: out, encoding: .utf8))?.split(separator: "\n") ?? []
@@ -53,7 +40,10 @@ final class CrashTests: XCTestCase {
                 // A line cut by the kill is the last one, incomplete: ignore it.
                 if n == lines.count - 1 && !(w.count == 3 || (w.count == 2 && w[0] == "R")) { break }
                 switch w[0] {
-                case "L": XCTAssertEqual(expected[Int32(w[1])!], String(w[2]), "round \(round): the child found #\(w[1]) unlike the last round left it")
+                case "L":
+                    XCTAssertEqual(
+                        expected[Int32(w[1])!], String(w[2]),
+                        "round \(round): the child found #\(w[1]) unlike the last round left it")
                 case "S": model[Int32(w[1])!] = String(w[2]); writesSeen += 1
                 case "R": model[Int32(w[1])!] = nil; writesSeen += 1
                 default: XCTFail("bad report line \(l)")
@@ -73,8 +63,9 @@ final class CrashTests: XCTestCase {
             XCTAssertEqual(Set(keys).count, keys.count, "round \(round): an idempotency key saved twice")
             // At most one write can be committed and not yet reported: one id may differ.
             let differing = Set(model.keys).union(onDisk.keys).filter { model[$0] != onDisk[$0] }
-            XCTAssertLessThanOrEqual(differing.count, 1,
-                                     "round \(round): committed \(model.count), on disk \(onDisk.count); differ at \(differing.sorted())")
+            XCTAssertLessThanOrEqual(
+                differing.count, 1,
+                "round \(round): committed \(model.count), on disk \(onDisk.count); differ at \(differing.sorted())")
             expected = onDisk
         }
         XCTAssertEqual(kills, 50)
@@ -83,5 +74,17 @@ final class CrashTests: XCTestCase {
         let store = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
         XCTAssertEqual(store.loadAll().count, expected.count)
         store.close()
+    }
+
+    /// The test's own hazard: with no binary to start, nothing is started and so
+    /// nothing is signalled (it once sent SIGKILL to pid 0, its own process group).
+    func test_aBinaryThatIsNotThere_startsNothing() {
+        let missing = tempDir("nobinary") + "/outbox"
+        XCTAssertNil(spawnChild([missing, "_store-torture"], stdout: "/dev/null"))
+        // What the crash test runs is a regular executable file, when found at all.
+        if let b = builtBinary() {
+            XCTAssertTrue(FileManager.default.isExecutableFile(atPath: b), b)
+            XCTAssertFalse((try? FileManager.default.contentsOfDirectory(atPath: b)) != nil, "\(b) is a directory")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import XCTest
+
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxStore
@@ -12,7 +13,9 @@ let storeRoot: String = {
 }()
 
 func tempDir(_ name: String) -> String {
-    let d = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-store-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+    let d = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "outbox-store-\(name)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    ).path
     try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
     return d
 }
@@ -39,10 +42,11 @@ func rawSQL(_ path: String, _ sql: String) -> String? {
 
 final class StoreTests: XCTestCase {
     func record(_ id: Int32, _ kind: RequestKind, key: UInt64 = 0, waiting: Bool = false) -> SavedRequest {
-        SavedRequest(id: id, kind: kind, name: "n-\(kind.word) \"q\"", createdAt: 1234 + Millis(id), idempotencyKey: key,
-                     value: id % 2 == 0 ? Amount.parse("49.99") : nil, currency: id % 2 == 0 ? "USD" : "",
-                     attributes: id % 3 == 0 ? [Attribute(key: "a", value: "b c"), Attribute(key: "n", value: "")] : [],
-                     attempts: id * 2, waitingForConsent: waiting)
+        SavedRequest(
+            id: id, kind: kind, name: "n-\(kind.word) \"q\"", createdAt: 1234 + Millis(id), idempotencyKey: key,
+            value: id % 2 == 0 ? Amount.parse("49.99") : nil, currency: id % 2 == 0 ? "USD" : "",
+            attributes: id % 3 == 0 ? [Attribute(key: "a", value: "b c"), Attribute(key: "n", value: "")] : [],
+            attempts: id * 2, waitingForConsent: waiting)
     }
 
     func test_roundTrip_everyKindEveryProfile_andDeviceFacts() throws {
@@ -52,8 +56,9 @@ final class StoreTests: XCTestCase {
             do {
                 let s = try SQLiteDeviceStore(directory: dir, profile: profile)
                 for (i, k) in RequestKind.allCases.enumerated() {
-                    let r = record(Int32(i + 1), k, key: profile == .linktrail ? UInt64.max - UInt64(i) : 0,
-                                   waiting: k == .install)
+                    let r = record(
+                        Int32(i + 1), k, key: profile == .linktrail ? UInt64.max - UInt64(i) : 0,
+                        waiting: k == .install)
                     s.save(r)
                     rows.append(r)
                 }
@@ -75,7 +80,10 @@ final class StoreTests: XCTestCase {
             // The sqlite3 command-line tool reads it: it is a real database.
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            p.arguments = [SQLiteDeviceStore.databasePath(directory: dir, profile: profile), "SELECT count(*), sum(attempts) FROM requests; PRAGMA journal_mode;"]
+            p.arguments = [
+                SQLiteDeviceStore.databasePath(directory: dir, profile: profile),
+                "SELECT count(*), sum(attempts) FROM requests; PRAGMA journal_mode;",
+            ]
             let pipe = Pipe()
             p.standardOutput = pipe
             try p.run()
@@ -87,7 +95,9 @@ final class StoreTests: XCTestCase {
 
     /// quit and launch through the SQLite device give the same timeline as in memory.
     func test_stateDirRun_givesTheSameTimelineAsMemory() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: storeRoot + "/examples").filter { $0.hasSuffix(".outbox") }
+        let files = try FileManager.default.contentsOfDirectory(atPath: storeRoot + "/examples").filter {
+            $0.hasSuffix(".outbox")
+        }
         XCTAssertGreaterThanOrEqual(files.count, 6)
         for f in files.sorted() {
             let path = storeRoot + "/examples/" + f
@@ -126,7 +136,8 @@ final class StoreTests: XCTestCase {
         try? first.write(toFile: a, atomically: true, encoding: .utf8)
         try? second.write(toFile: b, atomically: true, encoding: .utf8)
         XCTAssertEqual(runCLI(["run", "--quiet", "--state-dir", dir, a]).0, 0)
-        let key = rawSQL(SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail), "SELECT idempotency_key FROM requests")
+        let key = rawSQL(
+            SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail), "SELECT idempotency_key FROM requests")
         XCTAssertEqual(key?.count, 16)
         let r = runCLI(["run", "--format", "jsonl", "--state-dir", dir, b])
         XCTAssertEqual(r.0, 0, r.1 + r.2)
@@ -136,14 +147,19 @@ final class StoreTests: XCTestCase {
 
     // MARK: Bad files
 
-    func assertRefused(_ dir: String, _ profile: Profile = .linktrail, _ want: String, file: StaticString = #filePath, line: UInt = #line) {
+    func assertRefused(
+        _ dir: String, _ profile: Profile = .linktrail, _ want: String, file: StaticString = #filePath,
+        line: UInt = #line
+    ) {
         do {
             let s = try SQLiteDeviceStore(directory: dir, profile: profile)
             s.close()
             XCTFail("opened, expected: \(want)", file: file, line: line)
         } catch {
             XCTAssertTrue(error.description.contains(want), error.description, file: file, line: line)
-            XCTAssertTrue(error.description.contains(dir), "the error names the path: \(error.description)", file: file, line: line)
+            XCTAssertTrue(
+                error.description.contains(dir), "the error names the path: \(error.description)", file: file,
+                line: line)
         }
     }
 
@@ -218,7 +234,7 @@ final class StoreTests: XCTestCase {
     func test_secondWriter_isRefused_andLockIsReleasedOnClose() throws {
         let dir = tempDir("lock")
         let first = try SQLiteDeviceStore(directory: dir, profile: .android)
-        assertRefused(dir, .android, "another Outbox (pid \(getpid())) is using this device")
+        assertRefused(dir, .android, "this device is already open in this process (pid \(getpid()))")
         // Another profile in the same directory is a different device.
         let other = try SQLiteDeviceStore(directory: dir, profile: .ios)
         other.close()
@@ -226,19 +242,17 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(runCLI(["state", "show", "--profile", "android", "--state-dir", dir]).0, 0)
         let reset = runCLI(["state", "reset", "--profile", "android", "--state-dir", dir])
         XCTAssertEqual(reset.0, 2)
-        XCTAssertTrue(reset.2.contains("another Outbox"), reset.2)
+        XCTAssertTrue(reset.2.contains("already open in this process"), reset.2)
         first.close()
         let again = try SQLiteDeviceStore(directory: dir, profile: .android)
         again.close()
     }
 
-    func test_unwritableOrMissingDirectory_clearErrors() throws {
-        // Even root cannot create files in /proc: a directory that is there but read-only.
-        assertRefused("/proc/1", .linktrail, "is the state directory writable?")
-        assertRefused("/proc/1/outbox-state", .linktrail, "cannot create the state directory")
+    func test_missingDirectory_orAFile_clearErrors() throws {
         let file = tempDir("notdir") + "/plain"
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         assertRefused(file, .linktrail, "is not a directory")
+        assertRefused(file + "/deeper", .linktrail, "cannot create the state directory")
         let r = runCLI(["run", "--state-dir", file, storeRoot + "/examples/ios-logout.outbox"])
         XCTAssertEqual(r.0, 2)
         XCTAssertTrue(r.2.contains("is not a directory"), r.2)
@@ -262,7 +276,9 @@ final class StoreTests: XCTestCase {
         let reset = runCLI(["state", "reset", "--profile", "linktrail", "--state-dir", dir])
         XCTAssertEqual(reset.0, 0, reset.2)
         XCTAssertTrue(reset.1.contains("moved the old device aside"), reset.1)
-        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".reset-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.contains(".reset-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
         XCTAssertEqual(aside.count, 1, "the old file is kept, renamed")
         XCTAssertEqual(rawSQL(dir + "/" + aside[0], "SELECT count(*) FROM requests"), "3")
         XCTAssertTrue(runCLI(["state", "show", "--state-dir", dir]).1.contains("no saved device"))

@@ -1,0 +1,86 @@
+/// Text from outside Outbox (request names, attribute values, theme names, file
+/// paths, error text) made safe to show on a terminal or write to a text file.
+///
+/// Such text may hold bytes a terminal obeys: ESC starts a sequence that can set
+/// the window title, move the cursor or redefine keys; BEL rings; CR and the
+/// line separators rewrite a line; the bidi overrides make a line read in another
+/// order than it is stored. Each of these is shown as a visible escape instead:
+///
+/// | scalar | shown as |
+/// |---|---|
+/// | tab, line feed, carriage return | `\t`, `\n`, `\r` |
+/// | other C0 controls U+0000–U+001F, DEL U+007F | `\x1b` (two lowercase hex digits) |
+/// | C1 controls U+0080–U+009F | `\u{9b}` |
+/// | bidi marks and overrides: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069 | `\u{202e}` |
+/// | line and paragraph separators U+2028, U+2029 | `\u{2028}` |
+///
+/// Everything else, backslashes included, is kept as it is. An escape is
+/// printable ASCII, so escaping twice changes nothing: `escaped(escaped(s)) ==
+/// escaped(s)` when nothing is cut. The escapes are for reading, not a format to
+/// parse back: a name that really holds the four characters `\x1b` looks the same.
+public enum SafeText {
+    /// Whether a scalar is shown as an escape rather than as itself.
+    @inlinable
+    public static func needsEscape(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        if v >= 0x20 && v < 0x7F { return false }  // printable ASCII: the common case
+        if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
+        switch v {
+        case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+
+    /// How one scalar is shown: nil when it is shown as itself, else its escape
+    /// (printable ASCII).
+    public static func escape(_ s: Unicode.Scalar) -> String? {
+        guard needsEscape(s) else { return nil }
+        switch s.value {
+        case 0x09: return "\\t"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0..<0x80: return "\\x" + hex(s.value, digits: 2)
+        default: return "\\u{" + hex(s.value, digits: 1) + "}"
+        }
+    }
+
+    /// `s` with every scalar that needs it escaped, and cut once the result holds
+    /// `max` scalars: what is left out is counted in a marker, `…[+N chars]`, N
+    /// being the scalars of `s` not shown. An escape is never cut in half. With no
+    /// cut the result is exactly `s` escaped.
+    public static func escaped(_ s: String, max: Int) -> String {
+        var out = String.UnicodeScalarView()
+        var used = 0
+        var i = s.unicodeScalars.startIndex
+        let end = s.unicodeScalars.endIndex
+        while i < end {
+            let c = s.unicodeScalars[i]
+            if let e = escape(c) {
+                let n = e.utf8.count  // an escape is ASCII: bytes are scalars
+                if used + n > max { break }
+                out.append(contentsOf: e.unicodeScalars)
+                used += n
+            } else {
+                if used + 1 > max { break }
+                out.append(c)
+                used += 1
+            }
+            s.unicodeScalars.formIndex(after: &i)
+        }
+        guard i < end else { return String(out) }
+        let left = s.unicodeScalars[i...].count
+        return String(out) + "…[+\(left) chars]"
+    }
+
+    static func hex(_ v: UInt32, digits: Int) -> String {
+        let d = Array("0123456789abcdef".unicodeScalars)
+        var s = String.UnicodeScalarView()
+        var v = v
+        repeat {
+            s.insert(d[Int(v & 0xF)], at: s.startIndex)
+            v >>= 4
+        } while v != 0
+        while s.count < digits { s.insert("0", at: s.startIndex) }
+        return String(s)
+    }
+}
