@@ -1,10 +1,11 @@
-#if canImport(Darwin)
-import Darwin
-#elseif canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import OutboxCore
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#endif
 
 /// `outbox bench --only lines`: scenario files of 10^6 lines, each written by
 /// the bench itself in one of the shapes big files take. `outbox run -q` on it
@@ -90,7 +91,8 @@ enum BenchBigInputs {
     }
 
     /// Where the files go; removed by `cleanUp`.
-    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-lines-\(getpid())").path
+    static let directory = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-lines-\(getpid())")
+        .path
 
     /// Writes each shape's file (a chunk at a time, so this process stays small)
     /// and runs `outbox run -q` on it in a child. Run before anything grows this
@@ -107,7 +109,9 @@ enum BenchBigInputs {
         }
         for shape in Shape.allCases {
             let path = directory + "/\(shape.rawValue).outbox"
-            guard FileManager.default.createFile(atPath: path, contents: nil), let h = FileHandle(forWritingAtPath: path) else {
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                let h = FileHandle(forWritingAtPath: path)
+            else {
                 files.append(File(shape: shape, path: path, bytes: 0, run: nil))
                 continue
             }
@@ -118,7 +122,8 @@ enum BenchBigInputs {
                 h.write(d)
             }
             try? h.close()
-            files.append(File(shape: shape, path: path, bytes: bytes, run: outbox.flatMap { spawn([$0, "run", "-q", path]) }))
+            files.append(
+                File(shape: shape, path: path, bytes: bytes, run: outbox.flatMap { spawn([$0, "run", "-q", path]) }))
         }
         return (files, tiny)
     }
@@ -134,7 +139,9 @@ enum BenchBigInputs {
             let counted = (try? Data(contentsOf: URL(fileURLWithPath: path))).map(countLines) ?? -1
             baseline.append(Double(BenchFigures.nowNs() - t0) / 1e9)
             t0 = BenchFigures.nowNs()
-            guard case .success(let text) = RunCommand.readText(path), case .success(let sc) = Scenario.parse(text, file: path) else {
+            guard case .success(let text) = RunCommand.readText(path),
+                case .success(let sc) = Scenario.parse(text, file: path)
+            else {
                 return (-1, -1)
             }
             parse.append(Double(BenchFigures.nowNs() - t0) / 1e9)

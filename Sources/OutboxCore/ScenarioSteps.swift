@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension Scenario {
@@ -171,7 +171,10 @@ struct ByteLexer {
         if quoted { return .unterminatedQuote }
         if inWord { ends.append(bytes.count) }
         var lo = 0, hi = codeEnd
-        while hi > lo, line[hi - 1] == UInt8(ascii: " ") || line[hi - 1] == UInt8(ascii: "\t") || line[hi - 1] == UInt8(ascii: "\r") {
+        while hi > lo,
+            line[hi - 1] == UInt8(ascii: " ") || line[hi - 1] == UInt8(ascii: "\t")
+                || line[hi - 1] == UInt8(ascii: "\r")
+        {
             hi -= 1
         }
         while lo < hi, line[lo] == UInt8(ascii: " ") || line[lo] == UInt8(ascii: "\t") { lo += 1 }
@@ -223,7 +226,9 @@ struct LineTailTable {
             let v = Int(slots[i])
             if v == 0 { return nil }
             let e = keys[v - 1]
-            if e.hash == h && e.count == k.count && (k.count == 0 || memcmp(file.baseAddress! + e.start, k.baseAddress!, k.count) == 0) {
+            if e.hash == h && e.count == k.count
+                && (k.count == 0 || memcmp(file.baseAddress! + e.start, k.baseAddress!, k.count) == 0)
+            {
                 hits += 1
                 return values[v - 1]
             }

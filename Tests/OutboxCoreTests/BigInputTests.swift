@@ -19,7 +19,8 @@ final class BigInputTests: XCTestCase {
             case .notASCII: return nil
             case .unterminatedQuote: return .failure(Problem("unterminated quote, expected a closing \""))
             case .words:
-                return .success((lexer.words(), String(decoding: UnsafeBufferPointer(rebasing: bytes[lexer.code]), as: UTF8.self)))
+                return .success(
+                    (lexer.words(), String(decoding: UnsafeBufferPointer(rebasing: bytes[lexer.code]), as: UTF8.self)))
             }
         }
     }
@@ -27,7 +28,9 @@ final class BigInputTests: XCTestCase {
     private func assertSameAsLineLexer(_ line: String, file: StaticString = #filePath, lineNo: UInt = #line) {
         let chars = LineLexer.words(line)
         guard let bytes = byteWords(line) else {
-            XCTAssertTrue(line.utf8.contains { $0 >= 0x80 }, "an ASCII line left to LineLexer: \(line.debugDescription)", file: file, line: lineNo)
+            XCTAssertTrue(
+                line.utf8.contains { $0 >= 0x80 }, "an ASCII line left to LineLexer: \(line.debugDescription)",
+                file: file, line: lineNo)
             return
         }
         switch (chars, bytes) {
@@ -59,7 +62,9 @@ final class BigInputTests: XCTestCase {
     /// Random lines from an alphabet of the lexer's special bytes, plain
     /// letters and a few characters beyond ASCII that join their neighbours.
     func testByteLexerSaysWhatLineLexerSaysOnRandomLines() {
-        let alphabet: [String] = ["a", "b", "=", " ", " ", "\t", "\r", "\"", "\"", "\\", "#", "é", "\u{301}", "\u{600}", "1"]
+        let alphabet: [String] = [
+            "a", "b", "=", " ", " ", "\t", "\r", "\"", "\"", "\\", "#", "é", "\u{301}", "\u{600}", "1",
+        ]
         var rng = SplitMix64(seed: 10)
         var ascii = 0
         for _ in 0..<20_000 {
@@ -77,7 +82,9 @@ final class BigInputTests: XCTestCase {
 
     // MARK: Parsing
 
-    private func parse(_ text: String) -> Result<Scenario, ScenarioErrors> { Scenario.parse(text, file: "inline.outbox") }
+    private func parse(_ text: String) -> Result<Scenario, ScenarioErrors> {
+        Scenario.parse(text, file: "inline.outbox")
+    }
 
     /// A space followed by a combining mark is one Character, not a space: the
     /// byte lexer must not split such a line where `LineLexer` does not.
@@ -91,7 +98,8 @@ final class BigInputTests: XCTestCase {
     /// CRLF line ends: each line ends at its `\n` and the `\r` before it is
     /// space, so the file means what the same with LF means.
     func testCRLFLineEndsReadLikeLF() throws {
-        let lf = "profile linktrail\nset requireConsent false\nat 0 launch\nat 1s track a k=v\nexpect at 2s state a delivered  # done\nexpect at 2s log \"app launched\"\n"
+        let lf =
+            "profile linktrail\nset requireConsent false\nat 0 launch\nat 1s track a k=v\nexpect at 2s state a delivered  # done\nexpect at 2s log \"app launched\"\n"
         let crlf = lf.replacingOccurrences(of: "\n", with: "\r\n")
         let a = try parse(lf).get(), b = try parse(crlf).get()
         XCTAssertEqual(b.steps.map(\.line), a.steps.map(\.line))
@@ -125,7 +133,8 @@ final class BigInputTests: XCTestCase {
 
     /// Steps run by time, then file order, whichever path read their lines.
     func testStepsAreInTimeThenFileOrder() throws {
-        let sc = try parse("""
+        let sc = try parse(
+            """
             profile ios
             at 0 launch
             at 3ms track c
@@ -134,7 +143,8 @@ final class BigInputTests: XCTestCase {
             at 1ms track a
             at 2ms track b
             at 1ms screen s
-            """).get()
+            """
+        ).get()
         XCTAssertEqual(sc.steps.map(\.line), [2, 4, 5, 6, 8, 7, 3])
         XCTAssertEqual(sc.steps.map(\.time), [0, 1, 1, 1, 1, 2, 3])
         XCTAssertEqual(sc.steps[2].text, "expect at 1ms received é 0")
@@ -144,18 +154,23 @@ final class BigInputTests: XCTestCase {
     /// An action with the app closed is named by its line as written, read
     /// again from the file (action lines keep no text), on either lexer's path.
     func testAnActionWithTheAppClosedIsNamedAsWritten() {
-        guard case .failure(let e) = parse("""
-            profile ios
-            # the app is never launched
-            at 1ms   track  "a b" k=v   # a comment
-            at 2ms track é
-            at 1ms screen home
-            """) else { return XCTFail("parsed") }
-        XCTAssertEqual(e.errors.map(\.description), [
-            "inline.outbox:3: `track \"a b\" k=v` needs a running app, expected `at <time> launch` before it",
-            "inline.outbox:4: `track é` needs a running app, expected `at <time> launch` before it",
-            "inline.outbox:5: `screen home` needs a running app, expected `at <time> launch` before it",
-        ])
+        guard
+            case .failure(let e) = parse(
+                """
+                profile ios
+                # the app is never launched
+                at 1ms   track  "a b" k=v   # a comment
+                at 2ms track é
+                at 1ms screen home
+                """)
+        else { return XCTFail("parsed") }
+        XCTAssertEqual(
+            e.errors.map(\.description),
+            [
+                "inline.outbox:3: `track \"a b\" k=v` needs a running app, expected `at <time> launch` before it",
+                "inline.outbox:4: `track é` needs a running app, expected `at <time> launch` before it",
+                "inline.outbox:5: `screen home` needs a running app, expected `at <time> launch` before it",
+            ])
     }
 
     /// A bad line among many is reported with its own line and message, and a
@@ -165,10 +180,12 @@ final class BigInputTests: XCTestCase {
         for i in 1...100 { text += "at \(i)ms track ev\n" }
         text += "at 101ms track ev =v\nat 102ms track ev\nexpect at 103ms counted ev x\n"
         guard case .failure(let e) = parse(text) else { return XCTFail("parsed") }
-        XCTAssertEqual(e.errors.map(\.description), [
-            "inline.outbox:103: bad event attribute `=v`, expected `<key>=<value>`",
-            "inline.outbox:105: bad count `x`, expected a whole number ≥ 0",
-        ])
+        XCTAssertEqual(
+            e.errors.map(\.description),
+            [
+                "inline.outbox:103: bad event attribute `=v`, expected `<key>=<value>`",
+                "inline.outbox:105: bad count `x`, expected a whole number ≥ 0",
+            ])
     }
 
     // MARK: Running without keeping the journal
@@ -220,7 +237,8 @@ final class BigInputTests: XCTestCase {
             let (streamed, streamedLines, _) = play(sc, .streamed)
             let (quiet, quietLines, _) = play(sc, .checksOnly)
             XCTAssertEqual(streamedLines, keptLines)
-            XCTAssertEqual(quietLines, keptLines.filter { $0.contains("\"expect\":") }, "checksOnly emits the checks only")
+            XCTAssertEqual(
+                quietLines, keptLines.filter { $0.contains("\"expect\":") }, "checksOnly emits the checks only")
             for r in [streamed, quiet] {
                 XCTAssertEqual(r.checkCount, kept.checkCount)
                 XCTAssertEqual(r.failures.map(\.line), kept.failures.map(\.line))
@@ -259,7 +277,8 @@ final class BigInputTests: XCTestCase {
         XCTAssertEqual(lines.count, 1)
         XCTAssertEqual(quiet.failures.count, 0)
         XCTAssertEqual(quiet.sim.transitionCount, 3)
-        XCTAssertTrue(try parse(Self.logScenario).map { ScenarioRunner($0, journal: .checksOnly).sim.keepsJournal }.get())
+        XCTAssertTrue(
+            try parse(Self.logScenario).map { ScenarioRunner($0, journal: .checksOnly).sim.keepsJournal }.get())
     }
 
     /// After the journal is forgotten, a request's history holds what came after.
@@ -326,7 +345,9 @@ final class BigInputTests: XCTestCase {
     }
 
     func testRunQuietOnAManyLineFilePassesAndSaysSo() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-big-\(UUID().uuidString).outbox").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "outbox-big-\(UUID().uuidString).outbox"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         try BenchBigInputs.text(.expects, lines: 20_000).write(toFile: path, atomically: true, encoding: .utf8)
         let (status, out, err) = cli(["run", "-q", path])
@@ -340,7 +361,8 @@ final class BigInputTests: XCTestCase {
         let figures = out.split(separator: "\n").filter { $0.hasPrefix("{") }
         XCTAssertEqual(figures.count, 5, out)
         for (line, shape) in zip(figures, BenchBigInputs.Shape.allCases) {
-            XCTAssertTrue(line.hasPrefix("{\"figure\":\"scenario_lines_\(shape.rawValue)\",\"lines\":10000,"), String(line))
+            XCTAssertTrue(
+                line.hasPrefix("{\"figure\":\"scenario_lines_\(shape.rawValue)\",\"lines\":10000,"), String(line))
             XCTAssertTrue(line.contains("\"parse_s\":") && line.contains("\"read_and_split_s\":"), String(line))
         }
     }
