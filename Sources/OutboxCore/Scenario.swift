@@ -85,12 +85,28 @@ public enum LineLexer {
         var quoted = false
         var escape = false
         var code = ""
-        for ch in line {
+        let chars = Array(line)
+        var i = 0
+        while i < chars.count {
+            let ch = chars[i]
+            i += 1
             if quoted {
                 code.append(ch)
                 if escape {
-                    current.append(ch)
                     escape = false
+                    // `\t`, `\x1b`, `\u{9b}`, ...: see `QuotedEscape`.
+                    if let (scalar, used) = QuotedEscape.decode(ch.unicodeScalars.count == 1 ? ch.unicodeScalars.first!.value : 0,
+                                                              next: { k in
+                                                                  guard i + k < chars.count, chars[i + k].unicodeScalars.count == 1
+                                                                  else { return nil }
+                                                                  return chars[i + k].unicodeScalars.first!.value
+                                                              }) {
+                        for k in 0..<used { code.append(chars[i + k]) }
+                        i += used
+                        current.unicodeScalars.append(scalar)
+                    } else {
+                        current.append(ch)
+                    }
                 } else if ch == "\\" {
                     escape = true
                 } else if ch == "\"" {
@@ -122,6 +138,50 @@ public enum LineLexer {
         while let l = trimmed.last, l == " " || l == "\t" || l == "\r" { trimmed.removeLast() }
         while let f = trimmed.first, f == " " || f == "\t" { trimmed.removeFirst() }
         return .success((words, String(trimmed)))
+    }
+}
+
+/// Escapes inside double quotes, beyond `\"` and `\\`: `\t`, `\n`, `\r`, `\xHH`
+/// (two hex digits, U+0000-U+00FF) and `\u{H...}` (one to six hex digits, a
+/// Unicode scalar). They are the escapes `SafeText` shows, so a name holding a
+/// control character is written by a recording as it is shown, and reads back
+/// the same. A backslash before anything else stands for that character, as it
+/// always did (`"\q"` is `q`).
+public enum QuotedEscape {
+    /// The scalar an escape stands for, given the character after the backslash
+    /// (`first`, 0 when not one scalar) and a look at the ones after it (`next(0)`
+    /// is the one after `first`); `used` is how many of those it takes.
+    /// nil: not one of these escapes.
+    @inline(__always)
+    static func decode(_ first: UInt32, next: (Int) -> UInt32?) -> (scalar: Unicode.Scalar, used: Int)? {
+        func hex(_ v: UInt32?) -> UInt32? {
+            guard let v else { return nil }
+            switch v {
+            case 0x30...0x39: return v - 0x30
+            case 0x61...0x66: return v - 0x61 + 10
+            case 0x41...0x46: return v - 0x41 + 10
+            default: return nil
+            }
+        }
+        switch first {
+        case 0x74: return ("\t", 0)  // t
+        case 0x6E: return ("\n", 0)  // n
+        case 0x72: return ("\r", 0)  // r
+        case 0x78:  // x
+            guard let a = hex(next(0)), let b = hex(next(1)) else { return nil }
+            return (Unicode.Scalar(UInt8(a << 4 | b)), 2)
+        case 0x75:  // u
+            guard next(0) == 0x7B else { return nil }  // {
+            var v: UInt32 = 0
+            var k = 1
+            while let d = hex(next(k)), k <= 6 {
+                v = v << 4 | d
+                k += 1
+            }
+            guard k > 1, next(k) == 0x7D, let scalar = Unicode.Scalar(v) else { return nil }  // }
+            return (scalar, k + 1)
+        default: return nil
+        }
     }
 }
 
@@ -480,12 +540,24 @@ public enum ActionSyntax {
     /// The scenario words for an action: what `parse` reads back to the same action.
     public static func text(for action: Action) -> String {
         func q(_ s: String) -> String {
-            let plain = !s.isEmpty && !s.contains(where: { $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\t" || $0 == "\\" })
+            // Quoted when it holds a space, a quote, `#`, a backslash or anything
+            // `SafeText` escapes (controls, bidi overrides): those are written as
+            // the escapes `QuotedEscape` reads back, so a recording stays one line
+            // per action and holds no control byte.
+            let plain = !s.isEmpty && !s.unicodeScalars.contains(where: {
+                $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || SafeText.needsEscape($0)
+            })
             if plain { return s }
             var out = "\""
-            for c in s {
-                if c == "\"" || c == "\\" { out.append("\\") }
-                out.append(c)
+            for u in s.unicodeScalars {
+                if u == "\"" || u == "\\" {
+                    out.append("\\")
+                    out.unicodeScalars.append(u)
+                } else if let e = SafeText.escape(u) {
+                    out += e
+                } else {
+                    out.unicodeScalars.append(u)
+                }
             }
             return out + "\""
         }

@@ -131,8 +131,16 @@ struct ByteLexer {
             if ch >= 0x80 { return .notASCII }
             if quoted {
                 if escape {
-                    bytes.append(ch)
                     escape = false
+                    // `\t`, `\x1b`, `\u{9b}`, ...: see `QuotedEscape`.
+                    if let (scalar, used) = QuotedEscape.decode(UInt32(ch), next: { k in
+                        i + 1 + k < line.count ? UInt32(line[i + 1 + k]) : nil
+                    }) {
+                        bytes.append(contentsOf: String(scalar).utf8)
+                        i += used
+                    } else {
+                        bytes.append(ch)
+                    }
                 } else if ch == UInt8(ascii: "\\") {
                     escape = true
                 } else if ch == UInt8(ascii: "\"") {
