@@ -6,7 +6,10 @@ import XCTest
 /// database opens, passes integrity_check, and holds exactly what was committed.
 final class CrashTests: XCTestCase {
     var binary: String {
+        // Beside the tests: the test executable's folder on Linux, the .xctest bundle's
+        // on macOS. So a sanitized test run (scripts/sanitizers) runs a sanitized program.
         let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("outbox").path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outbox").path,
             storeRoot + "/.build/debug/outbox",
         ]
