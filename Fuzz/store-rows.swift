@@ -120,7 +120,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     sqlite3_exec(db, "PRAGMA synchronous=OFF; BEGIN", nil, nil, nil)
     let schema = r.byte()
-    if schema >= 250 { sqlite3_exec(db, "PRAGMA user_version=\(Int(schema) - 250)", nil, nil, nil) }
+    if schema >= 248 { sqlite3_exec(db, "PRAGMA user_version=\(Int(schema) - 250)", nil, nil, nil) }
     if r.byte() == 255 { sqlite3_exec(db, "PRAGMA application_id=\(Int32(truncatingIfNeeded: r.int64()))", nil, nil, nil) }
     for _ in 0..<(r.byte() % 4) {
         let keys = ["consent", "install_created", "opens"]

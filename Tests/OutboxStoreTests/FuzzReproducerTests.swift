@@ -20,6 +20,7 @@ final class FuzzReproducerTests: XCTestCase {
         "id-past-int32-traps-in-store-read.linktrail.sqlite": "an id past Int32: SQLiteDeviceStore.readRows' Int32(...) traps",
         "attempts-past-int32-traps-in-store-read.linktrail.sqlite": "attempts past Int32: SQLiteDeviceStore.readRows' Int32(...) traps",
         "opens-uint64-max-overflows-at-open.linktrail.sqlite": "opens = UInt64.max: the store's epoch + 1 traps at open",
+        "negative-schema-version-traps-in-migrate.linktrail.sqlite": "user_version -1: migrate() indexes its migrations with it",
     ]
 
     var binary: String {
