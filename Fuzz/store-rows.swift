@@ -4,9 +4,10 @@
 // fuzz-options: -detect_leaks=0
 //
 // (libFuzzer checks for leaks after any input whose mallocs and frees differ in
-// number; SQLite's and Dispatch's caches make that most inputs here, and each
-// check scans the heap: 61 inputs a second instead of 491. LeakSanitizer still
-// checks the whole run when it ends, and scripts/fuzz reports what it finds.)
+// number; memory SQLite and the store's check thread keep between inputs makes
+// that most inputs here, and each check scans the heap: 61 inputs a second
+// instead of 491. LeakSanitizer still checks the whole run when it ends, and
+// scripts/fuzz reports what it finds.)
 //
 // Fuzz target `store-rows`: a valid device database whose rows are whatever the
 // input says. The bytes are read as a profile, rows for the `device` and
