@@ -34,13 +34,16 @@ struct TimerQueue {
     /// uniqueness check on each was a visible share of a long run).
     final class Wheel: @unchecked Sendable {
         /// Every wheel timer, in one flat pool; freed nodes are reused (`freeList`).
-        @exclusivity(unchecked) var nodes = PODStorage<Node>(capacity: 256)
+        /// Set by each `init`, not by a default value: a default would allocate a
+        /// pool that `init(copying:)` then overwrote and leaked (8 KB a copy).
+        @exclusivity(unchecked) var nodes: PODStorage<Node>
         /// Per slot: its first and last node, or -1 for an empty slot.
         let ends: UnsafeMutablePointer<SIMD2<Int32>>
         /// A bit per slot: it holds timers not yet taken.
         let occupied: UnsafeMutablePointer<UInt64>
 
         init() {
+            nodes = PODStorage<Node>(capacity: 256)
             ends = .allocate(capacity: TimerQueue.span)
             ends.initialize(repeating: SIMD2(-1, -1), count: TimerQueue.span)
             occupied = .allocate(capacity: TimerQueue.words)

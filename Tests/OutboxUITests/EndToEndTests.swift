@@ -84,7 +84,10 @@ final class EndToEndTests: XCTestCase {
     }
 
     var binary: String {
+        // Beside the tests: the test executable's folder on Linux, the .xctest bundle's
+        // on macOS. So a sanitized test run (scripts/sanitizers) runs a sanitized program.
         let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("outbox").path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outbox").path,
             uiPackageRoot + "/.build/debug/outbox",
         ]
