@@ -21,6 +21,7 @@ final class FuzzReproducerTests: XCTestCase {
         "attempts-past-int32-traps-in-store-read.linktrail.sqlite": "attempts past Int32: SQLiteDeviceStore.readRows' Int32(...) traps",
         "opens-uint64-max-overflows-at-open.linktrail.sqlite": "opens = UInt64.max: the store's epoch + 1 traps at open",
         "negative-schema-version-traps-in-migrate.linktrail.sqlite": "user_version -1: migrate() indexes its migrations with it",
+        "value-micros-int64-max-revenue-overflows.ios.sqlite": "two saved values of Int64.max micros: the backend's revenue sum overflows",
     ]
 
     var binary: String {
