@@ -3,12 +3,6 @@
 // fuzz-make-seeds
 // fuzz-options: -detect_leaks=0
 //
-// (libFuzzer checks for leaks after any input whose mallocs and frees differ in
-// number; memory SQLite and the store's check thread keep between inputs makes
-// that most inputs here, and each check scans the heap: 61 inputs a second
-// instead of 491. LeakSanitizer still checks the whole run when it ends, and
-// scripts/fuzz reports what it finds.)
-//
 // Fuzz target `store-rows`: a valid device database whose rows are whatever the
 // input says. The bytes are read as a profile, rows for the `device` and
 // `requests` tables (each column any SQLite type and value: NULL, integers at
@@ -19,6 +13,12 @@
 // the actions played, frames drawn. Rows that reach a reported finding are
 // skipped (`knownProblem`); OUTBOX_FUZZ_SAVE_DB=FILE keeps the database
 // written for an input, to open with `outbox --state-dir`.
+//
+// (libFuzzer checks for leaks after any input whose mallocs and frees differ in
+// number; memory SQLite and the store's check thread keep between inputs makes
+// that most inputs here, and each check scans the heap: 61 inputs a second
+// instead of 491. LeakSanitizer still checks the whole run when it ends, and
+// scripts/fuzz reports what it finds.)
 import CSQLite
 import OutboxCLI
 import OutboxCore
