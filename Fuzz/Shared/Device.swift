@@ -37,8 +37,8 @@ struct Reader {
 
 // MARK: Files
 
-/// A directory of this process's own, removed at exit: under /dev/shm where
-/// there is one (no disk writes), else $TMPDIR or /tmp.
+/// A directory of this process's own, `outbox-fuzz-PID-XXXXXX`, removed at exit:
+/// under /dev/shm where there is one (no disk writes), else $TMPDIR or /tmp.
 nonisolated(unsafe) var base = ""
 /// A fresh device of each profile, as the store creates it (bytes of the file).
 nonisolated(unsafe) var freshDevices: [Profile: [UInt8]] = [:]
@@ -83,10 +83,27 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
     }
 }
 
+/// A run that crashed did not remove its directory (atexit handlers do not run
+/// then): the directories of processes no longer running go now. The process
+/// id is in the name; a directory without one, or of a live process, stays.
+func removeDirectoriesOfDeadRuns(in parent: String) {
+    guard let d = opendir(parent) else { return }
+    var dead: [String] = []
+    while let e = readdir(d) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let parts = name.split(separator: "-")
+        guard parts.count == 4, parts[0] == "outbox", parts[1] == "fuzz", let pid = pid_t(parts[2]) else { continue }
+        if kill(pid, 0) != 0 && errno == ESRCH { dead.append(parent + "/" + name) }
+    }
+    closedir(d)
+    for path in dead { removeTree(path) }
+}
+
 func setUpFiles() {
     guard base.isEmpty else { return }
     let parent = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
-    var template = Array((parent + "/outbox-fuzz-XXXXXX").utf8CString)
+    removeDirectoriesOfDeadRuns(in: parent)
+    var template = Array((parent + "/outbox-fuzz-\(getpid())-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { fatalError("cannot make a directory in \(parent)") }
     base = String(cString: made)
     atexit { removeTree(base) }
