@@ -37,8 +37,8 @@ struct Reader {
 
 // MARK: Files
 
-/// A directory of this process's own, removed at exit: under /dev/shm where
-/// there is one (no disk writes), else $TMPDIR or /tmp.
+/// A directory of this process's own, `outbox-fuzz-PID-XXXXXX`, removed at exit:
+/// under /dev/shm where there is one (no disk writes), else $TMPDIR or /tmp.
 nonisolated(unsafe) var base = ""
 /// A fresh device of each profile, as the store creates it (bytes of the file).
 nonisolated(unsafe) var freshDevices: [Profile: [UInt8]] = [:]
@@ -83,10 +83,27 @@ func writeFile(_ path: String, _ bytes: [UInt8]) {
     }
 }
 
+/// A run that crashed did not remove its directory (atexit handlers do not run
+/// then): the directories of processes no longer running go now. The process
+/// id is in the name; a directory without one, or of a live process, stays.
+func removeDirectoriesOfDeadRuns(in parent: String) {
+    guard let d = opendir(parent) else { return }
+    var dead: [String] = []
+    while let e = readdir(d) {
+        let name = withUnsafeBytes(of: e.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+        let parts = name.split(separator: "-")
+        guard parts.count == 4, parts[0] == "outbox", parts[1] == "fuzz", let pid = pid_t(parts[2]) else { continue }
+        if kill(pid, 0) != 0 && errno == ESRCH { dead.append(parent + "/" + name) }
+    }
+    closedir(d)
+    for path in dead { removeTree(path) }
+}
+
 func setUpFiles() {
     guard base.isEmpty else { return }
     let parent = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp")
-    var template = Array((parent + "/outbox-fuzz-XXXXXX").utf8CString)
+    removeDirectoriesOfDeadRuns(in: parent)
+    var template = Array((parent + "/outbox-fuzz-\(getpid())-XXXXXX").utf8CString)
     guard let made = mkdtemp(&template) else { fatalError("cannot make a directory in \(parent)") }
     base = String(cString: made)
     atexit { removeTree(base) }
@@ -110,41 +127,6 @@ func placeDevice(_ bytes: [UInt8], _ profile: Profile) -> String {
     return path
 }
 
-// MARK: Known findings
-
-let playsEverything = getenv("OUTBOX_FUZZ_ALL").map { String(cString: $0) == "1" } ?? false
-
-/// What in a device reaches a finding already reported (issue 10; the store's
-/// range checks on loaded rows are being written), or nil. Such devices are
-/// skipped, so that the fuzzer looks for new findings; OUTBOX_FUZZ_ALL=1 plays
-/// them. Reproducers: Fuzz/reproducers/store-rows.
-func knownProblem(_ path: String) -> String? {
-    guard !playsEverything else { return nil }
-    var db: OpaquePointer?
-    defer { sqlite3_close(db) }
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK, let db else { return nil }
-    let checks: [(String, String)] = [
-        // An id of 0 or less (NULL reads as 0, in a file whose schema no longer makes `id` the
-        // row id): the model's restore indexes its table with id - 1 (the launch traps).
-        // Past Int32: the store's Int32(...) of the column traps (any read of the device).
-        ("id", "SELECT count(*) FROM requests WHERE coalesce(CAST(id AS INTEGER), 0) NOT BETWEEN 1 AND 2147483647"),
-        // Int32.max attempts: the next attempt's count overflows in the model.
-        // Past Int32: the store's Int32(...) of the column traps.
-        ("attempts", "SELECT count(*) FROM requests WHERE CAST(attempts AS INTEGER) NOT BETWEEN -1000000 AND 1000000"),
-        // A negative schema version: migrate() indexes its migrations with it (the store traps).
-        ("user_version", "SELECT count(*) FROM pragma_user_version WHERE user_version < 0"),
-        // An `opens` count of UInt64.max: opening the device adds one to it (the store traps).
-        ("opens", "SELECT count(*) FROM device WHERE key = 'opens' AND CAST(value AS TEXT) LIKE '%18446744073709551615'"),
-    ]
-    for (what, sql) in checks {
-        var s: OpaquePointer?
-        // A file SQLite cannot read is not one of these.
-        guard sqlite3_prepare_v2(db, sql, -1, &s, nil) == SQLITE_OK else { continue }
-        defer { sqlite3_finalize(s) }
-        if sqlite3_step(s) == SQLITE_ROW && sqlite3_column_int64(s, 0) > 0 { return what }
-    }
-    return nil
-}
 
 // MARK: What a user does with a device
 

@@ -13,9 +13,10 @@ import XCTest
 /// to the contract like the others.
 final class FuzzReproducerTests: XCTestCase {
     /// Reproducer file → what happens, as reported to the lead (issue 10).
-    /// (Empty: the seven devices fuzzing found on 2026-12-01 — ids of 0 and past
+    /// (Empty: the eight devices fuzzing found on 2026-12-01 — ids of 0 and past
     /// Int32, attempts at and past Int32, an open counter at UInt64.max, a negative
-    /// schema version, a damaged schema — are all refused with their path now.)
+    /// schema version, a damaged schema, values of Int64.max micros — are all
+    /// refused with their path now.)
     let reported: [String: String] = [:]
 
     var binary: String {
