@@ -16,8 +16,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         for role in Role.allCases where theme.style(role).bold { bold += 1 }
         if theme.isMonochrome && bold < 0 { fatalError("unreachable") }
     case .failure(let e):
-        // The line named is one of the file's (1 for an empty file).
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        // The line named is one of the file's (1 for an empty file). Lines end in
+        // LF or CRLF; "\r\n" is one Character, so it is a separator of its own.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).count
         if e.file != "fuzz.theme" || e.line < 1 || e.line > max(lines, 1) {
             fatalError("a theme error names no line of the file: \(e)")
         }
