@@ -324,3 +324,12 @@ final class ThemeFileTests: XCTestCase {
         XCTAssertNil(message(url.path), "a CRLF theme loads")
     }
 }
+
+/// The benchmark drives the core with budgets past what input may ask for; the
+/// input limits must not starve it (it looped for ever when they did).
+final class BenchUnderLimitsTests: XCTestCase {
+    func testTheTransitionsFigureRunsItsWorkloadUnderTheInputLimits() {
+        let rate = ModelBench.transitionsPerSecond(live: 10, transitions: 20_000)
+        XCTAssertGreaterThan(rate, 0)
+    }
+}
