@@ -123,7 +123,9 @@ public enum CLI {
         case "help", "--help", "-h":
             if command == "help", let topic = rest.first {
                 guard let text = Help.topics[topic] else {
-                    console.error("outbox: no help for `\(topic)`, expected one of: " + Help.topics.keys.sorted().joined(separator: ", "))
+                    console.error(
+                        "outbox: no help for `\(topic)`, expected one of: "
+                            + Help.topics.keys.sorted().joined(separator: ", "))
                     return 2
                 }
                 console.print(text)

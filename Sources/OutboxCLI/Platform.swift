@@ -1,7 +1,7 @@
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The command line's calls into the C library, in one place with a branch per
@@ -20,9 +20,9 @@ enum Platform {
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { buf in
                 #if canImport(Darwin)
-                Darwin.write(fd, buf.baseAddress! + done, buf.count - done)
+                    Darwin.write(fd, buf.baseAddress! + done, buf.count - done)
                 #else
-                Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
+                    Glibc.write(fd, buf.baseAddress! + done, buf.count - done)
                 #endif
             }
             if n < 0 {
@@ -75,7 +75,8 @@ enum Platform {
             }
             if n == 0 { break }
             if out.count + n > limit {
-                return .failure(ReadFailure(message: "it is larger than \(limit / (1 << 20)) MB, the most Outbox reads"))
+                return .failure(
+                    ReadFailure(message: "it is larger than \(limit / (1 << 20)) MB, the most Outbox reads"))
             }
             out.append(contentsOf: chunk[0..<n])
         }

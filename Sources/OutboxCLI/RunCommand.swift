@@ -39,7 +39,9 @@ enum RunCommand {
                 i += 1
             case "--max-transitions":
                 guard i + 1 < args.count, let n = Int(args[i + 1]), n >= 1 else {
-                    console.error("outbox run: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))")
+                    console.error(
+                        "outbox run: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
+                    )
                     return 2
                 }
                 maxTransitions = n
@@ -70,7 +72,8 @@ enum RunCommand {
             switch readText(f) {
             case .success(let t): text = t
             case .failure(let why):
-                console.error("\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
+                console.error(
+                    "\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
                 bad = true
                 continue
             }
@@ -86,7 +89,9 @@ enum RunCommand {
         let writer = TimelineWriter(format: format)
         var failed = 0, total = 0
         for sc in scenarios {
-            if format == .text && !quiet && scenarios.count > 1 { console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")) }
+            if format == .text && !quiet && scenarios.count > 1 {
+                console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))"))
+            }
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
             if let dir = stateDir {
@@ -100,7 +105,8 @@ enum RunCommand {
             }
             defer { disk?.close() }
             // The timeline is printed as it happens and not kept (docs/reliability.md, Big inputs).
-            var runner = ScenarioRunner(sc, store: store, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .streamed)
+            var runner = ScenarioRunner(
+                sc, store: store, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .streamed)
             runner.run(until: { console.failed }) { item, sim in
                 switch item {
                 case .entry(let e):
@@ -115,8 +121,9 @@ enum RunCommand {
                 return 2
             }
             if let why = runner.stopped {
-                console.error("\(sc.file): the run stopped at \(VirtualTime.clock(runner.sim.now)): \(why); "
-                    + "expected a scenario that ends within Outbox's limits (docs/reliability.md)")
+                console.error(
+                    "\(sc.file): the run stopped at \(VirtualTime.clock(runner.sim.now)): \(why); "
+                        + "expected a scenario that ends within Outbox's limits (docs/reliability.md)")
                 return 2
             }
             for r in runner.failures {
@@ -124,7 +131,8 @@ enum RunCommand {
             }
             failed += runner.failures.count
             total += runner.checkCount
-            let summary = "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
+            let summary =
+                "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
             if format == .text { console.print(SafeText.line(summary)) } else { console.error(summary) }
         }

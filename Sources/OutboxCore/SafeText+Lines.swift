@@ -13,7 +13,9 @@ extension SafeText {
         var clean = true
         for u in s.unicodeScalars {
             if needsEscape(u) { clean = false; break }
-            if u == " " { run = 0 } else {
+            if u == " " {
+                run = 0
+            } else {
                 run += 1
                 if run > maxWord { clean = false; break }
             }
