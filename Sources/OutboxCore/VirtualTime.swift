@@ -188,16 +188,19 @@ public struct AmountSum: Equatable, Hashable, Sendable, CustomStringConvertible 
             hi = hi &* 10 &+ carry &+ (c2 ? 1 : 0)
         }
         var sum = AmountSum()
-        if negative {
-            hi = ~hi
-            lo = ~lo
-            let (l, c) = lo.addingReportingOverflow(1)
-            lo = l
-            if c { hi &+= 1 }
-        }
+        if negative { AmountSum.negate(&hi, &lo) }
         sum.high = Int64(bitPattern: hi)
         sum.low = lo
         return sum
+    }
+
+    /// Two's complement negation of a 128-bit value held as two words.
+    static func negate(_ hi: inout UInt64, _ lo: inout UInt64) {
+        hi = ~hi
+        lo = ~lo
+        let (l, c) = lo.addingReportingOverflow(1)
+        lo = l
+        if c { hi &+= 1 }
     }
 
     /// The shortest exact decimal, like `Amount.text`: `49.99`, `-3`, `12000000000000.5`.
@@ -205,13 +208,7 @@ public struct AmountSum: Equatable, Hashable, Sendable, CustomStringConvertible 
         let negative = high < 0
         // Magnitude as two words.
         var hi = UInt64(bitPattern: high), lo = low
-        if negative {
-            hi = ~hi
-            lo = ~lo
-            let (l, c) = lo.addingReportingOverflow(1)
-            lo = l
-            if c { hi &+= 1 }
-        }
+        if negative { AmountSum.negate(&hi, &lo) }
         // Decimal digits by repeated division by 10 of the 128-bit magnitude.
         var digits: [UInt8] = []
         repeat {
