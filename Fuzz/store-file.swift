@@ -27,13 +27,6 @@ import Darwin
 /// After the launch: time, consent, a flush, a quit and a relaunch, time again.
 let actions: [UInt8] = [9, 40, 2, 9, 40, 4, 9, 200, 0, 1, 9, 200, 8, 0, 8, 2]
 
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
-    setUpFiles()
-    if let dir = getenv("OUTBOX_FUZZ_MAKE_SEEDS").map({ String(cString: $0) }) { makeSeeds(dir) }
-    return 0
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     setUpFiles()

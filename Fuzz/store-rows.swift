@@ -101,13 +101,6 @@ func insert(_ db: OpaquePointer, _ sql: String, _ values: [Value]) {
 
 // MARK: The target
 
-@_cdecl("LLVMFuzzerInitialize")
-public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
-    setUpFiles()
-    if let dir = getenv("OUTBOX_FUZZ_MAKE_SEEDS").map({ String(cString: $0) }) { makeSeeds(dir) }
-    return 0
-}
-
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     setUpFiles()

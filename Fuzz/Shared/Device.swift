@@ -165,3 +165,15 @@ func useDevice(_ profile: Profile, _ r: inout Reader) {
     _ = AppView.render(model, width: 80, height: 24)
     _ = AppView.render(model, width: 200, height: 60)
 }
+
+// MARK: Start-up
+
+/// libFuzzer's start-up for every target using these helpers: the work
+/// directory, and seeds written by the target's own `makeSeeds` when
+/// OUTBOX_FUZZ_MAKE_SEEDS=DIR.
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>) -> CInt {
+    setUpFiles()
+    if let dir = getenv("OUTBOX_FUZZ_MAKE_SEEDS").map({ String(cString: $0) }) { makeSeeds(dir) }
+    return 0
+}
