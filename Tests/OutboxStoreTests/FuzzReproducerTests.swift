@@ -19,32 +19,13 @@ final class FuzzReproducerTests: XCTestCase {
     /// refused with their path now.)
     let reported: [String: String] = [:]
 
-    var binary: String {
-        // Beside the tests: the test executable's folder on Linux, the .xctest bundle's
-        // on macOS. So a sanitized test run (scripts/sanitizers) runs a sanitized program.
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("outbox").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outbox").path,
-            storeRoot + "/.build/debug/outbox",
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
-    }
-
-    /// Runs the program; returns the signal that ended it (0 for none), its exit status and its stderr.
-    func run(_ args: [String], in dir: String) -> (signal: Int32, status: Int32, err: String) {
-        let out = dir + "/stdout", err = dir + "/stderr"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    /// Runs the built program; returns the signal that ended it (0 for none), its exit status and its stderr.
+    func run(_ binary: String, _ args: [String], in dir: String) -> (signal: Int32, status: Int32, err: String) {
+        let err = dir + "/stderr"
         // A crash should end the child at once, not wait for Swift's backtracer.
-        let env = ["SWIFT_BACKTRACE=enable=no"] + ProcessInfo.processInfo.environment.map { "\($0)=\($1)" }
-        let argv: [UnsafeMutablePointer<CChar>?] = ([binary] + args).map { strdup($0) } + [nil]
-        let envp: [UnsafeMutablePointer<CChar>?] = env.map { strdup($0) } + [nil]
-        defer { for a in argv + envp { free(a) } }
-        var pid: pid_t = 0
-        guard posix_spawn(&pid, binary, &actions, nil, argv, envp) == 0 else {
+        guard let pid = spawnChild([binary] + args, stdout: dir + "/stdout", stderr: err,
+                                   environment: ["SWIFT_BACKTRACE=enable=no"])
+        else {
             XCTFail("cannot start \(binary)")
             return (0, -1, "")
         }
@@ -63,6 +44,8 @@ final class FuzzReproducerTests: XCTestCase {
     }
 
     func test_fuzzedDevices_neverCrashTheProgram_orAreReported() throws {
+        // The program built beside the tests: under scripts/sanitizers, a sanitized one.
+        let binary = try requireBinary()
         let folder = storeRoot + "/Fuzz/reproducers/devices"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, reported.count)
@@ -75,8 +58,8 @@ final class FuzzReproducerTests: XCTestCase {
             let db = dir + "/" + profile + ".sqlite"
             try FileManager.default.copyItem(atPath: folder + "/" + file, toPath: db)
             try "profile \(profile)\nat 0 launch\nat 1m quit\n".write(toFile: dir + "/launch.outbox", atomically: true, encoding: .utf8)
-            let show = run(["state", "show", "--state-dir", dir, "--profile", profile], in: dir)
-            let play = run(["run", "--quiet", "--state-dir", dir, dir + "/launch.outbox"], in: dir)
+            let show = run(binary, ["state", "show", "--state-dir", dir, "--profile", profile], in: dir)
+            let play = run(binary, ["run", "--quiet", "--state-dir", dir, dir + "/launch.outbox"], in: dir)
             if let why = reported[file] {
                 XCTAssertTrue(crashed(show) || crashed(play),
                               "\(file) no longer crashes (\(why)): fixed? Move it out of `reported`")

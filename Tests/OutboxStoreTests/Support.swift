@@ -41,7 +41,8 @@ func requireBinary() throws -> String {
 
 /// Starts `args` (args[0] a path) with stdin from /dev/null and stdout and stderr
 /// to files; its pid, or nil when it could not start. Callers signal only this pid.
-func spawnChild(_ args: [String], stdout: String, stderr: String = "/dev/null") -> pid_t? {
+/// `environment` adds or replaces variables (`NAME=value`) of this process's.
+func spawnChild(_ args: [String], stdout: String, stderr: String = "/dev/null", environment: [String] = []) -> pid_t? {
     var pid: pid_t = 0
     #if canImport(Darwin)
         var actions: posix_spawn_file_actions_t = nil
@@ -54,8 +55,11 @@ func spawnChild(_ args: [String], stdout: String, stderr: String = "/dev/null") 
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-    defer { for a in argv { free(a) } }
-    guard posix_spawn(&pid, args[0], &actions, nil, argv, environ) == 0, pid > 0 else { return nil }
+    let names = Set(environment.map { $0.prefix { $0 != "=" } })
+    let inherited = ProcessInfo.processInfo.environment.filter { !names.contains(Substring($0.key)) }.map { "\($0)=\($1)" }
+    let envp: [UnsafeMutablePointer<CChar>?] = (environment + inherited).map { strdup($0) } + [nil]
+    defer { for a in argv + envp { free(a) } }
+    guard posix_spawn(&pid, args[0], &actions, nil, argv, envp) == 0, pid > 0 else { return nil }
     return pid
 }
 
