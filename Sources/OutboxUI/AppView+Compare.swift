@@ -129,9 +129,12 @@ extension AppView {
         for (i, s) in sims.enumerated() {
             let x = c.xs[i]
             buf.put(g.vLine, x: x - 1, y: y0, role: .border)
-            buf.put(s.profile.rawValue, x: x, y: y0, role: .paneTitle, limit: c.att - 1)
-            buf.put("att", x: x + c.att, y: y0, role: .columnHeader)
-            buf.put("next", x: x + c.next, y: y0, role: .columnHeader, limit: c.colW - c.next)
+            // Narrow columns: the profile's name over all of it, the cells speak for themselves.
+            buf.put(s.profile.rawValue, x: x, y: y0, role: .paneTitle, limit: c.short ? c.colW : c.att - 1)
+            if !c.short {
+                buf.put("att", x: x + c.att, y: y0, role: .columnHeader)
+                buf.put("next", x: x + c.next, y: y0, role: .columnHeader, limit: c.colW - c.next)
+            }
             if c.rule >= 0 { buf.put("rule", x: x + c.rule, y: y0, role: .columnHeader) }
             if c.timeline >= 0 {
                 buf.put(
