@@ -83,10 +83,11 @@ enum BenchLiveCompare {
         func f0(_ v: Double) -> String { String(format: "%.0f", v) }
         func f1(_ v: Double) -> String { String(format: "%.1f", v) }
         let requests = quick ? 100 : 1_000
-        for (w, h) in [(80, 24), (160, 45)] {
+        let big = quick ? 1_000 : 100_000
+        for (w, h, requests) in [(80, 24, requests), (160, 45, requests), (160, 45, big)] {
             let (om, op, tm, tp) = frames(width: w, height: h, requests: requests, frames: quick ? 50 : 600)
             emit(
-                "compare_frame_\(w)x\(h)",
+                "compare_frame_\(w)x\(h)" + (requests == big ? "_big" : ""),
                 [
                     ("requests_per_column", String(requests)), ("one_median_us", r3(om)), ("one_p99_us", r3(op)),
                     ("three_median_us", r3(tm)), ("three_p99_us", r3(tp)), ("ratio", r3(tm / om)),

@@ -1,14 +1,72 @@
 import OutboxCore
 
-/// What the compare screen counts over all rows, computed once per change.
-final class CompareMemo {
-    struct Key: Equatable {
-        var transitions: Int, rows: Int
+/// What the compare screen counts over all rows, kept up to date from the
+/// columns' journals: only rows whose requests moved since the last update are
+/// looked at again, so a frame costs what changed, not the number of rows.
+/// A value, updated by the model's mutating paths, so a copy of the model
+/// (a test's branch) keeps its own.
+public struct CompareCounts: Equatable, Sendable {
+    /// Per row: a bit per state some column is in (by `RequestState.rawValue`),
+    /// and bit 7 when the row differs.
+    var rowBits: [UInt8] = []
+    /// Rows in each state in at least one column.
+    public private(set) var inState = [Int](repeating: 0, count: RequestState.allCases.count)
+    /// Rows whose columns differ (`RequestMatch.Row.stateDiffers`).
+    public private(set) var differ = 0
+    /// Per column, the journal position (counting forgotten entries) read up to.
+    var cursors: [Int] = []
+
+    /// Counts every row again, as if nothing were known.
+    public static func counted(_ sims: [Simulation], _ match: RequestMatch) -> CompareCounts {
+        var c = CompareCounts()
+        c.update(sims, match)
+        return c
     }
-    var key: Key?
-    /// Rows in each state in at least one column, by `RequestState.rawValue`; then rows that differ.
-    var inState: [Int] = []
-    var differ = 0
+
+    /// Brings the counts up to date with the columns and their matched rows.
+    mutating func update(_ sims: [Simulation], _ match: RequestMatch) {
+        let rows = match.rows
+        // From scratch when the journals cannot say what moved (the first update,
+        // a journal turned off, or forgotten past what was read).
+        let fresh =
+            cursors.count != sims.count || rowBits.count > rows.count
+            || sims.indices.contains {
+                !sims[$0].keepsJournal || cursors[$0] < sims[$0].journalStart
+                    || cursors[$0] > sims[$0].journalStart + sims[$0].journal.count
+            }
+        if fresh {
+            self = CompareCounts()
+            for (r, row) in rows.enumerated() { recount(r, row, sims) }
+        } else {
+            let known = rowBits.count
+            for (c, s) in sims.enumerated() {
+                for j in (cursors[c] - s.journalStart)..<s.journal.count {
+                    guard case .transition(let t) = s.journal[j], let r = match.row(ofRun: c, id: t.request), r < known
+                    else { continue }
+                    recount(r, rows[r], sims)
+                }
+            }
+            for r in known..<rows.count { recount(r, rows[r], sims) }
+        }
+        cursors = sims.map { $0.journalStart + $0.journal.count }
+    }
+
+    /// Recounts one row: takes its old bits out and its new ones in.
+    mutating func recount(_ r: Int, _ row: RequestMatch.Row, _ sims: [Simulation]) {
+        var bits: UInt8 = 0
+        for (c, id) in row.ids.enumerated() {
+            guard let id else { continue }
+            bits |= 1 << sims[c].request(id).state.rawValue
+        }
+        if row.stateDiffers(in: sims) { bits |= 0x80 }
+        let old = r < rowBits.count ? rowBits[r] : 0
+        for k in inState.indices {
+            let was = old & (1 << k) != 0, now = bits & (1 << k) != 0
+            if was != now { inState[k] += now ? 1 : -1 }
+        }
+        if (old & 0x80 != 0) != (bits & 0x80 != 0) { differ += bits & 0x80 != 0 ? 1 : -1 }
+        if r < rowBits.count { rowBits[r] = bits } else { rowBits.append(bits) }
+    }
 }
 
 extension AppModel {
@@ -19,7 +77,7 @@ extension AppModel {
         self.init(sim: sims[0])
         others = Array(sims.dropFirst())
         match = RequestMatch(runs: sims.count)
-        match.update(columns)
+        columnsChanged()
     }
 
     /// Whether more than one column is shown.
@@ -46,6 +104,7 @@ extension AppModel {
         let keep = selectedMatchRow.flatMap { match.rows[$0].ids[0] }
         others = []
         match = RequestMatch(runs: 1)
+        compareCounts = CompareCounts()
         recorded = zip(recorded, recordedOnFirst).filter { $0.1 }.map { $0.0 }
         recordedOnFirst = Array(repeating: true, count: recorded.count)
         skipNote = nil
@@ -95,7 +154,7 @@ extension AppModel {
         }
         if let note = skipNote { message = (note, false) }
         record(action, onFirst: !skip[0])
-        match.update(columns)
+        columnsChanged()
         if match.rows.count != before { followNewest(from: before) }
         return true
     }
@@ -131,26 +190,11 @@ extension AppModel {
         return out
     }
 
-    /// Comparing: rows in each state in at least one column, and rows that differ.
-    public var compareCounts: (inState: [Int], differ: Int) {
-        let key = CompareMemo.Key(transitions: sim.transitionCount + otherTransitions, rows: match.rows.count)
-        if compareMemo.key == key { return (compareMemo.inState, compareMemo.differ) }
+    /// After the columns changed (a tick, an action): the rows and their counts.
+    mutating func columnsChanged() {
+        guard isComparing else { return }
         let sims = columns
-        var inState = [Int](repeating: 0, count: RequestState.allCases.count)
-        var differ = 0
-        var seen = [Bool](repeating: false, count: inState.count)
-        for row in match.rows {
-            for k in seen.indices { seen[k] = false }
-            for (c, id) in row.ids.enumerated() {
-                guard let id else { continue }
-                seen[Int(sims[c].request(id).state.rawValue)] = true
-            }
-            for k in seen.indices where seen[k] { inState[k] += 1 }
-            if row.stateDiffers(in: sims) { differ += 1 }
-        }
-        compareMemo.key = key
-        compareMemo.inState = inState
-        compareMemo.differ = differ
-        return (inState, differ)
+        match.update(sims)
+        compareCounts.update(sims, match)
     }
 }

@@ -148,7 +148,7 @@ extension AppModel {
                 tick(to: t)
                 sim.settle()
                 for i in others.indices { others[i].settle() }
-                if isComparing { match.update(columns) }
+                columnsChanged()
                 message = ("jumped to \(VirtualTime.clock(t))", false)
             } else {
                 message = ("nothing is scheduled", false)

@@ -91,7 +91,8 @@ public struct AppModel {
     var recordedOnFirst: [Bool] = []
     /// Comparing: which columns skipped the last action, and why (the message line says so).
     public internal(set) var skipNote: String?
-    let compareMemo = CompareMemo()
+    /// Comparing: rows in each state in any column, and rows that differ.
+    public internal(set) var compareCounts = CompareCounts()
     public internal(set) var listHeight = 10
     let memo = FilterMemo()
 
@@ -185,7 +186,7 @@ public struct AppModel {
         let before = listSize
         sim.advance(to: t)
         for i in others.indices { others[i].advance(to: t) }
-        if isComparing { match.update(columns) }
+        columnsChanged()
         if let b = banner, b.until <= sim.now { banner = nil }
         if listSize != before { followNewest(from: before) }
     }

@@ -104,7 +104,10 @@ final class CompareTests: XCTestCase {
         for (i, k) in ["c", "t", "p", "xd3", "t", "o", "t", "g", "o", "T", "L", "t", "xga", "t"].enumerated() {
             s.type(k)
             s.wait(Millis(211 * (i + 1) + 700))
+            // The counts kept from the journals are the counts of every row, recounted.
+            XCTAssertEqual(s.model.compareCounts, CompareCounts.counted(s.model.columns, s.model.match), "after \(k)")
         }
+        XCTAssertGreaterThan(s.model.compareCounts.differ, 3)
         s.command("set retry.attempts 2")
         s.command("track \"big order\" value=12.5 currency=EUR")
         s.wait(60_000)
