@@ -48,6 +48,12 @@ extension AppView {
         return c
     }
 
+    /// "last 13s" when it fits, else "13s".
+    static func timelineLabel(_ span: Millis, room: Int) -> String {
+        let d = VirtualTime.duration(span)
+        return d.count + 5 <= room ? "last " + d : d
+    }
+
     static let shortStates = ["pend", "fly", "retry", "queue", "deliv", "drop"]
 
     static func stateWord(_ s: RequestState, short: Bool) -> String {
@@ -138,7 +144,8 @@ extension AppView {
             if c.rule >= 0 { buf.put("rule", x: x + c.rule, y: y0, role: .columnHeader) }
             if c.timeline >= 0 {
                 buf.put(
-                    "last " + VirtualTime.duration(span), x: x + c.timeline, y: y0, role: .columnHeader,
+                    timelineLabel(span, room: c.timelineW - 4), x: x + c.timeline, y: y0,
+                    role: .columnHeader,
                     limit: c.timelineW - 4)
                 buf.put("now", x: x + c.colW - 3, y: y0, role: .columnHeader)
             }
@@ -258,15 +265,18 @@ extension AppView {
             let room = rect.maxY - y
             guard room > 0 else { continue }
             for (k, t) in hist.suffix(room).enumerated() {
-                let clock = String(VirtualTime.clock(t.time).dropFirst(3).dropLast(2))
-                var lx = buf.put(clock + " ", x: x, y: y + k, role: .dim, limit: colW)
+                // Narrow (four columns at 80): the state and the rule matter more than the time.
+                let clock = colW >= 24 ? String(VirtualTime.clock(t.time).dropFirst(3).dropLast(2)) + " " : ""
+                var lx = buf.put(clock, x: x, y: y + k, role: .dim, limit: colW)
                 lx = buf.put(t.to.word, x: lx, y: y + k, role: stateRole(t.to), limit: x + colW - lx)
                 lx = buf.put(" " + t.rule.id, x: lx, y: y + k, role: .helpKey, limit: x + colW - lx)
                 var extra = ""
                 if !t.outcome.isNone { extra += " " + t.outcome.word }
                 if let reason = t.reason { extra += " " + reason.word }
                 lx = buf.put(extra, x: lx, y: y + k, role: .normal, limit: x + colW - lx)
-                if colW >= 60 { buf.put("  " + t.rule.text, x: lx, y: y + k, role: .dim, limit: x + colW - lx) }
+                if x + colW - lx >= 12 {
+                    buf.put("  " + t.rule.text, x: lx, y: y + k, role: .dim, limit: x + colW - lx)
+                }
             }
         }
     }
