@@ -45,7 +45,7 @@ enum InteractiveCommand {
                 guard let v = value("--compare") else { return nil }
                 switch AppModel.parseCompare(v) {
                 case .failure(let p):
-                    console.error("outbox: --compare: " + p.message)
+                    console.error("outbox: --compare " + p.message)
                     return nil
                 case .success(let ps): o.compare = ps
                 }

@@ -253,26 +253,27 @@ extension AppModel {
         }
         switch AppModel.parseCompare(args[0]) {
         case .failure(let p):
-            message = (p.message, true)
+            message = (":compare " + p.message, true)
             return nil
         case .success(let profiles): return .startCompare(profiles)
         }
     }
 
     /// The profiles of `--compare` and `:compare`: 2 to 4 names, each once, in order.
+    /// A failure's message follows the option's or command's name.
     public static func parseCompare(_ list: String) -> Result<[Profile], Problem> {
         var out: [Profile] = []
         for word in list.split(separator: ",", omittingEmptySubsequences: false) {
             guard let p = Profile(rawValue: String(word)) else {
                 return .failure(
                     Problem(
-                        "unknown profile `\(SafeText.escaped(String(word), max: 40))` in compare, expected linktrail, ios, android or flutter"
+                        "has an unknown profile `\(SafeText.escaped(String(word), max: 40))`, expected linktrail, ios, android or flutter"
                     ))
             }
-            guard !out.contains(p) else { return .failure(Problem("compare names \(p.rawValue) twice; each profile once")) }
+            guard !out.contains(p) else { return .failure(Problem("names \(p.rawValue) twice; each profile once")) }
             out.append(p)
         }
-        guard out.count >= 2 else { return .failure(Problem("compare needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter")) }
+        guard out.count >= 2 else { return .failure(Problem("needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter")) }
         return .success(out)
     }
 }

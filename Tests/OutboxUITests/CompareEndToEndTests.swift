@@ -75,7 +75,7 @@ extension EndToEndTests {
         XCTAssertEqual(
             lines,
             [
-                "outbox: --compare: unknown profile `nokia` in compare, expected linktrail, ios, android or flutter",
+                "outbox: --compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter",
                 "EXIT=2",
             ])
         XCTAssertEqual(

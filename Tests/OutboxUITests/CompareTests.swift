@@ -178,9 +178,9 @@ final class CompareTests: XCTestCase {
     func test_compareCommand_badInput_andProfileSwitchWhileComparing() {
         var s = Session(compare: three)
         for (cmd, want) in [
-            ("compare ios", "compare needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter"),
-            ("compare ios,nokia", "unknown profile `nokia` in compare, expected linktrail, ios, android or flutter"),
-            ("compare ios,ios", "compare names ios twice; each profile once"),
+            ("compare ios", ":compare needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter"),
+            ("compare ios,nokia", ":compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter"),
+            ("compare ios,ios", ":compare names ios twice; each profile once"),
             ("compare", "expected :compare P,P,... (2 to 4 of linktrail, ios, android, flutter) or :compare off"),
             ("profile android", ":profile shows one column; :compare off first (keeps ios), or :compare P,P,..."),
         ] {
