@@ -33,7 +33,7 @@ extension AppView {
         c.colW = max(8, (rest - n) / n)
         c.xs = (0..<n).map { 3 + c.nameW + $0 * (c.colW + 1) + 1 }
         c.short = c.colW < 21
-        c.stateW = c.short ? 6 : (c.colW >= 40 ? 10 : 9)
+        c.stateW = c.short ? 5 : (c.colW >= 40 ? 10 : 9)
         c.att = c.stateW + 1
         c.next = c.att + 6
         var used = c.next + (c.colW >= 40 ? 8 : 5)
@@ -191,7 +191,7 @@ extension AppView {
                 let budget = s.settings.retryAttempts
                 buf.put(
                     budget > 0 ? "\(r.attempts)/\(budget)" : "\(r.attempts)", x: x + c.att, y: y, role: base,
-                    limit: c.next - c.att - 1)
+                    limit: min(c.next - c.att - 1, c.colW - c.att))
                 if r.state == .retrying && r.nextAttemptAt >= 0 {
                     buf.put(
                         shortDuration(r.nextAttemptAt - s.now), x: x + c.next, y: y, role: base,

@@ -179,7 +179,10 @@ final class CompareTests: XCTestCase {
         var s = Session(compare: three)
         for (cmd, want) in [
             ("compare ios", ":compare needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter"),
-            ("compare ios,nokia", ":compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter"),
+            (
+                "compare ios,nokia",
+                ":compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter"
+            ),
             ("compare ios,ios", ":compare names ios twice; each profile once"),
             ("compare", "expected :compare P,P,... (2 to 4 of linktrail, ios, android, flutter) or :compare off"),
             ("profile android", ":profile shows one column; :compare off first (keeps ios), or :compare P,P,..."),
@@ -282,8 +285,31 @@ final class CompareTests: XCTestCase {
         assertSnapshot(text, "compare-four-80x24")
         let lines = text.split(separator: "\n")
         XCTAssertTrue(lines.contains("   name      │linktrail      │ios            │android        │flutter"), text)
-        XCTAssertTrue(lines.contains("≠  install   │deliv  1/3     │—              │—              │—"), text)
-        XCTAssertTrue(lines.contains("   purchase  │deliv  1/3     │deliv  1/4     │deliv  1       │deliv  1"), text)
+        XCTAssertTrue(lines.contains("≠  install   │deliv 1/3      │—              │—              │—"), text)
+        XCTAssertTrue(lines.contains("   purchase  │deliv 1/3      │deliv 1/4      │deliv 1        │deliv 1"), text)
+    }
+
+    /// The smallest screen with four columns: each still shows state and attempts
+    /// inside its own column; every size draws without a crash.
+    func test_smallestScreen_fourColumns_staysInsideColumns() {
+        var s = Session(compare: [.linktrail, .ios, .android, .flutter], width: 60, height: 15)
+        s.type("c")
+        s.command("set retry.attempts 10")
+        s.type("xdat")
+        s.wait(3000)
+        let text = s.screen().text
+        assertSnapshot(text, "compare-four-60x15")
+        let row = text.split(separator: "\n").first { $0.contains("purchase") }.map(String.init) ?? ""
+        XCTAssertEqual(
+            row.split(separator: "│").map { $0.trimmingCharacters(in: .whitespaces) },
+            ["≠  purchase", "retry 2/10", "retry 1/10", "queue 1", "drop  1"], text)
+        for (w, h) in [(0, 0), (59, 14), (60, 15), (61, 16), (80, 24), (160, 45), (400, 120)] {
+            for keys in ["", "?", "x", ":", "/", "\r"] {
+                var t = s
+                t.type(keys)
+                XCTAssertEqual(t.screen(w, h).lines.count, h)
+            }
+        }
     }
 
     func test_helpAndKeysDoc_listCompare() {
