@@ -71,7 +71,8 @@ public struct AppModel {
     public internal(set) var paused = false
     public internal(set) var tab: StateTab = .all
     public internal(set) var nameFilter = ""
-    /// The selected request, or nil when the list is empty.
+    /// The selected request, or nil when the list is empty. Comparing, the
+    /// selected row of `match` plus one (`selectedMatchRow`), the same in every column.
     public internal(set) var selected: Int32?
     /// The first row shown, as an index into the filtered list.
     public internal(set) var top = 0
