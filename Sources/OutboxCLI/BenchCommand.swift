@@ -13,7 +13,8 @@ enum BenchCommand {
             i += 1
             switch a {
             case "--only":
-                let figures = ["transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines"]
+                let figures = ["transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines",
+                               "compare-frame"]
                 let asked = i < args.count ? args[i].split(separator: ",").map(String.init) : []
                 let unknown = asked.filter { !figures.contains($0) }
                 guard !asked.isEmpty, unknown.isEmpty else {
@@ -126,6 +127,7 @@ enum BenchCommand {
              "\(h == 24 ? "24 h" : String(h) + " h") at 50 requests/s, ~20% failing, headless: \(String(format: "%.2f", c.seconds)) s wall\(quick ? "" : " (median of 3)"), \(c.transitions) transitions; final state identical at every speed: \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)")
         if !c.identical { return 1 }
         }
+        if wanted("compare-frame") { BenchLiveCompare.run(quick: quick, emit: emit) }
         if let big {
             if !bigInputs(big.files, threeLineRun: big.threeLineRun, quick: quick, emit: emit) { return 1 }
         }

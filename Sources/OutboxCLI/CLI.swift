@@ -83,7 +83,7 @@ public enum CLI {
 
     public static let usage = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
-                      [--state-dir DIR | --memory]
+                      [--state-dir DIR | --memory] [--compare P,P,...]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME]
@@ -155,6 +155,8 @@ enum Help {
         \(CLI.usage)
 
         With no command, opens the interactive screen (press ? there for its keys).
+        --compare ios,android,flutter shows 2 to 4 profiles side by side, on devices
+        in memory: one clock, network and backend plan; every key acts on all.
 
         commands:
           run       play scenario files headless and check their expect lines
@@ -169,7 +171,7 @@ enum Help {
 
     static let run = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
-                      [--state-dir DIR | --memory]
+                      [--state-dir DIR | --memory] [--compare P,P,...]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
 
@@ -244,6 +246,8 @@ enum Help {
           lines        scenario files of 10^6 lines in five shapes: reading and
                        parsing one beside reading it and splitting it into lines,
                        and `outbox run -q` on it in a child (time, peak memory)
+          compare-frame  the live compare with three columns: frame cost (tick and
+                       build, 80x24 and 160x45) and key latency, beside one column
         Build in release: swift run -c release outbox bench. docs/performance.md
         has the targets and the last figures.
 

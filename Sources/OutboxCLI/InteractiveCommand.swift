@@ -4,7 +4,7 @@ import OutboxStore
 import OutboxTerminal
 import OutboxUI
 
-/// `outbox [--profile P] [--theme NAME|PATH] [--speed N] [--seed N] [--record FILE]`: the interactive screen.
+/// `outbox [--profile P | --compare P,P,...] [--theme NAME|PATH] [--speed N] [--seed N] [--record FILE]`: the interactive screen.
 enum InteractiveCommand {
     struct Options {
         var profile = Profile.linktrail
@@ -14,6 +14,9 @@ enum InteractiveCommand {
         var record: String?
         var stateDir = SQLiteDeviceStore.defaultDirectory()
         var memory = false
+        /// `--compare`: the profiles shown side by side, on devices in memory.
+        var compare: [Profile]?
+        var profileGiven = false
     }
 
     static func parse(_ args: [String], console: Console) -> Options? {
@@ -37,6 +40,15 @@ enum InteractiveCommand {
                     return nil
                 }
                 o.profile = p
+                o.profileGiven = true
+            case "--compare":
+                guard let v = value("--compare") else { return nil }
+                switch AppModel.parseCompare(v) {
+                case .failure(let p):
+                    console.error("outbox: --compare " + p.message)
+                    return nil
+                case .success(let ps): o.compare = ps
+                }
             case "--theme":
                 guard let v = value("--theme") else { return nil }
                 o.theme = v
@@ -68,6 +80,10 @@ enum InteractiveCommand {
                 return nil
             }
             i += 1
+        }
+        if o.compare != nil && o.profileGiven {
+            console.error("outbox: --profile and --compare do not go together; the first profile of --compare is the first column")
+            return nil
         }
         return o
     }
@@ -120,6 +136,19 @@ enum InteractiveCommand {
         return m
     }
 
+    /// A compare of these profiles: each on a device in memory, the app launched
+    /// on all at 0 (one shared action, recorded once).
+    static func newCompareModel(_ profiles: [Profile], seed: UInt64) -> AppModel {
+        let sims = profiles.map { p -> Simulation in
+            var settings = Settings(profile: p)
+            settings.seed = seed
+            return Simulation(profile: p, settings: settings, store: InMemoryDeviceStore())
+        }
+        var m = AppModel(compare: sims)
+        m.perform(.appLaunched)
+        return m
+    }
+
     static func main(_ args: [String], console: Console) -> Int32 {
         guard let o = parse(args, console: console) else { return 2 }
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
@@ -145,13 +174,13 @@ enum InteractiveCommand {
             return 2
         }
         let store: any DeviceStore
-        switch openStore(o.profile, o) {
+        switch o.compare != nil ? .success(InMemoryDeviceStore()) : openStore(o.profile, o) {
         case .success(let s): store = s
         case .failure(let e):
             console.error("outbox: " + SafeText.escaped(e.description, max: 1000))
             return 2
         }
-        var model = newModel(o.profile, seed: o.seed, store: store)
+        var model = o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? 0
         console.flush()
         // Signals are caught before curses starts, so it installs none of its own
@@ -175,8 +204,9 @@ enum InteractiveCommand {
         console.flush()
         if let msg = outcome.message { Terminal.writeError(msg + "\n") }
         if let path = o.record {
+            let replay = loop.model.isComparing ? "outbox compare" : "outbox run"
             Terminal.writeError(
-                "outbox: recorded \(loop.model.recorded.count) actions to \(shown(path)); replay with `outbox run \(shown(path))`\n"
+                "outbox: recorded \(loop.model.recorded.count) actions to \(shown(path)); replay with `\(replay) \(shown(path))`\n"
             )
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
@@ -272,9 +302,9 @@ enum InteractiveCommand {
                 let wait: Int32 = model.paused ? 1000 : Int32(frameMs)
                 if let key = term.readKey(timeoutMs: wait) {
                     if key == .resize { term.refreshSize() }
-                    let recordedBefore = model.recorded.count
+                    let recordedBefore = model.recorded.count, columnsBefore = model.others.count
                     let effect = model.handle(key)
-                    if model.recorded.count != recordedBefore { saveRecording() }
+                    if model.recorded.count != recordedBefore || model.others.count != columnsBefore { saveRecording() }
                     dirty = true
                     switch effect {
                     case .quit?:
@@ -296,6 +326,15 @@ enum InteractiveCommand {
                             }
                             model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
                         }
+                    case .startCompare(let profiles)?:
+                        // As a profile switch: the app closes on the device it ran on, and
+                        // the compare starts afresh (its own clock at 0, devices in memory).
+                        if model.sim.appRunning { model.perform(.appQuit) }
+                        closeStore()
+                        model = InteractiveCommand.newCompareModel(profiles, seed: seed)
+                        model.message = ("comparing " + profiles.map(\.rawValue).joined(separator: ", ")
+                            + " from 0, devices in memory; :compare off keeps the first", false)
+                        saveRecording()
                     case .nextTheme?:
                         let names = InteractiveCommand.themeNames
                         let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
@@ -333,26 +372,34 @@ enum InteractiveCommand {
         /// Writes what the user did so far as a scenario file; after every action, so a crash loses nothing.
         func saveRecording() {
             guard let path = record else { return }
-            var text = "# recorded by outbox \(CLI.version)\n# replay: outbox run \(path)\n"
+            var text = "# recorded by outbox \(CLI.version)\n# replay: outbox \(model.isComparing ? "compare" : "run") \(path)\n"
             text += "profile \(model.sim.profile.rawValue)\n"
+            if model.isComparing { text += "compare " + model.profiles.map(\.rawValue).joined(separator: ",") + "\n" }
             if seed != 1 { text += "set seed \(seed)\n" }
             text += model.recorded.joined(separator: "\n") + "\n"
             try? text.write(toFile: path, atomically: true, encoding: .utf8)
         }
 
+        /// Writes each column's timeline so far as JSONL, one file per profile.
         mutating func export() {
             let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(
                 of: ".", with: "-")
-            let path = FileManager.default.currentDirectoryPath + "/outbox-\(model.sim.profile.rawValue)-\(stamp).jsonl"
             let writer = TimelineWriter(format: .jsonl)
-            var out = ""
-            for e in model.sim.journal { out += writer.line(e, in: model.sim) + "\n" }
-            do {
-                try out.write(toFile: path, atomically: true, encoding: .utf8)
-                model.message = ("exported \(model.sim.journal.count) lines to \(path)", false)
-            } catch {
-                model.message = ("export failed: cannot write \(path)", true)
+            var paths: [String] = [], lines = 0
+            for sim in model.columns {
+                let path = FileManager.default.currentDirectoryPath + "/outbox-\(sim.profile.rawValue)-\(stamp).jsonl"
+                var out = ""
+                for e in sim.journal { out += writer.line(e, in: sim) + "\n" }
+                do {
+                    try out.write(toFile: path, atomically: true, encoding: .utf8)
+                } catch {
+                    model.message = ("export failed: cannot write \(path)", true)
+                    return
+                }
+                paths.append(path)
+                lines += sim.journal.count
             }
+            model.message = ("exported \(lines) lines to " + paths.joined(separator: ", "), false)
         }
     }
 }

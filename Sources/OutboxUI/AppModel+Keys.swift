@@ -87,8 +87,7 @@ extension AppModel {
             if let pick = AppModel.answerChoices.first(where: { $0.key == c }) {
                 if pick.answer == .ok {
                     mode = .normal
-                    perform(.serverPlanned(.ok, .times(1)))
-                    message = ("backend answers ok", false)
+                    if perform(.serverPlanned(.ok, .times(1))) { say("backend answers ok") }
                 } else {
                     mode = .chooseAnswer(pick.answer)
                 }
@@ -108,7 +107,7 @@ extension AppModel {
             return nil
         }
         mode = .normal
-        if perform(.serverPlanned(answer, rep)) { message = ("backend will answer " + sim.plan.text, false) }
+        if perform(.serverPlanned(answer, rep)) { say("backend will answer " + sim.plan.text) }
         return nil
     }
 
@@ -118,11 +117,13 @@ extension AppModel {
         case .quit: return .quit
         case .toggleNetwork: perform(sim.online ? .networkWentOffline : .networkWentOnline)
         case .toggleConsent:
-            guard sim.profile == .linktrail else {
-                message = ("consent is LinkTrail's; \(sim.profile.rawValue) has no consent gate", true)
+            // Comparing, the LinkTrail column decides; the others skip it with a note.
+            guard let lt = columns.first(where: { $0.profile == .linktrail }) else {
+                let names = profiles.map(\.rawValue).joined(separator: ", ")
+                message = ("consent is LinkTrail's; \(names) \(isComparing ? "have" : "has") no consent gate", true)
                 return nil
             }
-            perform(sim.consent == .granted ? .consentDenied : .consentGranted)
+            perform(lt.consent == .granted ? .consentDenied : .consentGranted)
         case .trackPurchase:
             perform(.eventTracked(TrackedEvent(name: "purchase", value: Amount.parse("49.99"), currency: "USD")))
         case .trackBurst:
@@ -143,9 +144,11 @@ extension AppModel {
         case .faster: speedIndex = min(speedIndex + 1, AppModel.speeds.count - 1)
         case .slower: speedIndex = max(speedIndex - 1, 0)
         case .jumpNext:
-            if let t = sim.nextDueTime() {
+            if let t = nextDueTime() {
                 tick(to: t)
                 sim.settle()
+                for i in others.indices { others[i].settle() }
+                columnsChanged()
                 message = ("jumped to \(VirtualTime.clock(t))", false)
             } else {
                 message = ("nothing is scheduled", false)
@@ -196,7 +199,14 @@ extension AppModel {
         case .success(let r): words = r.words
         }
         guard !words.isEmpty else { return nil }
+        if words[0] == "compare" {
+            return compareCommand(Array(words.dropFirst()))
+        }
         if words[0] == "profile" {
+            if isComparing {
+                message = (":profile shows one column; :compare off first (keeps \(sim.profile.rawValue)), or :compare P,P,...", true)
+                return nil
+            }
             guard words.count == 2, let p = Profile(rawValue: words[1]) else {
                 message = ("expected :profile linktrail|ios|android|flutter", true)
                 return nil
@@ -211,8 +221,59 @@ extension AppModel {
         switch parsed {
         case .failure(let p): message = (p.message, true)
         case .success(let a):
-            if perform(a) { message = (":" + ActionSyntax.text(for: a), false) }
+            if perform(a) { say(":" + ActionSyntax.text(for: a)) }
         }
         return nil
+    }
+
+    /// The next moment any column has something scheduled.
+    mutating func nextDueTime() -> Millis? {
+        var t = sim.nextDueTime()
+        for i in others.indices {
+            if let o = others[i].nextDueTime() { t = min(t ?? o, o) }
+        }
+        return t
+    }
+
+    /// `:compare P,P,...` (2 to 4 profiles, each once) or `:compare off`.
+    mutating func compareCommand(_ args: [String]) -> UIEffect? {
+        let usage = "expected :compare P,P,... (2 to 4 of linktrail, ios, android, flutter) or :compare off"
+        guard args.count == 1 else {
+            message = (usage, true)
+            return nil
+        }
+        if args[0] == "off" {
+            guard isComparing else {
+                message = ("not comparing: one column already", true)
+                return nil
+            }
+            leaveCompare()
+            message = ("one column: \(sim.profile.rawValue), its device in memory; :profile P opens a saved device", false)
+            return nil
+        }
+        switch AppModel.parseCompare(args[0]) {
+        case .failure(let p):
+            message = (":compare " + p.message, true)
+            return nil
+        case .success(let profiles): return .startCompare(profiles)
+        }
+    }
+
+    /// The profiles of `--compare` and `:compare`: 2 to 4 names, each once, in order.
+    /// A failure's message follows the option's or command's name.
+    public static func parseCompare(_ list: String) -> Result<[Profile], Problem> {
+        var out: [Profile] = []
+        for word in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let p = Profile(rawValue: String(word)) else {
+                return .failure(
+                    Problem(
+                        "has an unknown profile `\(SafeText.escaped(String(word), max: 40))`, expected linktrail, ios, android or flutter"
+                    ))
+            }
+            guard !out.contains(p) else { return .failure(Problem("names \(p.rawValue) twice; each profile once")) }
+            out.append(p)
+        }
+        guard out.count >= 2 else { return .failure(Problem("needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter")) }
+        return .success(out)
     }
 }

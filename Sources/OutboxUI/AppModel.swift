@@ -49,18 +49,30 @@ public enum UIEffect: Equatable, Sendable {
     case export
     case switchProfile(Profile)
     case nextTheme
+    /// `:compare P,P,...`: start a fresh compare on these profiles (the loop makes
+    /// their devices, in memory, as for `--compare`).
+    case startCompare([Profile])
 }
 
 /// The whole state of the interactive screen: the simulation plus what the user
 /// is looking at. `handle(_:)` is the only place it changes for keys; `tick` for time.
+///
+/// Comparing (`--compare`, `:compare`), `sim` is the first column and `others`
+/// the rest: every action and every tick goes to all of them (one clock, one
+/// network, one backend plan), and the list shows the rows of `match`.
 public struct AppModel {
     public internal(set) var sim: Simulation
+    /// The other columns of a compare, in order; empty with one column.
+    public internal(set) var others: [Simulation] = []
+    /// The requests of the columns matched into rows (a compare's list).
+    public internal(set) var match = RequestMatch(runs: 1)
     public static let speeds: [Int64] = [1, 10, 60, 600]
     public var speedIndex = 0
     public internal(set) var paused = false
     public internal(set) var tab: StateTab = .all
     public internal(set) var nameFilter = ""
-    /// The selected request, or nil when the list is empty.
+    /// The selected request, or nil when the list is empty. Comparing, the
+    /// selected row of `match` plus one (`selectedMatchRow`), the same in every column.
     public internal(set) var selected: Int32?
     /// The first row shown, as an index into the filtered list.
     public internal(set) var top = 0
@@ -75,6 +87,13 @@ public struct AppModel {
     public internal(set) var logScroll = 0
     /// What the user did, as scenario lines (for --record).
     public internal(set) var recorded: [String] = []
+    /// Per recorded line, whether the first column took it (the rest were taken
+    /// by other columns only): `:compare off` keeps only those.
+    var recordedOnFirst: [Bool] = []
+    /// Comparing: which columns skipped the last action, and why (the message line says so).
+    public internal(set) var skipNote: String?
+    /// Comparing: rows in each state in any column, and rows that differ.
+    public internal(set) var compareCounts = CompareCounts()
     public internal(set) var listHeight = 10
     let memo = FilterMemo()
 
@@ -88,7 +107,7 @@ public struct AppModel {
 
     /// How many rows the list has under the current tab and filter.
     public var rowCount: Int {
-        if tab == .all && nameFilter.isEmpty { return sim.requests.count }
+        if tab == .all && nameFilter.isEmpty { return isComparing ? match.rows.count : sim.requests.count }
         return filteredIDs.count
     }
 
@@ -100,9 +119,10 @@ public struct AppModel {
 
     /// The filtered ids, oldest first. For `all` with no name filter no list is built.
     /// Memoized: computed once per change of the model, not per use in a frame.
+    /// Comparing, the list holds rows of `match`: row r is "id" r + 1.
     public var filteredIDs: [Int32] {
-        let key = FilterMemo.Key(tab: tab, name: nameFilter, transitions: sim.transitionCount, requests: sim.requests.count,
-                                 journal: sim.journal.count, now: sim.now)
+        let key = FilterMemo.Key(tab: tab, name: nameFilter, transitions: sim.transitionCount + otherTransitions,
+                                 requests: sim.requests.count + match.rows.count, journal: sim.journal.count, now: sim.now)
         if memo.key == key { return memo.ids }
         let ids = computeFilteredIDs()
         memo.key = key
@@ -111,6 +131,7 @@ public struct AppModel {
     }
 
     func computeFilteredIDs() -> [Int32] {
+        if isComparing { return compareFilteredRows() }
         let want = tab.state
         if let s = want, !s.isFinal, nameFilter.isEmpty { return sim.live(in: s) }
         var out: [Int32] = []
@@ -163,11 +184,16 @@ public struct AppModel {
     /// Moves the virtual clock to `t` (the loop computes it from wall time × speed).
     public mutating func tick(to t: Millis) {
         guard t > sim.now else { return }
-        let before = sim.requests.count
+        let before = listSize
         sim.advance(to: t)
+        for i in others.indices { others[i].advance(to: t) }
+        columnsChanged()
         if let b = banner, b.until <= sim.now { banner = nil }
-        if sim.requests.count != before { followNewest(from: before) }
+        if listSize != before { followNewest(from: before) }
     }
+
+    /// Requests (one column) or matched rows (a compare): what the unfiltered list holds.
+    var listSize: Int { isComparing ? match.rows.count : sim.requests.count }
 
     /// Follows new requests when the selection was on the last row.
     mutating func followNewest(from before: Int) {
@@ -176,9 +202,19 @@ public struct AppModel {
 
     // MARK: Actions
 
-    /// Applies a model action as the user's; records it; says why when refused.
+    /// Applies a model action as the user's, to every column; records it; says
+    /// why when refused. A column whose profile lacks the action skips it, with a
+    /// note; the action counts as done when any column took it.
     @discardableResult
     public mutating func perform(_ action: Action) -> Bool {
+        guard isComparing else {
+            skipNote = nil
+            return performOne(action)
+        }
+        return performAll(action)
+    }
+
+    mutating func performOne(_ action: Action) -> Bool {
         let before = sim.requests.count
         let journalBefore = sim.journal.count
         if let why = sim.apply(action) {
@@ -186,16 +222,25 @@ public struct AppModel {
             return false
         }
         sim.settle()
-        recorded.append("at \(VirtualTime.duration(sim.now)) \(ActionSyntax.text(for: action))")
-        if action == .consentDenied {
-            for e in sim.journal[journalBefore...] {
-                if case .log(let l) = e, l.text.hasPrefix("consent denied: purged") {
-                    banner = (l.text, sim.now + 5000 * speed)
-                }
-            }
-        }
+        record(action, onFirst: true)
+        purgeBanner(action, sim, from: journalBefore)
         if sim.requests.count != before { followNewest(from: before) }
         return true
+    }
+
+    mutating func record(_ action: Action, onFirst: Bool) {
+        recorded.append("at \(VirtualTime.duration(sim.now)) \(ActionSyntax.text(for: action))")
+        recordedOnFirst.append(onFirst)
+    }
+
+    /// LinkTrail's consent denial shows what it purged in a banner for a moment.
+    mutating func purgeBanner(_ action: Action, _ s: Simulation, from journalBefore: Int) {
+        guard action == .consentDenied else { return }
+        for e in s.journal[journalBefore...] {
+            if case .log(let l) = e, l.text.hasPrefix("consent denied: purged") {
+                banner = (l.text, s.now + 5000 * speed)
+            }
+        }
     }
 
     public mutating func setListHeight(_ h: Int) {

@@ -13,6 +13,10 @@ public enum AppView {
             tooSmall(&buf)
             return buf
         }
+        if m.isComparing {
+            renderCompare(m, &buf, width: width, height: height, g: g)
+            return buf
+        }
         let head = headerLines(m, width: width, g: g)
         let L = layout(m, width: width, height: height, headerRows: head.count)
         var y = 0
@@ -67,6 +71,7 @@ public enum AppView {
     public static func listRows(_ m: AppModel, width: Int, height: Int) -> Int {
         guard width >= minWidth, height >= minHeight else { return 1 }
         let rows = headerLines(m, width: width, g: .unicode).count
+        if m.isComparing { return max(1, compareLayout(m, width: width, height: height, headerRows: rows).list.height - 1) }
         return max(1, layout(m, width: width, height: height, headerRows: rows).list.height - 1)
     }
 
@@ -87,23 +92,27 @@ public enum AppView {
         var clock: [(String, Role)] = [(" " + VirtualTime.clock(s.now).dropLast(2) + " ", .header)]
         clock.append(m.paused ? ("PAUSED ", .headerAccent) : ("\(g.play) \(m.speed)× ", .headerAccent))
         var segs: [[(String, Role)]] = [
-            [(" OUTBOX ", .headerAccent), (s.profile.rawValue + " ", .header)],
+            [(" OUTBOX ", .headerAccent), ((m.isComparing ? "compare" : s.profile.rawValue) + " ", .header)],
             clock,
             [(" net " + g.dot + " " + (s.online ? "online " : "offline "), s.online ? .online : .offline)],
         ]
-        if s.profile == .linktrail {
+        if m.isComparing {
+            segs += compareHeader(m, g: g)
+        } else if s.profile == .linktrail {
             let mark = s.consent == .granted ? g.check : (s.consent == .denied ? g.cross2 : "?")
             let role: Role = s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
             segs.append([(" consent \(mark) \(s.consent.word)" + (s.settings.requireConsent ? " (required) " : " (not required) "), role)])
         }
-        segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)])
-        if s.profile == .linktrail {
+        if !m.isComparing { segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)]) }
+        if !m.isComparing && s.profile == .linktrail {
             let f = s.flush.active
                 ? "flush running (\(s.flushTriggerText)) \(g.sep) sent \(s.flush.sent) \(g.sep) \(s.count(.queued)) left"
                 : "flush idle"
             segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
         }
-        segs.append([(s.appRunning ? " app running " : " app closed ", s.appRunning ? .header : .headerAccent)])
+        if !m.isComparing {
+            segs.append([(s.appRunning ? " app running " : " app closed ", s.appRunning ? .header : .headerAccent)])
+        }
         // Fill one or two rows, in order, keeping whole segments.
         var rows: [[(String, Role)]] = [[]]
         var used = 0
@@ -461,15 +470,15 @@ public enum AppView {
         var out: [(Int, String, String)] = []
         for b in KeyMap.bindings {
             guard let st = b.status else { continue }
-            if b.command == .toggleConsent && m.sim.profile != .linktrail { continue }
+            if b.command == .toggleConsent && !m.profiles.contains(.linktrail) { continue }
             var label = st.label
             if b.command == .toggleNetwork { label = m.sim.online ? "offline" : "online" }
             if b.command == .pause { label = m.paused ? "resume" : "pause" }
             if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
             out.append((st.order, b.keys[0].label, label))
         }
-        if m.sim.profile == .android { out.append((1, "g", "getInstance")) }
-        if m.sim.profile.isUserCom { out.append((0, "p", "ping")) }
+        if m.profiles.contains(.android) { out.append((1, "g", "getInstance")) }
+        if m.profiles.contains(where: \.isUserCom) { out.append((0, "p", "ping")) }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
 

@@ -132,6 +132,13 @@ public enum KeyMap {
 
     public static let sections = ["device", "requests", "backend", "clock", "moving", "general"]
 
+    /// Not keys: the live compare's option and `:` commands (issue 11), listed
+    /// after the keys in the help screen and docs/keys.md.
+    public static let compareLines: [(keys: String, help: String)] = [
+        ("--compare", "P,P,...: 2 to 4 profiles side by side (devices in memory); keys act on all"),
+        (":compare", "P,P,... compares afresh from 0; :compare off keeps the first column"),
+    ]
+
     /// The help screen's lines.
     public static func helpLines(ascii: Bool = false) -> [(keys: String, help: String, section: String)] {
         var out: [(String, String, String)] = []
@@ -140,6 +147,7 @@ public enum KeyMap {
                 out.append((binding.keys.map { $0.label(ascii: ascii) }.joined(separator: " "), binding.help, s))
             }
         }
+        for l in compareLines { out.append((l.keys, l.help, "compare")) }
         return out
     }
 
@@ -154,6 +162,12 @@ public enum KeyMap {
                 out += "| \(keys) | \(binding.help.replacingPipes) |\n"
             }
         }
+        out += "\n## compare\n\n| option or command | what it does |\n|---|---|\n"
+        out += "| `--compare P,P,...` | start with 2 to 4 profiles side by side, e.g. `outbox --compare ios,android,flutter`;"
+        out += " one clock, network and backend plan; every key and `:` command acts on all columns, and an action a profile"
+        out += " lacks is skipped in its column with a note; the devices are in memory |\n"
+        out += "| `:compare P,P,...` | switch to a compare of these profiles, afresh from 0 |\n"
+        out += "| `:compare off` | back to one column: the first, with its clock and requests |\n"
         out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
         return out

@@ -1,0 +1,283 @@
+import OutboxCore
+
+/// The compare screen (`--compare`, `:compare`): one header for what the columns
+/// share, the matched rows with one column per profile, and the selected row's
+/// detail side by side.
+extension AppView {
+    struct CompareLayout {
+        var list: Rect, detail: Rect
+    }
+
+    static func compareLayout(_ m: AppModel, width: Int, height: Int, headerRows: Int) -> CompareLayout {
+        let top = headerRows + 1  // header, tabs
+        let free = height - top - 1 - 1  // status bar, the detail's separator
+        let detailH = m.detailExpanded ? max(4, free * 6 / 10) : max(4, free * 35 / 100)
+        let listH = max(3, free - detailH)
+        let list = Rect(x: 0, y: top, width: width, height: listH)
+        let detail = Rect(x: 0, y: list.maxY + 1, width: width, height: height - 1 - (list.maxY + 1))
+        return CompareLayout(list: list, detail: detail)
+    }
+
+    /// Where each part of a row goes: the mark, the shared name, then per column
+    /// (x of its first cell) the state, attempts, countdown, rule and timeline.
+    struct CompareColumns {
+        var nameW = 10, colW = 21, xs: [Int] = []
+        var stateW = 9, short = false
+        var att = 0, next = 0, rule = -1, timeline = -1, timelineW = 0
+    }
+
+    static func compareColumns(width: Int, count n: Int) -> CompareColumns {
+        var c = CompareColumns()
+        c.nameW = width >= 140 ? 16 : (width >= 100 ? 12 : 10)
+        let rest = width - 3 - c.nameW
+        c.colW = max(8, (rest - n) / n)
+        c.xs = (0..<n).map { 3 + c.nameW + $0 * (c.colW + 1) + 1 }
+        c.short = c.colW < 21
+        c.stateW = c.short ? 5 : (c.colW >= 40 ? 10 : 9)
+        c.att = c.stateW + 1
+        c.next = c.att + 6
+        var used = c.next + (c.colW >= 40 ? 8 : 5)
+        if c.colW >= 44 {
+            c.rule = used
+            used += 7
+        }
+        if c.colW - used >= 10 {
+            c.timeline = used + 1
+            c.timelineW = c.colW - used - 1
+        }
+        return c
+    }
+
+    /// "last 13s" when it fits, else "13s".
+    static func timelineLabel(_ span: Millis, room: Int) -> String {
+        let d = VirtualTime.duration(span)
+        return d.count + 5 <= room ? "last " + d : d
+    }
+
+    static let shortStates = ["pend", "fly", "retry", "queue", "deliv", "drop"]
+
+    static func stateWord(_ s: RequestState, short: Bool) -> String {
+        short ? shortStates[Int(s.rawValue)] : s.word
+    }
+
+    static func renderCompare(_ m: AppModel, _ buf: inout ScreenBuffer, width: Int, height: Int, g: Glyphs) {
+        let head = headerLines(m, width: width, g: g)
+        let L = compareLayout(m, width: width, height: height, headerRows: head.count)
+        var y = 0
+        for line in head {
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .header)
+            var x = 0
+            for (text, role) in line { x = buf.put(text, x: x, y: y, role: role) }
+            y += 1
+        }
+        compareTabs(&buf, m, y: y, width: width)
+        compareList(&buf, m, rect: L.list, g: g)
+        compareDetail(&buf, m, rect: L.detail, g: g)
+        status(&buf, m, y: height - 1, width: width)
+        switch m.mode {
+        case .help(let scroll): help(&buf, scroll: scroll, g: g)
+        case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
+        default: break
+        }
+    }
+
+    /// The compare's header segments after the clock and the network.
+    static func compareHeader(_ m: AppModel, g: Glyphs) -> [[(String, Role)]] {
+        var segs: [[(String, Role)]] = []
+        if let lt = m.columns.first(where: { $0.profile == .linktrail }) {
+            let mark = lt.consent == .granted ? g.check : (lt.consent == .denied ? g.cross2 : "?")
+            let role: Role =
+                lt.consent == .granted ? .consentGranted : (lt.consent == .denied ? .consentDenied : .consentUndecided)
+            segs.append([(" consent \(mark) \(lt.consent.word) (linktrail) ", role)])
+        }
+        // One plan set for all; a plan of N answers is used up at each column's pace.
+        var plans: [String] = []
+        for s in m.columns where !plans.contains(s.plan.text) { plans.append(s.plan.text) }
+        let plan = plans.count == 1 ? plans[0] : m.columns.map(\.plan.text).joined(separator: " / ")
+        segs.append([(" backend " + plan + " ", plan == "ok" ? .header : .headerAccent)])
+        let differ = m.compareCounts.differ
+        segs.append([(" \(differ) differ ", differ > 0 ? .headerAccent : .header)])
+        segs.append([(m.sim.appRunning ? " app running " : " app closed ", m.sim.appRunning ? .header : .headerAccent)])
+        segs.append([(" devices in memory ", .header)])
+        return segs
+    }
+
+    static func compareTabs(_ buf: inout ScreenBuffer, _ m: AppModel, y: Int, width: Int) {
+        if let b = m.banner {
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .banner)
+            buf.put(" " + b.text, x: 0, y: y, role: .banner)
+            return
+        }
+        let short = width < 100
+        let counts = m.compareCounts.inState
+        var x = buf.put(short ? "" : " Rows ", x: 0, y: y, role: .paneTitle)
+        for t in StateTab.allCases {
+            let n = t.state.map { counts[Int($0.rawValue)] } ?? m.match.rows.count
+            let label = short ? ["all", "pend", "fly", "retry", "queue", "deliv", "drop"][t.rawValue] : t.word
+            let role: Role = t == m.tab ? .tabActive : (t.state.map(stateRole) ?? .tab)
+            x = buf.put(" \(label) \(n) ", x: x, y: y, role: role)
+        }
+        if !m.nameFilter.isEmpty || { if case .filter = m.mode { return true } else { return false } }() {
+            x = buf.put(" /" + m.nameFilter, x: x + 1, y: y, role: .notice)
+        }
+        let saved = m.columns.map { String($0.savedCount) }.joined(separator: "/")
+        buf.put(" saved \(saved)", x: x + 1, y: y, role: .dim)
+    }
+
+    static func compareList(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
+        let sims = m.columns
+        let c = compareColumns(width: rect.width, count: sims.count)
+        let y0 = rect.y
+        buf.fill(Rect(x: 0, y: y0, width: rect.width, height: 1), role: .columnHeader)
+        buf.put("name", x: 3, y: y0, role: .columnHeader)
+        let step = msPerColumn(m)
+        let span = step * Millis(max(1, c.timelineW))
+        for (i, s) in sims.enumerated() {
+            let x = c.xs[i]
+            buf.put(g.vLine, x: x - 1, y: y0, role: .border)
+            // Narrow columns: the profile's name over all of it, the cells speak for themselves.
+            buf.put(s.profile.rawValue, x: x, y: y0, role: .paneTitle, limit: c.short ? c.colW : c.att - 1)
+            if !c.short {
+                buf.put("att", x: x + c.att, y: y0, role: .columnHeader)
+                buf.put("next", x: x + c.next, y: y0, role: .columnHeader, limit: c.colW - c.next)
+            }
+            if c.rule >= 0 { buf.put("rule", x: x + c.rule, y: y0, role: .columnHeader) }
+            if c.timeline >= 0 {
+                buf.put(
+                    timelineLabel(span, room: c.timelineW - 4), x: x + c.timeline, y: y0,
+                    role: .columnHeader,
+                    limit: c.timelineW - 4)
+                buf.put("now", x: x + c.colW - 3, y: y0, role: .columnHeader)
+            }
+        }
+        let rows = rect.height - 1
+        let n = m.rowCount
+        if n == 0 {
+            let hint =
+                m.sim.appRunning
+                ? "no requests yet: t tracks a purchase on every column, : runs any action"
+                : "the app is closed: L launches it"
+            buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
+        }
+        let items: [Int32]
+        if m.tab == .all && m.nameFilter.isEmpty {
+            items = (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) }
+        } else {
+            let all = m.filteredIDs
+            items = Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
+        }
+        let start = (m.sim.now / step + 1) * step - span
+        for (k, item) in items.enumerated() {
+            let y = y0 + 1 + k
+            let row = m.match.rows[Int(item) - 1]
+            let sel = item == m.selected
+            let base: Role = sel ? .rowSelected : .normal
+            if sel { buf.fill(Rect(x: 0, y: y, width: rect.width, height: 1), role: .rowSelected) }
+            if row.stateDiffers(in: sims) {
+                buf.put(g.hLine == "-" ? "!=" : "≠", x: 0, y: y, role: .logWarning)
+            }
+            buf.put(row.name, x: 3, y: y, role: base, limit: c.nameW - 1)
+            for (i, s) in sims.enumerated() {
+                let x = c.xs[i]
+                buf.put(g.vLine, x: x - 1, y: y, role: .border)
+                guard let id = row.ids[i] else {
+                    buf.put(g.none, x: x, y: y, role: sel ? base : .dim)
+                    continue
+                }
+                let r = s.request(id)
+                buf.put(
+                    stateWord(r.state, short: c.short), x: x, y: y, role: sel ? base : stateRole(r.state),
+                    limit: c.stateW)
+                let budget = s.settings.retryAttempts
+                buf.put(
+                    budget > 0 ? "\(r.attempts)/\(budget)" : "\(r.attempts)", x: x + c.att, y: y, role: base,
+                    limit: min(c.next - c.att - 1, c.colW - c.att))
+                if r.state == .retrying && r.nextAttemptAt >= 0 {
+                    buf.put(
+                        shortDuration(r.nextAttemptAt - s.now), x: x + c.next, y: y, role: base,
+                        limit: c.colW - c.next)
+                }
+                if c.rule >= 0 { buf.put(r.rule.id, x: x + c.rule, y: y, role: base, limit: 6) }
+                if c.timeline >= 0 {
+                    let cells = timeline(s, id, start: start, msPerCol: step, cols: c.timelineW, g: g)
+                    for (j, cell) in cells.enumerated() { buf[x + c.timeline + j, y] = cell }
+                }
+            }
+        }
+        if n > rows {
+            let info = " \(m.top + 1)-\(min(n, m.top + rows)) of \(n) "
+            buf.put(info, x: max(0, rect.width - info.count), y: rect.maxY - 1, role: .dim)
+        }
+    }
+
+    /// The selected row in every column, side by side: where it is and why.
+    static func compareDetail(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
+        let sims = m.columns
+        let n = sims.count
+        let colW = max(8, (rect.width - (n - 1)) / n)
+        let sepY = rect.y - 1
+        let row = m.selectedMatchRow.map { m.match.rows[$0] }
+        buf.fill(Rect(x: 0, y: sepY, width: rect.width, height: 1), g.hLine.unicodeScalars.first!, role: .border)
+        // The row's name when it fits beside the first profile's.
+        var title = row.map { $0.name + ($0.occurrence > 1 ? " (\($0.occurrence))" : "") } ?? "Detail"
+        if title.count + sims[0].profile.rawValue.count + 6 > colW { title = "" }
+        var tx =
+            title.isEmpty
+            ? 0 : buf.put(" " + title + " ", x: 1, y: sepY, role: m.focus == .detail ? .paneTitleFocused : .paneTitle)
+        for i in 0..<n {
+            let x = i * (colW + 1)
+            if i > 0 {
+                buf.put(g.teeDown, x: x - 1, y: sepY, role: .border)
+                tx = x + 1
+            } else {
+                tx += 1
+            }
+            buf.put(" " + sims[i].profile.rawValue + " ", x: tx, y: sepY, role: .paneTitle, limit: x + colW - tx)
+            for yy in rect.y..<rect.maxY where i > 0 { buf.put(g.vLine, x: x - 1, y: yy, role: .border) }
+        }
+        guard let row else {
+            buf.put(" select a request (j/k) to see each profile's why", x: 0, y: rect.y, role: .dim, limit: rect.width)
+            return
+        }
+        let sep = " " + g.sep + " "
+        for (i, s) in sims.enumerated() {
+            let x = i * (colW + 1) + 1
+            let colW = colW - 1
+            var y = rect.y
+            guard let id = row.ids[i] else {
+                buf.put(g.none + " not made on \(s.profile.rawValue)", x: x, y: y, role: .dim, limit: colW)
+                continue
+            }
+            let r = s.request(id)
+            var cx = buf.put(r.state.word, x: x, y: y, role: stateRole(r.state), limit: colW)
+            var facts = r.reason.map { " (\($0.word))" } ?? ""
+            let budget = s.settings.retryAttempts
+            facts += " att \(r.attempts)" + (budget > 0 ? "/\(budget)" : "")
+            cx = buf.put(facts, x: cx, y: y, role: .normal, limit: x + colW - cx)
+            y += 1
+            var facts2 = "#\(id)"
+            if r.state == .retrying { facts2 += sep + "next in " + shortDuration(r.nextAttemptAt - s.now) }
+            facts2 += r.saved ? sep + "saved" : sep + "not saved"
+            if s.profile == .ios && !r.kind.isLogoutRequest { facts2 += sep + "completion " + r.completion.word }
+            buf.put(facts2, x: x, y: y, role: .dim, limit: colW)
+            y += 1
+            let hist = s.history(of: id)
+            let room = rect.maxY - y
+            guard room > 0 else { continue }
+            for (k, t) in hist.suffix(room).enumerated() {
+                // Narrow (four columns at 80): the state and the rule matter more than the time.
+                let clock = colW >= 24 ? String(VirtualTime.clock(t.time).dropFirst(3).dropLast(2)) + " " : ""
+                var lx = buf.put(clock, x: x, y: y + k, role: .dim, limit: colW)
+                lx = buf.put(t.to.word, x: lx, y: y + k, role: stateRole(t.to), limit: x + colW - lx)
+                lx = buf.put(" " + t.rule.id, x: lx, y: y + k, role: .helpKey, limit: x + colW - lx)
+                var extra = ""
+                if !t.outcome.isNone { extra += " " + t.outcome.word }
+                if let reason = t.reason { extra += " " + reason.word }
+                lx = buf.put(extra, x: lx, y: y + k, role: .normal, limit: x + colW - lx)
+                if x + colW - lx >= 12 {
+                    buf.put("  " + t.rule.text, x: lx, y: y + k, role: .dim, limit: x + colW - lx)
+                }
+            }
+        }
+    }
+}

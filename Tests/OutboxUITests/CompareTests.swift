@@ -1,0 +1,321 @@
+import XCTest
+
+@testable import OutboxCore
+@testable import OutboxUI
+
+extension Session {
+    /// A live compare, as `outbox --compare` starts it: devices in memory, the app
+    /// launched on every column at 0.
+    init(compare profiles: [Profile], width: Int = 80, height: Int = 24) {
+        self.init(.linktrail, width: width, height: height)
+        model = AppModel(compare: profiles.map { Simulation(profile: $0, settings: Settings(profile: $0)) })
+        model.setListHeight(AppView.listRows(model, width: width, height: height))
+        model.perform(.appLaunched)
+    }
+
+    /// Each column's state of the `n`th request named `name` (1-based), "—" where missing.
+    func row(_ name: String, _ n: Int = 1) -> [String] {
+        guard let r = model.match.rows.first(where: { $0.name == name && $0.occurrence == n }) else { return [] }
+        let sims = model.columns
+        return r.ids.enumerated().map { c, id in id.map { sims[c].request($0).state.word } ?? "—" }
+    }
+}
+
+/// The live compare (issue 11, part 6): one model, every key on every column.
+final class CompareTests: XCTestCase {
+    let three: [Profile] = [.ios, .android, .flutter]
+
+    func test_oneKey_actsOnEveryColumn_oneRecordedLine() {
+        var s = Session(compare: three)
+        XCTAssertEqual(s.model.profiles, three)
+        s.type("t")
+        XCTAssertEqual(s.row("purchase"), ["in-flight", "in-flight", "in-flight"])
+        s.wait(1000)
+        XCTAssertEqual(s.row("purchase"), ["delivered", "delivered", "delivered"])
+        s.type("xga")  // the chooser: 403, always
+        XCTAssertEqual(s.model.columns.map(\.plan.text), ["403 always", "403 always", "403 always"])
+        XCTAssertEqual(s.model.message?.text, "backend will answer 403 always")
+        s.type("o")
+        XCTAssertEqual(s.model.columns.map(\.online), [false, false, false])
+        s.type("o")
+        s.type("t")
+        s.wait(1000)
+        // The same 403, three ways: iOS and Flutter drop it, Android keeps it (AND-4).
+        XCTAssertEqual(s.row("purchase", 2), ["dropped", "queued", "dropped"])
+        XCTAssertEqual(s.model.match.rows.map { $0.stateDiffers(in: s.model.columns) }, [false, true])
+        XCTAssertEqual(s.model.compareCounts.differ, 1)
+        // Every column on one clock.
+        XCTAssertEqual(Set(s.model.columns.map(\.now)), [s.model.sim.now])
+        XCTAssertEqual(
+            s.model.recorded,
+            [
+                "at 0 launch", "at 0 track purchase value=49.99 currency=USD", "at 1s server 403 always",
+                "at 1s network offline", "at 1s network online", "at 1s track purchase value=49.99 currency=USD",
+            ])
+        // Space pauses all: one clock.
+        s.type(" ")
+        XCTAssertTrue(s.model.paused)
+    }
+
+    func test_anActionAProfileLacks_isSkippedThere_withANote() {
+        var s = Session(compare: [.linktrail, .ios, .android])
+        s.type("p")
+        XCTAssertEqual(s.row("ping"), ["—", "in-flight", "in-flight"])
+        XCTAssertEqual(
+            s.model.message?.text, "ping skipped on linktrail: ping is a UserCom request; LinkTrail has no pings")
+        XCTAssertEqual(s.model.message?.isError, false)
+        XCTAssertTrue(
+            s.screen().text.contains(" ping skipped on linktrail: ping is a UserCom request"), s.screen().text)
+        s.type("g")
+        XCTAssertTrue(
+            s.model.message!.text.hasPrefix("getinstance skipped on linktrail, ios: getinstance is"),
+            s.model.message!.text)
+        s.type("c")  // consent: LinkTrail's column only
+        XCTAssertEqual(s.model.columns.map(\.consent), [.granted, .undecided, .undecided])
+        XCTAssertTrue(s.model.message!.text.hasPrefix("consent skipped on ios, android: consent is LinkTrail's"))
+        s.command("set requireConsent false")
+        XCTAssertEqual(
+            s.model.message?.text,
+            ":set requireConsent false; set skipped on ios, android: setting 'requireConsent' is only on linktrail")
+        s.command("set latency 300ms")
+        XCTAssertEqual(s.model.columns.map(\.settings.latency), [300, 300, 300])
+        XCTAssertEqual(s.model.message?.text, ":set latency 300ms")
+        // Refused on one column for another reason: no column changes.
+        s.command("set retry.attempts 0")
+        XCTAssertEqual(s.model.message?.isError, true)
+        XCTAssertEqual(
+            s.model.message?.text, "bad value '0' for retry.attempts, expected a whole number from 1 to 1000")
+        XCTAssertEqual(s.model.columns.map(\.settings.retryAttempts), [3, 4, 0])
+        let lines = s.model.recorded.count
+        // No column has it: an error, nothing recorded.
+        var two = Session(compare: [.ios, .flutter])
+        two.type("g")
+        XCTAssertEqual(two.model.message?.isError, true)
+        XCTAssertEqual(two.model.recorded, ["at 0 launch"])
+        two.type("c")
+        XCTAssertEqual(two.model.message?.text, "consent is LinkTrail's; ios, flutter have no consent gate")
+        XCTAssertEqual(s.model.recorded.count, lines)
+    }
+
+    /// The recorded lines, replayed by `outbox run` on each column's profile with
+    /// the lines it skipped left out, give each column's timeline exactly.
+    func test_eachColumn_isWhatRunGivesForItsProfile() {
+        var s = Session(compare: [.linktrail, .ios, .android, .flutter])
+        for (i, k) in ["c", "t", "p", "xd3", "t", "o", "t", "g", "o", "T", "L", "t", "xga", "t"].enumerated() {
+            s.type(k)
+            s.wait(Millis(211 * (i + 1) + 700))
+            // The counts kept from the journals are the counts of every row, recounted.
+            XCTAssertEqual(s.model.compareCounts, CompareCounts.counted(s.model.columns, s.model.match), "after \(k)")
+        }
+        XCTAssertGreaterThan(s.model.compareCounts.differ, 3)
+        s.command("set retry.attempts 2")
+        s.command("track \"big order\" value=12.5 currency=EUR")
+        s.wait(60_000)
+        let end = s.model.sim.now
+        let writer = TimelineWriter(format: .jsonl)
+        for sim in s.model.columns {
+            let p = sim.profile
+            let kept = s.model.recorded.filter { line in
+                guard case .success(let lexed) = LineLexer.words(line),
+                    case .success(let a)? = ActionSyntax.parse(Array(lexed.words.dropFirst(2)))
+                else {
+                    XCTFail("the recorded line does not read back: " + line)
+                    return false
+                }
+                if case .settingChanged(let key, _) = a {
+                    return Settings.keys.first { $0.name == key }!.profiles.contains(p)
+                }
+                return a.missing(on: p) == nil
+            }
+            let text = "profile \(p.rawValue)\n" + kept.joined(separator: "\n") + "\n"
+            guard case .success(let sc) = Scenario.parse(text, file: "rec.outbox") else {
+                return XCTFail("does not parse:\n" + text)
+            }
+            var runner = ScenarioRunner(sc)
+            runner.run()
+            let ui = sim.journal.filter { $0.time <= end }.map { writer.line($0, in: sim) }
+            let replay = runner.sim.journal.filter { $0.time <= end }.map { writer.line($0, in: runner.sim) }
+            XCTAssertGreaterThan(ui.count, 30)
+            let first = (0..<min(ui.count, replay.count)).first { ui[$0] != replay[$0] } ?? min(ui.count, replay.count)
+            XCTAssertEqual(
+                ui.count, replay.count, "\(p.rawValue): replay has \(replay.count) lines, the column \(ui.count)")
+            XCTAssertTrue(
+                ui == replay,
+                "\(p.rawValue) differs from its replay at line \(first + 1):\n  column: "
+                    + (first < ui.count ? ui[first] : "<none>") + "\n  replay: "
+                    + (first < replay.count ? replay[first] : "<none>") + "\n" + text)
+        }
+    }
+
+    func test_compareOff_keepsTheFirstColumn_andItsRecording() {
+        var s = Session(compare: [.ios, .android])
+        s.type("t")
+        s.wait(500)
+        s.type("g")  // Android only: recorded, but not the first column's
+        s.type("t")
+        s.wait(500)
+        let first = s.model.sim
+        s.command("compare off")
+        XCTAssertFalse(s.model.isComparing)
+        XCTAssertEqual(s.model.sim.profile, .ios)
+        XCTAssertEqual(s.model.sim.now, first.now)
+        XCTAssertEqual(s.model.sim.requests.count, 2)
+        XCTAssertEqual(s.model.sim.journal.count, first.journal.count)
+        XCTAssertEqual(s.model.selected, 2)
+        XCTAssertEqual(
+            s.model.recorded,
+            [
+                "at 0 launch", "at 0 track purchase value=49.99 currency=USD",
+                "at 500ms track purchase value=49.99 currency=USD",
+            ])
+        XCTAssertTrue(s.screen().text.hasPrefix(" OUTBOX ios │"), s.screen().text)
+        s.type("t")
+        XCTAssertEqual(s.model.sim.requests.count, 3)
+        s.command("compare off")
+        XCTAssertEqual(s.model.message?.text, "not comparing: one column already")
+    }
+
+    func test_compareCommand_badInput_andProfileSwitchWhileComparing() {
+        var s = Session(compare: three)
+        for (cmd, want) in [
+            ("compare ios", ":compare needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter"),
+            (
+                "compare ios,nokia",
+                ":compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter"
+            ),
+            ("compare ios,ios", ":compare names ios twice; each profile once"),
+            ("compare", "expected :compare P,P,... (2 to 4 of linktrail, ios, android, flutter) or :compare off"),
+            ("profile android", ":profile shows one column; :compare off first (keeps ios), or :compare P,P,..."),
+        ] {
+            s.command(cmd)
+            XCTAssertEqual(s.model.message?.text, want, cmd)
+            XCTAssertEqual(s.model.message?.isError, true, cmd)
+        }
+        var t = s
+        t.press(.char(":"))
+        t.type("compare android,linktrail")
+        XCTAssertEqual(t.press(.enter), .startCompare([.android, .linktrail]))
+        var one = Session(.ios)
+        one.press(.char(":"))
+        one.type("compare flutter,ios")
+        XCTAssertEqual(one.press(.enter), .startCompare([.flutter, .ios]))
+    }
+
+    func test_selection_isOneRowInEveryColumn_enterEnlargesTheDetail() {
+        var s = Session(compare: three, width: 120, height: 40)
+        s.type("t")
+        s.wait(1000)
+        s.type("xga")
+        s.type("t")
+        s.wait(1000)
+        XCTAssertEqual(s.model.selectedMatchRow, 1)
+        s.type("k")
+        XCTAssertEqual(s.model.selectedMatchRow, 0)
+        s.type("j")
+        let small = s.screen()
+        s.press(.enter)
+        XCTAssertTrue(s.model.detailExpanded)
+        let big = s.screen().text
+        XCTAssertNotEqual(small.text, big)
+        // The detail of every column, side by side, each with its rule.
+        let detail = big.split(separator: "\n").first { $0.contains(" 00:01.2 dropped ") }.map(String.init) ?? ""
+        XCTAssertTrue(detail.contains("dropped IOS-3 403 rejected"), big)
+        XCTAssertTrue(detail.contains("queued AND-4 403"), big)
+        XCTAssertTrue(detail.contains("dropped FL-3 403 rejected"), big)
+        // The tabs filter rows where any column is in that state.
+        s.type("]]]]")  // queued
+        XCTAssertEqual(s.model.tab, .queued)
+        XCTAssertEqual(s.model.rowCount, 1)
+        s.type("]")  // delivered
+        XCTAssertEqual(s.model.rowCount, 1)
+        s.type("/")
+        s.type("nothing")
+        s.press(.enter)
+        XCTAssertEqual(s.model.rowCount, 0)
+    }
+
+    // MARK: Whole screens
+
+    /// The screens of the issue: after `t`, then `:server 403 always`, `t` and
+    /// time passing. The differing row is marked; every column shows name,
+    /// state and attempts, at 80×24 (short) and 160×45 (with timelines).
+    func compareStory(width: Int, height: Int) -> Session {
+        var s = Session(compare: three, width: width, height: height)
+        s.wait(1400)
+        s.type("t")
+        s.wait(1400)
+        s.command("server 403 always")
+        s.wait(600)
+        s.type("t")
+        s.wait(2500)
+        return s
+    }
+
+    func test_screen_80x24_threeColumns() {
+        let s = compareStory(width: 80, height: 24)
+        let text = s.screen().text
+        assertSnapshot(text, "compare-80x24")
+        assertSnapshot(s.screen(glyphs: .ascii).text, "compare-80x24-ascii")
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("   purchase  │delivered 1/4        │delivered 1          │delivered 1"), text)
+        XCTAssertTrue(lines.contains("≠  purchase  │dropped   1/4        │queued    1          │dropped   1"), text)
+        XCTAssertTrue(s.screen(glyphs: .ascii).text.contains("!= purchase  |dropped   1/4"))
+    }
+
+    func test_screen_160x45_threeColumnsWithTimelines() {
+        let s = compareStory(width: 160, height: 45)
+        let text = s.screen().text
+        assertSnapshot(text, "compare-160x45")
+        XCTAssertTrue(text.contains("1 differ"), text)
+        let marked = text.split(separator: "\n").filter { $0.hasPrefix("≠") }
+        XCTAssertEqual(marked.count, 1, text)
+        XCTAssertTrue(marked[0].contains("dropped    1/4") && marked[0].contains("IOS-3"), String(marked[0]))
+        XCTAssertTrue(marked[0].contains("queued     1") && marked[0].contains("AND-4"), String(marked[0]))
+        XCTAssertTrue(marked[0].contains("✗"), String(marked[0]))  // the timeline's failed answer
+    }
+
+    /// Four columns at 80 still show name, state (short words) and attempts.
+    func test_screen_80x24_fourColumns_shortStates() {
+        var s = Session(compare: [.linktrail, .ios, .android, .flutter])
+        s.type("c")
+        s.wait(1000)
+        s.type("t")
+        s.wait(1000)
+        let text = s.screen().text
+        assertSnapshot(text, "compare-four-80x24")
+        let lines = text.split(separator: "\n")
+        XCTAssertTrue(lines.contains("   name      │linktrail      │ios            │android        │flutter"), text)
+        XCTAssertTrue(lines.contains("≠  install   │deliv 1/3      │—              │—              │—"), text)
+        XCTAssertTrue(lines.contains("   purchase  │deliv 1/3      │deliv 1/4      │deliv 1        │deliv 1"), text)
+    }
+
+    /// The smallest screen with four columns: each still shows state and attempts
+    /// inside its own column; every size draws without a crash.
+    func test_smallestScreen_fourColumns_staysInsideColumns() {
+        var s = Session(compare: [.linktrail, .ios, .android, .flutter], width: 60, height: 15)
+        s.type("c")
+        s.command("set retry.attempts 10")
+        s.type("xdat")
+        s.wait(3000)
+        let text = s.screen().text
+        assertSnapshot(text, "compare-four-60x15")
+        let row = text.split(separator: "\n").first { $0.contains("purchase") }.map(String.init) ?? ""
+        XCTAssertEqual(
+            row.split(separator: "│").map { $0.trimmingCharacters(in: .whitespaces) },
+            ["≠  purchase", "retry 2/10", "retry 1/10", "queue 1", "drop  1"], text)
+        for (w, h) in [(0, 0), (59, 14), (60, 15), (61, 16), (80, 24), (160, 45), (400, 120)] {
+            for keys in ["", "?", "x", ":", "/", "\r"] {
+                var t = s
+                t.type(keys)
+                XCTAssertEqual(t.screen(w, h).lines.count, h)
+            }
+        }
+    }
+
+    func test_helpAndKeysDoc_listCompare() {
+        let help = KeyMap.helpLines().map { $0.keys + " " + $0.help }.joined(separator: "\n")
+        XCTAssertTrue(help.contains("--compare P,P,...: 2 to 4 profiles side by side"), help)
+        XCTAssertTrue(help.contains(":compare off"), help)
+        XCTAssertTrue(KeyMap.markdown.contains("`--compare P,P,...`"))
+    }
+}
