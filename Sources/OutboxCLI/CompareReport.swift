@@ -50,7 +50,7 @@ struct CompareReport {
 
     /// A profile's cell of one row, as fields laid out in columns.
     func fields(_ row: RequestMatch.Row, _ run: Int, _ level: Level) -> [String] {
-        guard let id = row.ids[run] else { return [level == .full ? "(not made)" : "(none)"] }
+        guard let id = row.ids[run] else { return ["(not made)"] }
         let r = sims[run].request(id)
         var f: [String] = []
         switch level {
@@ -93,9 +93,14 @@ struct CompareReport {
         }
     }
 
+    /// Between a cell's fields: two spaces when there is room, one when not.
+    func gap(_ level: Level) -> Int { level == .full ? 2 : 1 }
+
     func cellWidth(_ w: [Int], _ run: Int, _ level: Level) -> Int {
-        let sum = w.reduce(0, +) + max(0, w.count - 1)
-        return max(sum, profiles[run].rawValue.count, level == .full ? 10 : 6)
+        // A field no row fills (nothing saved, say) takes no room.
+        let used = w.filter { $0 > 0 }
+        let sum = used.reduce(0, +) + max(0, used.count - 1) * gap(level)
+        return max(sum, profiles[run].rawValue.count, "(not made)".count)
     }
 
     func printText(console: Console, width: Int, quiet: Bool, heading: Bool) {
@@ -103,10 +108,16 @@ struct CompareReport {
             console.print(SafeText.line("== \(story.file): " + profiles.map(\.rawValue).joined(separator: ", ")))
         }
         for s in story.skips {
-            console.print(
-                SafeText.line(
-                    "skipped \(story.file):\(s.skip.line) `\(s.skip.text)` on "
-                        + s.profiles.map(\.rawValue).joined(separator: ", ") + ": " + s.skip.reason))
+            let head = SafeText.line(
+                "skipped \(story.file):\(s.skip.line) `\(s.skip.text)` on " + s.profiles.map(\.rawValue).joined(separator: ", ")
+                    + ":")
+            // The reason goes under it when both do not fit on one line.
+            if head.count + 1 + s.skip.reason.count <= width {
+                console.print(head + " " + s.skip.reason)
+            } else {
+                console.print(head)
+                console.print("  " + s.skip.reason)
+            }
         }
         if !quiet { printTable(console: console, width: width) }
         for line in summaryLines(width: width) { console.print(line) }
@@ -148,8 +159,8 @@ struct CompareReport {
                 if f.count == 1 {
                     cell = f[0]
                 } else {
-                    for (j, s) in f.enumerated() {
-                        if j > 0 { cell += " " }
+                    for (j, s) in f.enumerated() where w[run][j] > 0 {
+                        if !cell.isEmpty { cell += String(repeating: " ", count: gap(level)) }
                         // Attempts line up on the right; words on the left.
                         cell += level == .short && j == 1 ? lpad(s, w[run][j]) : pad(s, w[run][j])
                     }
@@ -207,14 +218,35 @@ struct CompareReport {
             let checks = run.runner.checkCount, bad = run.runner.failures.count
             let name = p.rawValue + String(repeating: " ", count: nameWidth - p.rawValue.count)
             let full =
-                name + "\(sim.requests.count) requests"
+                name + plural(sim.requests.count, "request")
                 + (states.isEmpty ? "" : ": " + states.joined(separator: ", "))
-                + " · \(attempts) attempts · \(sim.backend.received) received, \(sim.backend.counted) counted"
+                + " · \(plural(attempts, "attempt")) · \(sim.backend.received) received, \(sim.backend.counted) counted"
                 + " · checks: \(checks - bad) passed, \(bad) failed · ended at \(VirtualTime.clock(sim.now))"
             if full.count <= width { return full }
-            return name + (states.isEmpty ? "0 requests" : states.joined(separator: " "))
-                + " · \(attempts) att · \(sim.backend.received) rcvd \(sim.backend.counted) cntd"
-                + " · checks \(checks - bad)/\(checks) · end \(VirtualTime.duration(sim.now))"
+            let rest =
+                " · \(attempts) att · \(sim.backend.received) rcvd \(sim.backend.counted) cntd"
+                + " · \(checks - bad)/\(checks) checks · end \(VirtualTime.duration(sim.now))"
+            let short = name + (states.isEmpty ? "0 requests" : states.joined(separator: " ")) + rest
+            if short.count <= width { return short }
+            // Narrower still: the states' words cut short.
+            let tiny = RequestState.allCases.compactMap { s -> String? in
+                let n = sim.count(s)
+                return n == 0 ? nil : "\(n) \(CompareReport.tinyWord(s))"
+            }
+            return name + (tiny.isEmpty ? "0 requests" : tiny.joined(separator: " ")) + rest
+        }
+    }
+
+    func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)" + (n == 1 ? "" : "s") }
+
+    static func tinyWord(_ s: RequestState) -> String {
+        switch s {
+        case .pending: return "pend"
+        case .inFlight: return "fly"
+        case .retrying: return "retry"
+        case .queued: return "queue"
+        case .delivered: return "deliv"
+        case .dropped: return "drop"
         }
     }
 
