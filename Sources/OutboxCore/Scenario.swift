@@ -272,6 +272,7 @@ struct ScenarioParser {
     /// Set to parse the file to play this profile (`Scenario.parse(_:file:playing:)`).
     var playing: Profile?
     var compareProfiles: [Profile]?
+    var seenCompare = false
     var skipped: [Scenario.SkippedLine] = []
     var settings: Settings?
     var steps = Scenario.Steps()
@@ -457,7 +458,7 @@ struct ScenarioParser {
                 fail(n, "`compare` after the first `at` line, expected it after `profile` and before the first `at`")
                 return
             }
-            guard compareProfiles == nil else {
+            guard !seenCompare else {
                 fail(n, "a second compare line, expected one `compare` line per scenario")
                 return
             }
@@ -465,6 +466,7 @@ struct ScenarioParser {
                 fail(n, "bad compare line, expected `compare P[,P...]` with profiles linktrail, ios, android, flutter")
                 return
             }
+            seenCompare = true
             switch Profile.list(w[1]) {
             case .success(let list): compareProfiles = list
             case .failure(let why): fail(n, "bad compare line: " + why.message)

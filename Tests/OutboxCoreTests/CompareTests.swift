@@ -176,4 +176,162 @@ final class CompareTests: XCTestCase {
             XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(line.utf8)), String(line))
         }
     }
+
+    // MARK: `expect on` and `compare` in `outbox run`
+
+    /// `outbox run` checks plain expects and `expect on` lines naming the file's
+    /// profile; the others are read (a bad one is bad input) but not checked.
+    func testRunChecksOnlyTheExpectsForItsProfile() throws {
+        let path = try write(
+            """
+            profile android
+            compare ios,android
+            at 0 launch
+            at 100ms server 403
+            at 100ms track purchase
+            expect at 1s state purchase queued
+            expect on android,flutter at 1s saved 1
+            expect on ios at 1s dropped purchase rejected
+            """, "a.outbox")
+        let (status, out, err) = run(["run", path])
+        XCTAssertEqual(status, 0, err)
+        let checks = out.split(separator: "\n").filter { $0.contains("expect  ") }.map {
+            String($0.drop { $0 != "e" })
+        }
+        XCTAssertEqual(
+            checks, ["expect    expect at 1s state purchase queued  ✓", "expect    expect on android,flutter at 1s saved 1  ✓"])
+        XCTAssertTrue(out.hasSuffix("a.outbox: 2 passed, 0 failed · 3 transitions · ended at 00:00:01.000\n"), out)
+    }
+
+    func testBadProfileNamesAreBadInputNamingFileAndLine() throws {
+        let cases: [(String, String)] = [
+            ("expect on ios,iphone at 1s saved 0", "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter"),
+            ("expect on ios,ios at 1s saved 0", "x.outbox:3: bad expect on line: profile `ios` named twice"),
+            ("expect on at 1s saved 0", "x.outbox:3: bad expect line, expected `expect on P[,P...] at <time> <check>`"),
+            ("compare ios,windows", "x.outbox:3: `compare` after the first `at` line, expected it after `profile` and before the first `at`"),
+        ]
+        for (line, message) in cases {
+            let path = try write("profile ios\nat 0 launch\n\(line)\n", "x.outbox")
+            for command in ["run", "compare"] {
+                let (status, out, err) = run([command, path])
+                XCTAssertEqual(status, 2, "\(command): \(line)")
+                XCTAssertEqual(out, "", "\(command): nothing runs")
+                XCTAssertEqual(err, message + "\n", "\(command): \(line)")
+            }
+        }
+        let path = try write("profile ios\ncompare ios,windows\ncompare ios\nat 0 launch\n", "y.outbox")
+        let (status, _, err) = run(["run", path])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(err, """
+            y.outbox:2: bad compare line: unknown profile `windows`, expected linktrail, ios, android or flutter
+            y.outbox:3: a second compare line, expected one `compare` line per scenario
+
+            """)
+    }
+
+    func testUnknownProfileInOptionExitsTwoAndRunsNothing() throws {
+        let path = try write(Self.small, "small.outbox")
+        let (status, out, err) = run(["compare", path, "--profiles", "ios,blackberry"])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(err, "outbox compare: --profiles: unknown profile `blackberry`, expected linktrail, ios, android or flutter\n")
+        XCTAssertEqual(run(["compare", path, "--width", "5"]).0, 2)
+        XCTAssertEqual(run(["compare", path, "--format", "xml"]).0, 2)
+        XCTAssertEqual(run(["compare", path, "--bogus"]).0, 2)
+        XCTAssertEqual(run(["compare"]).2.split(separator: "\n").first, "outbox compare: no scenario file given")
+    }
+
+    /// `outbox run` keeps its errors for actions and settings the profile lacks;
+    /// `compare` skips those lines on that profile, and still refuses bad values.
+    func testRunRefusesWhatCompareSkips() throws {
+        let text = """
+            profile flutter
+            set retry.attempts 2
+            at 0 launch
+            at 1s consent grant
+            at 2s set retry.delays 1s
+            """
+        let path = try write(text, "f.outbox")
+        let (rs, _, rerr) = run(["run", path])
+        XCTAssertEqual(rs, 2)
+        XCTAssertEqual(rerr.split(separator: "\n").map { String($0.prefix(40)) }, [
+            "f.outbox:2: setting 'retry.attempts' doe", "f.outbox:4: consent is LinkTrail's (LT-1",
+            "f.outbox:5: setting 'retry.delays' does ",
+        ])
+        let (cs, out, cerr) = run(["compare", path, "--profiles", "linktrail,flutter", "--width", "160"])
+        XCTAssertEqual(cs, 0, cerr)
+        XCTAssertEqual(Array(out.split(separator: "\n").prefix(4)), [
+            "== f.outbox: linktrail, flutter",
+            "skipped f.outbox:2 `set retry.attempts 2` on flutter: setting 'retry.attempts' exists only on linktrail, ios",
+            "skipped f.outbox:4 `at 1s consent grant` on flutter: consent is LinkTrail's consent gate (LT-1); UserCom has none",
+            "skipped f.outbox:5 `at 2s set retry.delays 1s` on flutter: setting 'retry.delays' exists only on linktrail, ios",
+        ])
+        let bad = try write("profile flutter\nset retry.attempts many\nat 0 launch\n", "g.outbox")
+        let (bs, _, berr) = run(["compare", bad])
+        XCTAssertEqual(bs, 2)
+        XCTAssertEqual(berr, "g.outbox:2: bad value 'many' for retry.attempts, expected a whole number from 1 to 1000\n")
+    }
+
+    /// The file's `compare` line chooses the profiles; --profiles overrides it.
+    func testProfilesComeFromTheOptionThenTheCompareLineThenTheDefault() throws {
+        let withLine = try write("profile ios\ncompare flutter,linktrail\nat 0 launch\n", "c.outbox")
+        let without = try write("profile ios\nat 0 launch\n", "d.outbox")
+        XCTAssertEqual(run(["compare", withLine]).1.split(separator: "\n").first, "== c.outbox: flutter, linktrail")
+        XCTAssertEqual(run(["compare", withLine, "--profiles", "android"]).1.split(separator: "\n").first, "== c.outbox: android")
+        XCTAssertEqual(run(["compare", without]).1.split(separator: "\n").first, "== d.outbox: ios, android, flutter")
+    }
+
+    /// A failed check exits 1, named with its file, line and profile; a bad file
+    /// among good ones stops everything.
+    func testFailedCheckNamesTheProfileAndBadInputAnywhereRunsNothing() throws {
+        let path = try write(
+            """
+            profile ios
+            at 0 launch
+            at 100ms server 403
+            at 100ms track purchase
+            expect on ios,android,flutter at 1s dropped purchase rejected
+            """, "e.outbox")
+        let (status, out, err) = run(["compare", path, "--quiet", "--width", "80"])
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(err, "e.outbox:5: check failed on android: expect on ios,android,flutter at 1s dropped purchase rejected: found #1 is queued\n")
+        // Quiet: no table, and (one file) no heading.
+        XCTAssertEqual(out, """
+            ios      1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 1s
+            android  1 queued · 1 att · 1 rcvd 0 cntd · 0/1 checks · end 1s
+            flutter  1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 1s
+
+            """)
+        let broken = try write("profile ios\nat 0 launch\nat 1s fly\n", "z.outbox")
+        let (bs, bout, berr) = run(["compare", path, broken])
+        XCTAssertEqual(bs, 2)
+        XCTAssertEqual(bout, "")
+        XCTAssertTrue(berr.hasPrefix("z.outbox:3: unknown action `fly`"), berr)
+    }
+
+    func testHelpCompare() {
+        let (status, out, _) = run(["help", "compare"])
+        XCTAssertEqual(status, 0)
+        XCTAssertTrue(out.hasPrefix("usage: outbox compare FILE... [--profiles P,P,...]"), out)
+        XCTAssertEqual(run(["compare", "--help"]).1, out)
+        XCTAssertTrue(CLI.usage.contains("outbox compare FILE..."))
+    }
+
+    /// The record of transitions reads back what was written, for the requests asked.
+    func testTransitionLogReadsBackTheRequestsAsked() throws {
+        let sc = try Scenario.parse(Self.small, file: "s", playing: .ios).get()
+        var runner = ScenarioRunner(sc, journal: .kept)
+        runner.run()
+        var log = TransitionLog()
+        var all: [Transition] = []
+        for e in runner.sim.journal { if case .transition(let t) = e { log.append(t); all.append(t) } }
+        XCTAssertEqual(log.count, all.count)
+        let got = log.steps(of: [1])[1] ?? []
+        XCTAssertEqual(got.map(\.description), runner.sim.history(of: 1).map {
+            CompareStep(time: $0.time, from: $0.from, to: $0.to, attempt: $0.attempt, outcome: $0.outcome, reason: $0.reason, rule: $0.rule).description
+        })
+        XCTAssertEqual(got.map(\.time), [100, 100, 300])
+        XCTAssertEqual(got.map(\.description), ["new → pending IOS-1", "pending → in-flight attempt 1 IOS-2", "in-flight → dropped attempt 1 403 rejected IOS-3"])
+        XCTAssertTrue(log.steps(of: [2]).isEmpty)
+    }
 }
