@@ -247,6 +247,8 @@ enum Help {
           lines        scenario files of 10^6 lines in five shapes: reading and
                        parsing one beside reading it and splitting it into lines,
                        and `outbox run -q` on it in a child (time, peak memory)
+          compare      `outbox compare` of a 10^5-line story on three profiles,
+                       beside the three `outbox run`s back to back (text, jsonl)
         Build in release: swift run -c release outbox bench. docs/performance.md
         has the targets and the last figures.
 
