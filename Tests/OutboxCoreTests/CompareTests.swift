@@ -334,4 +334,17 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(got.map(\.description), ["new → pending IOS-1", "pending → in-flight attempt 1 IOS-2", "in-flight → dropped attempt 1 403 rejected IOS-3"])
         XCTAssertTrue(log.steps(of: [2]).isEmpty)
     }
+
+    /// docs/scenarios.md's Compare example prints what the page shows.
+    func testTheDocsExampleIsWhatCompareShows() throws {
+        let doc = try String(contentsOfFile: packageRoot + "/docs/scenarios.md", encoding: .utf8)
+        let story = try XCTUnwrap(doc.range(of: "# The same 403 and 503, three ways.\n"))
+        let storyEnd = try XCTUnwrap(doc.range(of: "```", range: story.lowerBound..<doc.endIndex))
+        let shown = try XCTUnwrap(doc.range(of: "$ outbox compare story.outbox\n"))
+        let shownEnd = try XCTUnwrap(doc.range(of: "```", range: shown.upperBound..<doc.endIndex))
+        let path = try write(String(doc[story.lowerBound..<storyEnd.lowerBound]), "story.outbox")
+        let (status, out, err) = run(["compare", path, "--width", "80"])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, String(doc[shown.upperBound..<shownEnd.lowerBound]))
+    }
 }
