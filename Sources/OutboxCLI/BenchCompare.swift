@@ -77,8 +77,9 @@ enum BenchCompare {
                 transitions += r.sim.transitionCount
             }
         }
-        return Figure(lines: lines, textCompare: BenchCommand.median(tc), quietRuns: BenchCommand.median(tr),
-                      jsonlCompare: BenchCommand.median(jc), jsonlRuns: BenchCommand.median(jr), transitions: transitions)
+        return Figure(
+            lines: lines, textCompare: BenchCommand.median(tc), quietRuns: BenchCommand.median(tr),
+            jsonlCompare: BenchCommand.median(jc), jsonlRuns: BenchCommand.median(jr), transitions: transitions)
     }
 
     /// Emits the figure through `outbox bench`'s `emit`.
@@ -87,10 +88,13 @@ enum BenchCompare {
         func s(_ v: Double) -> String { String(format: "%.3f", v) }
         emit(
             "compare",
-            [("lines", String(f.lines)), ("transitions", String(f.transitions)), ("text_compare_s", s(f.textCompare)),
-             ("three_quiet_runs_s", s(f.quietRuns)), ("text_ratio", s(f.textCompare / f.quietRuns)),
-             ("jsonl_compare_s", s(f.jsonlCompare)), ("three_jsonl_runs_s", s(f.jsonlRuns)),
-             ("jsonl_ratio", s(f.jsonlCompare / f.jsonlRuns))],
+            [
+                ("lines", String(f.lines)), ("transitions", String(f.transitions)),
+                ("text_compare_s", s(f.textCompare)),
+                ("three_quiet_runs_s", s(f.quietRuns)), ("text_ratio", s(f.textCompare / f.quietRuns)),
+                ("jsonl_compare_s", s(f.jsonlCompare)), ("three_jsonl_runs_s", s(f.jsonlRuns)),
+                ("jsonl_ratio", s(f.jsonlCompare / f.jsonlRuns)),
+            ],
             "compare of a \(f.lines)-line story on ios,android,flutter (\(f.transitions) transitions): "
                 + "text \(s(f.textCompare)) s beside three `run -q` back to back \(s(f.quietRuns)) s: "
                 + String(format: "%.2f", f.textCompare / f.quietRuns) + "×; jsonl \(s(f.jsonlCompare)) s beside three "

@@ -39,7 +39,8 @@ enum CompareCommand {
         var log = TransitionLog()
 
         init(_ sc: Scenario, maxTransitions: Int) {
-            runner = ScenarioRunner(sc, store: InMemoryDeviceStore(), maxTransitions: maxTransitions, journal: .streamed)
+            runner = ScenarioRunner(
+                sc, store: InMemoryDeviceStore(), maxTransitions: maxTransitions, journal: .streamed)
         }
 
         /// Runs to the end; `emit` gets every timeline item, as `outbox run` does.
@@ -77,7 +78,8 @@ enum CompareCommand {
                 format = f
             case "--profiles":
                 guard let v = value(name) else {
-                    console.error("outbox compare: --profiles needs profiles, comma-separated, e.g. ios,android,flutter")
+                    console.error(
+                        "outbox compare: --profiles needs profiles, comma-separated, e.g. ios,android,flutter")
                     return 2
                 }
                 switch Profile.list(v) {
@@ -95,7 +97,8 @@ enum CompareCommand {
             case "--max-transitions":
                 guard let v = value(name), let n = Int(v), n >= 1 else {
                     console.error(
-                        "outbox compare: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))")
+                        "outbox compare: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
+                    )
                     return 2
                 }
                 maxTransitions = n
@@ -127,7 +130,8 @@ enum CompareCommand {
             switch RunCommand.readText(f) {
             case .success(let t): text = t
             case .failure(let why):
-                console.error("\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
+                console.error(
+                    "\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
                 bad = true
                 continue
             }
@@ -151,7 +155,8 @@ enum CompareCommand {
         }
         if bad { return 2 }
 
-        let columns = width ?? Platform.terminalColumns(1) ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
+        let columns =
+            width ?? Platform.terminalColumns(1) ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
             .flatMap { $0 >= 20 ? $0 : nil } ?? 80
         var failed = 0, total = 0
         for story in stories {
@@ -199,7 +204,9 @@ enum CompareCommand {
     static func playInOrder(_ story: Story, quiet: Bool, maxTransitions: Int, console: Console) -> [Played] {
         let writer = TimelineWriter(format: .jsonl)
         // Skipped lines come first: they say what the timelines below lack.
-        if !quiet { for s in story.skips { console.print(CompareReport.skipJSON(s.skip, s.profiles, file: story.file)) } }
+        if !quiet {
+            for s in story.skips { console.print(CompareReport.skipJSON(s.skip, s.profiles, file: story.file)) }
+        }
         var out: [Played] = []
         for sc in story.scenarios {
             let run = Played(sc, maxTransitions: maxTransitions)

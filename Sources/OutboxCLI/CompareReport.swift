@@ -109,7 +109,8 @@ struct CompareReport {
         }
         for s in story.skips {
             let head = SafeText.line(
-                "skipped \(story.file):\(s.skip.line) `\(s.skip.text)` on " + s.profiles.map(\.rawValue).joined(separator: ", ")
+                "skipped \(story.file):\(s.skip.line) `\(s.skip.text)` on "
+                    + s.profiles.map(\.rawValue).joined(separator: ", ")
                     + ":")
             // The reason goes under it when both do not fit on one line.
             if head.count + 1 + s.skip.reason.count <= width {
@@ -178,7 +179,9 @@ struct CompareReport {
         guard let d = divergences[k] else {
             return ["    the same transitions on every profile; they differ in what is saved"]
         }
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
+        func pad(_ s: String, _ n: Int) -> String {
+            s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count)
+        }
         let nameWidth = profiles.map(\.rawValue.count).max()! + 2
         var out = ["    first differs at \(VirtualTime.clock(d.time)):"]
         for (run, p) in profiles.enumerated() {

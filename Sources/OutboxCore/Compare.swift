@@ -176,7 +176,9 @@ extension RequestMatch.Row {
             guard let id else { return true }
             let r = sims[run].request(id)
             if let f = first {
-                if f.state != r.state || f.reason != r.reason || f.attempts != r.attempts || f.saved != r.saved { return true }
+                if f.state != r.state || f.reason != r.reason || f.attempts != r.attempts || f.saved != r.saved {
+                    return true
+                }
             } else {
                 first = r
             }

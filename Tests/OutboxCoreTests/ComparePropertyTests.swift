@@ -162,27 +162,35 @@ final class ComparePropertyTests: XCTestCase {
                 let expected = rout.split(separator: "\n").map(String.init)
                 if mine != expected {
                     let k = zip(mine, expected).prefix { $0 == $1 }.count
-                    XCTFail("scenario \(n) on \(p.rawValue), line \(k + 1) of the timeline:\n compare: "
-                        + (k < mine.count ? mine[k] : "(nothing)") + "\n run:     "
-                        + (k < expected.count ? expected[k] : "(nothing)") + "\n" + text)
+                    XCTFail(
+                        "scenario \(n) on \(p.rawValue), line \(k + 1) of the timeline:\n compare: "
+                            + (k < mine.count ? mine[k] : "(nothing)") + "\n run:     "
+                            + (k < expected.count ? expected[k] : "(nothing)") + "\n" + text)
                     return
                 }
                 linesCompared += mine.count
                 // The skipped objects name exactly the lines the rewrite removed.
-                let removed = lines.enumerated().filter { $0.element.on.map { !$0.contains(p) } ?? false }.map { $0.offset + 1 }
-                let reported = got.filter { $0.hasPrefix("{\"skipped\"") && $0.contains("\"\(p.rawValue)\"") }.compactMap {
-                    line -> Int? in
-                    guard let r = line.range(of: "\"line\":") else { return nil }
-                    return Int(line[r.upperBound...].prefix { $0.isNumber })
+                let removed = lines.enumerated().filter { $0.element.on.map { !$0.contains(p) } ?? false }.map {
+                    $0.offset + 1
                 }
+                let reported = got.filter { $0.hasPrefix("{\"skipped\"") && $0.contains("\"\(p.rawValue)\"") }
+                    .compactMap {
+                        line -> Int? in
+                        guard let r = line.range(of: "\"line\":") else { return nil }
+                        return Int(line[r.upperBound...].prefix { $0.isNumber })
+                    }
                 XCTAssertEqual(reported, removed, "scenario \(n): lines skipped on \(p.rawValue)")
                 skipsSeen += removed.count
             }
             divergedSeen += got.filter { $0.hasPrefix("{\"diverged\"") }.count
             // Text mode plays the profiles in parallel: the same runs, so the same summaries.
-            let (ts, tout, _) = cli(["compare", path, "--profiles", "linktrail,ios,android,flutter", "--width", "10000"])
+            let (ts, tout, _) = cli([
+                "compare", path, "--profiles", "linktrail,ios,android,flutter", "--width", "10000",
+            ])
             XCTAssertEqual(ts, status)
-            let summaries = err.split(separator: "\n").filter { l in Profile.allCases.contains { l.hasPrefix($0.rawValue + " ") } }
+            let summaries = err.split(separator: "\n").filter { l in
+                Profile.allCases.contains { l.hasPrefix($0.rawValue + " ") }
+            }
             XCTAssertEqual(summaries.count, 4)
             XCTAssertEqual(tout.split(separator: "\n").suffix(4), summaries[...], "scenario \(n): text summaries")
             XCTAssertEqual(status, runStatuses.contains(1) ? 1 : 0, "scenario \(n): compare's exit status")

@@ -62,7 +62,9 @@ final class CompareTests: XCTestCase {
         let (status, out, err) = run(["compare", path, "--width", "80"])
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(err, "")
-        XCTAssertEqual(out, #"""
+        XCTAssertEqual(
+            out,
+            #"""
             == story.outbox: ios, android, flutter
             skipped story.outbox:4 `set retry.delays 2s` on android, flutter:
               setting 'retry.delays' exists only on linktrail, ios
@@ -96,7 +98,9 @@ final class CompareTests: XCTestCase {
         let path = try write(Self.story, "story.outbox")
         let (status, out, err) = run(["compare", path, "--width", "160"])
         XCTAssertEqual(status, 0, err)
-        XCTAssertEqual(out, #"""
+        XCTAssertEqual(
+            out,
+            #"""
             == story.outbox: ios, android, flutter
             skipped story.outbox:4 `set retry.delays 2s` on android, flutter: setting 'retry.delays' exists only on linktrail, ios
             skipped story.outbox:6 `at 0 getinstance` on ios, flutter: getinstance is UserCom.getInstance() on Android only (AND-3)
@@ -130,7 +134,8 @@ final class CompareTests: XCTestCase {
         let path = try write(Self.story, "story.outbox")
         let (status, out, _) = run(["compare", path])
         XCTAssertEqual(status, 0)
-        let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 >= 20 ? $0 : nil } ?? 80
+        let columns =
+            ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 >= 20 ? $0 : nil } ?? 80
         for line in out.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, max(columns, 80), String(line)) }
     }
 
@@ -148,7 +153,9 @@ final class CompareTests: XCTestCase {
         let path = try write(Self.small, "small.outbox")
         let (status, out, err) = run(["compare", path, "--profiles", "ios,android", "--format", "jsonl"])
         XCTAssertEqual(status, 0, err)
-        XCTAssertEqual(out, #"""
+        XCTAssertEqual(
+            out,
+            #"""
             {"skipped":{"file":"small.outbox","line":3,"text":"at 0 getinstance","profiles":["ios"],"reason":"getinstance is UserCom.getInstance() on Android only (AND-3)"}}
             {"t":0,"profile":"ios","log":"app launched (launch 1)","source":"outbox"}
             {"t":0.1,"profile":"ios","log":"backend will answer: 403 ×1","source":"outbox","rule":"ANS"}
@@ -167,7 +174,9 @@ final class CompareTests: XCTestCase {
             {"t":1,"profile":"android","expect":"expect on android at 1s state purchase queued","ok":true,"line":6}
             {"diverged":{"file":"small.outbox","name":"purchase","occurrence":1,"at":0.3,"ios":{"id":1,"state":"dropped","reason":"rejected","attempts":1,"saved":false,"completion":"false","rule":"IOS-3"},"android":{"id":1,"state":"queued","attempts":1,"saved":true,"rule":"AND-4"}}}
             """# + "\n")
-        XCTAssertEqual(err, #"""
+        XCTAssertEqual(
+            err,
+            #"""
             ios      1 request: 1 dropped · 1 attempt · 1 received, 0 counted · checks: 1 passed, 0 failed · ended at 00:00:01.000
             android  1 request: 1 queued · 1 attempt · 1 received, 0 counted · checks: 1 passed, 0 failed · ended at 00:00:01.000
             """# + "\n")
@@ -199,16 +208,23 @@ final class CompareTests: XCTestCase {
             String($0.drop { $0 != "e" })
         }
         XCTAssertEqual(
-            checks, ["expect    expect at 1s state purchase queued  ✓", "expect    expect on android,flutter at 1s saved 1  ✓"])
+            checks,
+            ["expect    expect at 1s state purchase queued  ✓", "expect    expect on android,flutter at 1s saved 1  ✓"])
         XCTAssertTrue(out.hasSuffix("a.outbox: 2 passed, 0 failed · 3 transitions · ended at 00:00:01.000\n"), out)
     }
 
     func testBadProfileNamesAreBadInputNamingFileAndLine() throws {
         let cases: [(String, String)] = [
-            ("expect on ios,iphone at 1s saved 0", "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter"),
+            (
+                "expect on ios,iphone at 1s saved 0",
+                "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter"
+            ),
             ("expect on ios,ios at 1s saved 0", "x.outbox:3: bad expect on line: profile `ios` named twice"),
             ("expect on at 1s saved 0", "x.outbox:3: bad expect line, expected `expect on P[,P...] at <time> <check>`"),
-            ("compare ios,windows", "x.outbox:3: `compare` after the first `at` line, expected it after `profile` and before the first `at`"),
+            (
+                "compare ios,windows",
+                "x.outbox:3: `compare` after the first `at` line, expected it after `profile` and before the first `at`"
+            ),
         ]
         for (line, message) in cases {
             let path = try write("profile ios\nat 0 launch\n\(line)\n", "x.outbox")
@@ -222,7 +238,9 @@ final class CompareTests: XCTestCase {
         let path = try write("profile ios\ncompare ios,windows\ncompare ios\nat 0 launch\n", "y.outbox")
         let (status, _, err) = run(["run", path])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(err, """
+        XCTAssertEqual(
+            err,
+            """
             y.outbox:2: bad compare line: unknown profile `windows`, expected linktrail, ios, android or flutter
             y.outbox:3: a second compare line, expected one `compare` line per scenario
 
@@ -234,7 +252,9 @@ final class CompareTests: XCTestCase {
         let (status, out, err) = run(["compare", path, "--profiles", "ios,blackberry"])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(out, "")
-        XCTAssertEqual(err, "outbox compare: --profiles: unknown profile `blackberry`, expected linktrail, ios, android or flutter\n")
+        XCTAssertEqual(
+            err,
+            "outbox compare: --profiles: unknown profile `blackberry`, expected linktrail, ios, android or flutter\n")
         XCTAssertEqual(run(["compare", path, "--width", "5"]).0, 2)
         XCTAssertEqual(run(["compare", path, "--format", "xml"]).0, 2)
         XCTAssertEqual(run(["compare", path, "--bogus"]).0, 2)
@@ -254,22 +274,27 @@ final class CompareTests: XCTestCase {
         let path = try write(text, "f.outbox")
         let (rs, _, rerr) = run(["run", path])
         XCTAssertEqual(rs, 2)
-        XCTAssertEqual(rerr.split(separator: "\n").map { String($0.prefix(40)) }, [
-            "f.outbox:2: setting 'retry.attempts' doe", "f.outbox:4: consent is LinkTrail's (LT-1",
-            "f.outbox:5: setting 'retry.delays' does ",
-        ])
+        XCTAssertEqual(
+            rerr.split(separator: "\n").map { String($0.prefix(40)) },
+            [
+                "f.outbox:2: setting 'retry.attempts' doe", "f.outbox:4: consent is LinkTrail's (LT-1",
+                "f.outbox:5: setting 'retry.delays' does ",
+            ])
         let (cs, out, cerr) = run(["compare", path, "--profiles", "linktrail,flutter", "--width", "160"])
         XCTAssertEqual(cs, 0, cerr)
-        XCTAssertEqual(Array(out.split(separator: "\n").prefix(4)), [
-            "== f.outbox: linktrail, flutter",
-            "skipped f.outbox:2 `set retry.attempts 2` on flutter: setting 'retry.attempts' exists only on linktrail, ios",
-            "skipped f.outbox:4 `at 1s consent grant` on flutter: consent is LinkTrail's consent gate (LT-1); UserCom has none",
-            "skipped f.outbox:5 `at 2s set retry.delays 1s` on flutter: setting 'retry.delays' exists only on linktrail, ios",
-        ])
+        XCTAssertEqual(
+            Array(out.split(separator: "\n").prefix(4)),
+            [
+                "== f.outbox: linktrail, flutter",
+                "skipped f.outbox:2 `set retry.attempts 2` on flutter: setting 'retry.attempts' exists only on linktrail, ios",
+                "skipped f.outbox:4 `at 1s consent grant` on flutter: consent is LinkTrail's consent gate (LT-1); UserCom has none",
+                "skipped f.outbox:5 `at 2s set retry.delays 1s` on flutter: setting 'retry.delays' exists only on linktrail, ios",
+            ])
         let bad = try write("profile flutter\nset retry.attempts many\nat 0 launch\n", "g.outbox")
         let (bs, _, berr) = run(["compare", bad])
         XCTAssertEqual(bs, 2)
-        XCTAssertEqual(berr, "g.outbox:2: bad value 'many' for retry.attempts, expected a whole number from 1 to 1000\n")
+        XCTAssertEqual(
+            berr, "g.outbox:2: bad value 'many' for retry.attempts, expected a whole number from 1 to 1000\n")
     }
 
     /// The file's `compare` line chooses the profiles; --profiles overrides it.
@@ -277,7 +302,8 @@ final class CompareTests: XCTestCase {
         let withLine = try write("profile ios\ncompare flutter,linktrail\nat 0 launch\n", "c.outbox")
         let without = try write("profile ios\nat 0 launch\n", "d.outbox")
         XCTAssertEqual(run(["compare", withLine]).1.split(separator: "\n").first, "== c.outbox: flutter, linktrail")
-        XCTAssertEqual(run(["compare", withLine, "--profiles", "android"]).1.split(separator: "\n").first, "== c.outbox: android")
+        XCTAssertEqual(
+            run(["compare", withLine, "--profiles", "android"]).1.split(separator: "\n").first, "== c.outbox: android")
         XCTAssertEqual(run(["compare", without]).1.split(separator: "\n").first, "== d.outbox: ios, android, flutter")
     }
 
@@ -294,9 +320,14 @@ final class CompareTests: XCTestCase {
             """, "e.outbox")
         let (status, out, err) = run(["compare", path, "--quiet", "--width", "80"])
         XCTAssertEqual(status, 1)
-        XCTAssertEqual(err, "e.outbox:5: check failed on android: expect on ios,android,flutter at 1s dropped purchase rejected: found #1 is queued\n")
+        XCTAssertEqual(
+            err,
+            "e.outbox:5: check failed on android: expect on ios,android,flutter at 1s dropped purchase rejected: found #1 is queued\n"
+        )
         // Quiet: no table, and (one file) no heading.
-        XCTAssertEqual(out, """
+        XCTAssertEqual(
+            out,
+            """
             ios      1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 1s
             android  1 queued · 1 att · 1 rcvd 0 cntd · 0/1 checks · end 1s
             flutter  1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 1s
@@ -327,11 +358,21 @@ final class CompareTests: XCTestCase {
         for e in runner.sim.journal { if case .transition(let t) = e { log.append(t); all.append(t) } }
         XCTAssertEqual(log.count, all.count)
         let got = log.steps(of: [1])[1] ?? []
-        XCTAssertEqual(got.map(\.description), runner.sim.history(of: 1).map {
-            CompareStep(time: $0.time, from: $0.from, to: $0.to, attempt: $0.attempt, outcome: $0.outcome, reason: $0.reason, rule: $0.rule).description
-        })
+        XCTAssertEqual(
+            got.map(\.description),
+            runner.sim.history(of: 1).map {
+                CompareStep(
+                    time: $0.time, from: $0.from, to: $0.to, attempt: $0.attempt, outcome: $0.outcome,
+                    reason: $0.reason, rule: $0.rule
+                ).description
+            })
         XCTAssertEqual(got.map(\.time), [100, 100, 300])
-        XCTAssertEqual(got.map(\.description), ["new → pending IOS-1", "pending → in-flight attempt 1 IOS-2", "in-flight → dropped attempt 1 403 rejected IOS-3"])
+        XCTAssertEqual(
+            got.map(\.description),
+            [
+                "new → pending IOS-1", "pending → in-flight attempt 1 IOS-2",
+                "in-flight → dropped attempt 1 403 rejected IOS-3",
+            ])
         XCTAssertTrue(log.steps(of: [2]).isEmpty)
     }
 
