@@ -5,12 +5,12 @@ import OutboxCore
 /// ios, android and flutter beside the three `outbox run`s of the same file
 /// rewritten for each profile, back to back, in the same process, taking turns.
 enum BenchCompare {
-    struct Figure {
-        let lines: Int
-        /// Medians, seconds.
-        let textCompare: Double, quietRuns: Double
-        let jsonlCompare: Double, jsonlRuns: Double
-        let transitions: Int
+    /// One pairing: `outbox compare` beside the three runs, medians in seconds.
+    struct Pair {
+        let name: String
+        let compare: Double
+        let runs: Double
+        var ratio: Double { compare / runs }
     }
 
     static let profiles: [Profile] = [.ios, .android, .flutter]
@@ -45,7 +45,7 @@ enum BenchCompare {
         return (file.joined(separator: "\n") + "\n", per.map { $0.joined(separator: "\n") + "\n" })
     }
 
-    static func measure(lines: Int, runs: Int) -> Figure {
+    static func measure(lines: Int, runs: Int) -> (pairs: [Pair], transitions: Int) {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-bench-compare-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -62,12 +62,20 @@ enum BenchCompare {
             for a in args { _ = CLI.main(a, console: .capturing()) }
             return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
-        var tc: [Double] = [], tr: [Double] = [], jc: [Double] = [], jr: [Double] = []
-        for _ in 0..<runs {
-            tr.append(time(paths.map { ["run", $0, "--quiet"] }))
-            tc.append(time([["compare", path, "--width", "80"]]))
-            jr.append(time(paths.map { ["run", $0, "--format", "jsonl"] }))
-            jc.append(time([["compare", path, "--format", "jsonl"]]))
+        // Each compare beside the runs a user would make instead, printing what they print.
+        let pairs: [(String, [String], [String])] = [
+            ("quiet", ["compare", path, "--quiet"], ["run", "--quiet"]),
+            ("text", ["compare", path, "--width", "80"], ["run"]),
+            ("jsonl", ["compare", path, "--format", "jsonl"], ["run", "--format", "jsonl"]),
+        ]
+        var out: [Pair] = []
+        for (name, compare, run) in pairs {
+            var c: [Double] = [], r: [Double] = []
+            for _ in 0..<runs {
+                r.append(time(paths.map { [run[0], $0] + run.dropFirst() }))
+                c.append(time([compare]))
+            }
+            out.append(Pair(name: name, compare: BenchCommand.median(c), runs: BenchCommand.median(r)))
         }
         var transitions = 0
         for p in paths {
@@ -77,29 +85,27 @@ enum BenchCompare {
                 transitions += r.sim.transitionCount
             }
         }
-        return Figure(
-            lines: lines, textCompare: BenchCommand.median(tc), quietRuns: BenchCommand.median(tr),
-            jsonlCompare: BenchCommand.median(jc), jsonlRuns: BenchCommand.median(jr), transitions: transitions)
+        return (out, transitions)
     }
 
     /// Emits the figure through `outbox bench`'s `emit`.
     static func emit(quick: Bool, _ emit: (String, [(String, String)], String) -> Void) {
-        let f = measure(lines: quick ? 2_000 : 100_000, runs: quick ? 1 : 3)
+        let lines = quick ? 2_000 : 100_000
+        let (pairs, transitions) = measure(lines: lines, runs: quick ? 1 : 3)
         func s(_ v: Double) -> String { String(format: "%.3f", v) }
+        var fields = [("lines", String(lines)), ("transitions", String(transitions))]
+        for p in pairs {
+            fields += [
+                (p.name + "_compare_s", s(p.compare)), (p.name + "_three_runs_s", s(p.runs)),
+                (p.name + "_ratio", s(p.ratio)),
+            ]
+        }
         emit(
-            "compare",
-            [
-                ("lines", String(f.lines)), ("transitions", String(f.transitions)),
-                ("text_compare_s", s(f.textCompare)),
-                ("three_quiet_runs_s", s(f.quietRuns)), ("text_ratio", s(f.textCompare / f.quietRuns)),
-                ("jsonl_compare_s", s(f.jsonlCompare)), ("three_jsonl_runs_s", s(f.jsonlRuns)),
-                ("jsonl_ratio", s(f.jsonlCompare / f.jsonlRuns)),
-            ],
-            "compare of a \(f.lines)-line story on ios,android,flutter (\(f.transitions) transitions): "
-                + "text \(s(f.textCompare)) s beside three `run -q` back to back \(s(f.quietRuns)) s: "
-                + String(format: "%.2f", f.textCompare / f.quietRuns) + "×; jsonl \(s(f.jsonlCompare)) s beside three "
-                + "`run --format jsonl` \(s(f.jsonlRuns)) s: " + String(format: "%.2f", f.jsonlCompare / f.jsonlRuns)
-                + "×  (target about 1× or less)")
+            "compare", fields,
+            "compare of a \(lines)-line story on ios,android,flutter (\(transitions) transitions) beside the three runs back to back: "
+                + pairs.map {
+                    "\($0.name) \(s($0.compare)) s vs \(s($0.runs)) s (" + String(format: "%.2f", $0.ratio) + "×)"
+                }
+                .joined(separator: ", ") + "  (target about 1×)")
     }
-
 }

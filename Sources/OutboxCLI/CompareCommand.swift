@@ -38,9 +38,10 @@ enum CompareCommand {
         var runner: ScenarioRunner
         var log = TransitionLog()
 
-        init(_ sc: Scenario, maxTransitions: Int) {
-            runner = ScenarioRunner(
-                sc, store: InMemoryDeviceStore(), maxTransitions: maxTransitions, journal: .streamed)
+        /// `journal`: `.streamed` when every line is printed, else `.transitionsOnly`
+        /// (no log line is made that nothing reads).
+        init(_ sc: Scenario, maxTransitions: Int, journal: ScenarioRunner.JournalUse) {
+            runner = ScenarioRunner(sc, store: InMemoryDeviceStore(), maxTransitions: maxTransitions, journal: journal)
         }
 
         /// Runs to the end; `emit` gets every timeline item, as `outbox run` does.
@@ -175,7 +176,8 @@ enum CompareCommand {
                     return 2
                 }
             }
-            let report = CompareReport(story: story, played: played)
+            // A quiet table is not printed: its rows are not worked out.
+            let report = CompareReport(story: story, played: played, rows: format == .jsonl || !quiet)
             if format == .jsonl {
                 report.printJSONL(console: console)
             } else {
@@ -202,21 +204,20 @@ enum CompareCommand {
     /// The profiles one after the other, each printing its timeline as it goes,
     /// every line `outbox run --format jsonl` prints with `"profile"` added.
     static func playInOrder(_ story: Story, quiet: Bool, maxTransitions: Int, console: Console) -> [Played] {
-        let writer = TimelineWriter(format: .jsonl)
         // Skipped lines come first: they say what the timelines below lack.
         if !quiet {
             for s in story.skips { console.print(CompareReport.skipJSON(s.skip, s.profiles, file: story.file)) }
         }
         var out: [Played] = []
         for sc in story.scenarios {
-            let run = Played(sc, maxTransitions: maxTransitions)
-            let p = sc.profile.rawValue
+            let run = Played(sc, maxTransitions: maxTransitions, journal: quiet ? .transitionsOnly : .streamed)
+            let writer = TimelineWriter(format: .jsonl, profile: sc.profile.rawValue)
             run.play(until: { console.failed }) { item, sim in
                 switch item {
                 case .entry(let e):
-                    if !quiet { console.print(withProfile(writer.line(e, in: sim), p)) }
+                    if !quiet { console.print(writer.line(e, in: sim)) }
                 case .check(let r):
-                    if !quiet || !r.ok { console.print(withProfile(writer.check(r), p)) }
+                    if !quiet || !r.ok { console.print(writer.check(r)) }
                 }
             }
             out.append(run)
@@ -228,16 +229,10 @@ enum CompareCommand {
     /// The profiles at once, on as many cores as there are (nothing printed
     /// while they run).
     static func playTogether(_ story: Story, maxTransitions: Int) -> [Played] {
-        let played = story.scenarios.map { Played($0, maxTransitions: maxTransitions) }
+        let played = story.scenarios.map { Played($0, maxTransitions: maxTransitions, journal: .transitionsOnly) }
         DispatchQueue.concurrentPerform(iterations: played.count) { k in
             played[k].play(until: { false }, emit: { _, _ in })
         }
         return played
-    }
-
-    /// A line of `outbox run --format jsonl` with `"profile"` second, after `"t"`.
-    static func withProfile(_ line: String, _ profile: String) -> String {
-        guard let comma = line.firstIndex(of: ",") else { return line }
-        return line[...comma] + "\"profile\":\"" + profile + "\"," + line[line.index(after: comma)...]
     }
 }

@@ -12,11 +12,13 @@ struct CompareReport {
     let differs: [Bool]
     let divergences: [Int: Divergence]
 
-    init(story: CompareCommand.Story, played: [CompareCommand.Played]) {
+    /// `rows`: match the requests and find where they part (false: only the summaries are wanted).
+    init(story: CompareCommand.Story, played: [CompareCommand.Played], rows: Bool = true) {
         self.story = story
         self.played = played
         let sims = played.map(\.runner.sim)
-        let match = RequestMatch(sims)
+        var match = RequestMatch(runs: sims.count)
+        if rows { match.update(sims) }
         let differs = match.rows.map { $0.outcomeDiffers(in: sims) }
         self.sims = sims
         self.match = match

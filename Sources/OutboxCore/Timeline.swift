@@ -9,8 +9,13 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
 /// Turns journal entries and check results into timeline lines.
 public struct TimelineWriter {
     public let format: TimelineFormat
+    /// JSONL only: a `"profile"` key written second, after `"t"` (`outbox compare`).
+    public let profile: String?
 
-    public init(format: TimelineFormat) { self.format = format }
+    public init(format: TimelineFormat, profile: String? = nil) {
+        self.format = format
+        self.profile = profile
+    }
 
     public func line(_ entry: JournalEntry, in sim: Simulation) -> String {
         switch entry {
@@ -26,6 +31,7 @@ public struct TimelineWriter {
         case .jsonl:
             var o = JSONObject()
             o.number("t", VirtualTime.seconds(t.time))
+            if let profile { o.string("profile", profile) }
             o.number("id", String(t.request))
             o.string("name", name)
             o.string("kind", r.kind.word)
@@ -57,6 +63,7 @@ public struct TimelineWriter {
         case .jsonl:
             var o = JSONObject()
             o.number("t", VirtualTime.seconds(l.time))
+            if let profile { o.string("profile", profile) }
             o.string("log", l.text)
             o.string("source", String(describing: l.source))
             if l.request > 0 { o.number("id", String(l.request)) }
@@ -82,6 +89,7 @@ public struct TimelineWriter {
         case .jsonl:
             var o = JSONObject()
             o.number("t", VirtualTime.seconds(r.time))
+            if let profile { o.string("profile", profile) }
             o.string("expect", r.text)
             o.bool("ok", r.ok)
             o.number("line", String(r.line))
