@@ -139,8 +139,8 @@ enum CompareCommand {
             let list = profiles ?? Scenario.compareLine(in: text) ?? defaultProfiles
             var scenarios: [Scenario] = []
             var problems: [ScenarioError] = []
-            for p in list {
-                switch Scenario.parse(text, file: f, playing: p) {
+            for parsed in parseAll(text, file: f, list) {
+                switch parsed {
                 case .success(let s): scenarios.append(s)
                 case .failure(let e):
                     // The same problem is usually found on every profile: said once per line.
@@ -199,6 +199,16 @@ enum CompareCommand {
             if format == .text { console.print(line) } else { console.error(line) }
         }
         return failed > 0 ? 1 : 0
+    }
+
+    /// The file parsed for each profile, the parses on as many cores as there are.
+    static func parseAll(_ text: String, file: String, _ profiles: [Profile]) -> [Result<Scenario, ScenarioErrors>] {
+        final class Slot: @unchecked Sendable { var parsed: Result<Scenario, ScenarioErrors>? }
+        let slots = profiles.map { _ in Slot() }
+        DispatchQueue.concurrentPerform(iterations: profiles.count) { k in
+            slots[k].parsed = Scenario.parse(text, file: file, playing: profiles[k])
+        }
+        return slots.map { $0.parsed! }
     }
 
     /// The profiles one after the other, each printing its timeline as it goes,

@@ -81,15 +81,60 @@ struct CompareReport {
         SafeText.escaped(row.name, max: 60) + (row.occurrence > 1 ? " (\(row.occurrence))" : "")
     }
 
-    /// Column widths for each profile's fields at `level`.
-    func widths(_ level: Level) -> [[Int]] {
+    /// What a profile's column holds, gathered in one pass without building its
+    /// cells' text: the widths of both levels follow from it.
+    struct ColumnSeen {
+        var states: [RequestState: Set<DropReason?>] = [:]
+        var minAttempts = Int32.max, maxAttempts = Int32.min
+        var saved = false
+        var completions = Set<UInt8>()
+        var made = false
+    }
+
+    func seen() -> [ColumnSeen] {
         profiles.indices.map { run in
-            var w: [Int] = []
+            var c = ColumnSeen()
             for row in match.rows {
-                let f = fields(row, run, level)
-                guard f.count > 1 else { continue }
-                if w.count < f.count { w += [Int](repeating: 0, count: f.count - w.count) }
-                for (k, s) in f.enumerated() { w[k] = max(w[k], s.count) }
+                guard let id = row.ids[run] else { continue }
+                let r = sims[run].request(id)
+                c.made = true
+                c.states[r.state, default: []].insert(r.reason)
+                c.minAttempts = min(c.minAttempts, r.attempts)
+                c.maxAttempts = max(c.maxAttempts, r.attempts)
+                c.saved = c.saved || r.saved
+                c.completions.insert(r.completion.rawValue)
+            }
+            return c
+        }
+    }
+
+    /// Column widths for each profile's fields at `level`: the widest of what
+    /// `fields` makes for the requests seen.
+    func widths(_ level: Level, _ seen: [ColumnSeen]) -> [[Int]] {
+        profiles.indices.map { run in
+            let c = seen[run]
+            guard c.made else { return [] }
+            var state = 0
+            for (s, reasons) in c.states {
+                for reason in reasons {
+                    let text =
+                        s == .dropped
+                        ? (level == .full ? "dropped: " : "") + (reason?.word ?? (level == .full ? "?" : "dropped"))
+                        : s.word
+                    state = max(state, text.count)
+                }
+            }
+            var w: [Int]
+            switch level {
+            case .full:
+                func att(_ n: Int32) -> Int { n == 1 ? "1 attempt".count : "\(n) attempts".count }
+                w = [state, max(att(c.minAttempts), att(c.maxAttempts)), c.saved ? "saved".count : 0]
+                if profiles[run] == .ios {
+                    w.append(c.completions.map { "completion ".count + Completion(rawValue: $0)!.word.count }.max()!)
+                }
+            case .short:
+                w = [state, String(c.maxAttempts).count, 1]
+                if profiles[run] == .ios { w.append(1) }
             }
             return w
         }
@@ -136,11 +181,12 @@ struct CompareReport {
         func total(_ level: Level, _ w: [[Int]]) -> Int {
             profiles.indices.reduce(2) { $0 + 2 + cellWidth(w[$1], $1, level) }
         }
+        let seen = self.seen()
         var level = Level.full
-        var w = widths(.full)
-        if total(.full, w) + min(longest, 16) > width {
+        var w = widths(.full, seen)
+        if total(.full, w) + min(longest, 12) > width {
             level = .short
-            w = widths(.short)
+            w = widths(.short, seen)
         }
         let nameWidth = max(min(longest, width - total(level, w)), min(longest, 8))
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
