@@ -201,7 +201,13 @@ struct CompareReport {
         for (run, p) in profiles.enumerated() { header += "  " + pad(p.rawValue, cellWidth(w[run], run, level)) }
         console.print(trimmed(header))
         for (k, row) in match.rows.enumerated() {
-            var line = (differs[k] ? "! " : "  ") + fit(names[k], nameWidth)
+            // A cut name keeps its `(2)`: the rows of one name stay told apart.
+            let suffix = row.occurrence > 1 ? " (\(row.occurrence))" : ""
+            let name =
+                names[k].count <= nameWidth
+                ? pad(names[k], nameWidth)
+                : fit(String(names[k].dropLast(suffix.count)), max(1, nameWidth - suffix.count)) + suffix
+            var line = (differs[k] ? "! " : "  ") + name
             for run in profiles.indices {
                 let f = fields(row, run, level)
                 var cell = ""

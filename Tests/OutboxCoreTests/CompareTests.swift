@@ -388,4 +388,43 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(out, String(doc[shown.upperBound..<shownEnd.lowerBound]))
     }
+
+    /// Names are escaped, cut to the column with `…`, and a second request of a
+    /// name keeps its `(2)` when cut; LinkTrail's install is a row no other profile has.
+    func testNamesAreEscapedCutAndNumbered() throws {
+        let path = try write(
+            """
+            profile linktrail
+            set requireConsent false
+            at 0 launch
+            at 1s track a_very_long_event_name_that_goes_on_and_on_forever
+            at 2s track "tab\\there"
+            at 3s track a_very_long_event_name_that_goes_on_and_on_forever
+            """, "long.outbox")
+        let (status, out, err) = run(["compare", path, "--profiles", "linktrail,ios,android,flutter", "--width", "80"])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(
+            out,
+            """
+            == long.outbox: linktrail, ios, android, flutter
+            skipped long.outbox:2 `set requireConsent false` on ios, android, flutter:
+              setting 'requireConsent' exists only on linktrail
+              request           linktrail      ios              android        flutter
+            ! install           delivered 1 -  (not made)       (not made)     (not made)
+                first differs at 00:00:00.000:
+                  linktrail  new → pending                                         LT-3
+                  ios        never made this request
+                  android    never made this request
+                  flutter    never made this request
+              a_very_long_eve…  delivered 1 -  delivered 1 - T  delivered 1 -  delivered 1 -
+              tab\\there         delivered 1 -  delivered 1 - T  delivered 1 -  delivered 1 -
+              a_very_long… (2)  delivered 1 -  delivered 1 - T  delivered 1 -  delivered 1 -
+            cells: state or drop reason, attempts, S saved, iOS completion T true F false
+            linktrail  4 delivered · 4 att · 4 rcvd 4 cntd · 0/0 checks · end 3.2s
+            ios        3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 3.2s
+            android    3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 3.2s
+            flutter    3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 3.2s
+
+            """)
+    }
 }
