@@ -126,7 +126,7 @@ extension Scenario {
             let line = rest[..<end]
             rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
             guard case .success(let (w, _)) = LineLexer.words(String(line)), let first = w.first else { continue }
-            if first == "at" || first == "expect" { return nil }
+            if first == "at" { return nil }
             if first == "compare" {
                 guard w.count == 2, case .success(let list) = Profile.list(w[1]) else { return nil }
                 return list
