@@ -427,4 +427,25 @@ final class CompareTests: XCTestCase {
 
             """)
     }
+
+    /// Where sequences part: the first place not the same on all (the rule never
+    /// counts), a story that ended early, a request never made; none when equal.
+    func testDivergenceFindsTheFirstPlaceTheStoriesPart() {
+        func step(_ t: Millis, _ from: RequestState?, _ to: RequestState, _ rule: RuleID) -> CompareStep {
+            CompareStep(time: t, from: from, to: to, attempt: 0, outcome: .none, reason: nil, rule: rule)
+        }
+        let a = [step(0, nil, .pending, .ios1), step(5, .pending, .queued, .ios5)]
+        let b = [step(0, nil, .pending, .and1), step(5, .pending, .queued, .and5)]
+        XCTAssertNil(Divergence.find([a, b]), "only the rules differ")
+        let c = [step(0, nil, .pending, .fl1)]
+        let d = Divergence.find([a, c])
+        XCTAssertEqual(d?.index, 1)
+        XCTAssertEqual(d?.time, 5)
+        XCTAssertEqual(d?.steps.map { $0?.rule }, [.ios5, nil])
+        let e = [step(0, nil, .pending, .fl1), step(7, .pending, .queued, .fl2)]
+        XCTAssertEqual(Divergence.find([a, e])?.time, 5, "the earliest time there")
+        let never = Divergence.find([a, nil])
+        XCTAssertEqual(never?.index, 0)
+        XCTAssertEqual(never?.steps.map { $0?.rule }, [.ios1, nil])
+    }
 }
