@@ -200,4 +200,56 @@ final class ComparePropertyTests: XCTestCase {
         XCTAssertGreaterThan(linesCompared, 5_000)
         XCTAssertGreaterThan(divergedSeen, 50)
     }
+
+    /// Every example (examples/ and below), on all four profiles: each profile's
+    /// lines of the compare are those of `outbox run` of the example rewritten
+    /// for it (the skipped lines blank, plain expects kept to the file's profile).
+    func testEveryExampleGivesEachProfileItsRun() throws {
+        let root = packageRoot + "/examples"
+        let files = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".outbox") }.sorted()
+        XCTAssertGreaterThan(files.count, 5)
+        for f in files {
+            let path = root + "/" + f
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let (status, out, err) = cli([
+                "compare", path, "--profiles", "linktrail,ios,android,flutter", "--format", "jsonl",
+            ])
+            XCTAssertNotEqual(status, 2, "\(f): \(err)")
+            let got = out.split(separator: "\n").map(String.init)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let file = try Scenario.parse(text, file: f, playing: .ios).get().fileProfile
+            for p in Profile.allCases {
+                let tag = "\"profile\":\"\(p.rawValue)\""
+                let skipped = Set(
+                    got.filter { $0.hasPrefix("{\"skipped\"") && $0.contains("\"\(p.rawValue)\"") }.compactMap {
+                        line -> Int? in
+                        guard let r = line.range(of: "\"line\":") else { return nil }
+                        return Int(line[r.upperBound...].prefix { $0.isNumber })
+                    })
+                var seenProfile = false
+                let rewritten = lines.enumerated().map { k, l -> String in
+                    let code = l.trimmingCharacters(in: .whitespaces)
+                    if skipped.contains(k + 1) { return "" }
+                    if !seenProfile && code.hasPrefix("profile ") {
+                        seenProfile = true
+                        return "profile \(p.rawValue)"
+                    }
+                    if p != file && code.hasPrefix("expect at ") {
+                        return "expect on \(file.rawValue) " + code.dropFirst("expect ".count)
+                    }
+                    return l
+                }.joined(separator: "\n")
+                let rpath = dir.appendingPathComponent("\(p.rawValue)-" + f.replacingOccurrences(of: "/", with: "_"))
+                    .path
+                try rewritten.write(toFile: rpath, atomically: true, encoding: .utf8)
+                let (rs, rout, rerr) = cli(["run", rpath, "--format", "jsonl"])
+                XCTAssertNotEqual(rs, 2, "\(f) as \(p.rawValue): \(rerr)")
+                let mine = got.filter { $0.contains(tag + ",") }.map {
+                    $0.replacingOccurrences(of: tag + ",", with: "")
+                }
+                XCTAssertEqual(mine, rout.split(separator: "\n").map(String.init), "\(f) on \(p.rawValue)")
+            }
+        }
+    }
 }
