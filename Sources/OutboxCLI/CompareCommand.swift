@@ -38,7 +38,8 @@ enum CompareCommand {
         var runner: ScenarioRunner
         var log = TransitionLog()
 
-        /// `journal`: `.streamed` when every line is printed, else `.transitionsOnly`
+        /// `journal`: `.streamed` when every line is printed, `.checksOnly` when no
+        /// transition is looked at (a quiet table), else `.transitionsOnly`
         /// (no log line is made that nothing reads).
         init(_ sc: Scenario, maxTransitions: Int, journal: ScenarioRunner.JournalUse) {
             runner = ScenarioRunner(sc, store: InMemoryDeviceStore(), maxTransitions: maxTransitions, journal: journal)
@@ -166,7 +167,9 @@ enum CompareCommand {
                 played = playInOrder(story, quiet: quiet, maxTransitions: maxTransitions, console: console)
                 if console.failed { return 1 }
             } else {
-                played = playTogether(story, maxTransitions: maxTransitions)
+                // Quiet, no table: the runs need keep nothing for one, as `run --quiet`.
+                played = playTogether(
+                    story, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .transitionsOnly)
             }
             for (p, run) in zip(story.profiles, played) {
                 if let why = run.runner.stopped {
@@ -238,8 +241,8 @@ enum CompareCommand {
 
     /// The profiles at once, on as many cores as there are (nothing printed
     /// while they run).
-    static func playTogether(_ story: Story, maxTransitions: Int) -> [Played] {
-        let played = story.scenarios.map { Played($0, maxTransitions: maxTransitions, journal: .transitionsOnly) }
+    static func playTogether(_ story: Story, maxTransitions: Int, journal: ScenarioRunner.JournalUse) -> [Played] {
+        let played = story.scenarios.map { Played($0, maxTransitions: maxTransitions, journal: journal) }
         DispatchQueue.concurrentPerform(iterations: played.count) { k in
             played[k].play(until: { false }, emit: { _, _ in })
         }
