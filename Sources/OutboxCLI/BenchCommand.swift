@@ -13,8 +13,10 @@ enum BenchCommand {
             i += 1
             switch a {
             case "--only":
-                let figures = ["transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines",
-                               "compare-frame"]
+                let figures = [
+                    "transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
+                    "compare-frame",
+                ]
                 let asked = i < args.count ? args[i].split(separator: ",").map(String.init) : []
                 let unknown = asked.filter { !figures.contains($0) }
                 guard !asked.isEmpty, unknown.isEmpty else {
@@ -131,6 +133,7 @@ enum BenchCommand {
         if let big {
             if !bigInputs(big.files, threeLineRun: big.threeLineRun, quick: quick, emit: emit) { return 1 }
         }
+        if wanted("compare") { BenchCompare.emit(quick: quick, emit) }
         return 0
     }
 

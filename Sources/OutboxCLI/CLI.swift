@@ -85,6 +85,7 @@ public enum CLI {
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
                       [--state-dir DIR | --memory] [--compare P,P,...]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
+               outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME]
                outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
@@ -113,6 +114,7 @@ public enum CLI {
         let rest = Array(args.dropFirst())
         switch command {
         case "run": return RunCommand.main(rest, console: console)
+        case "compare": return CompareCommand.main(rest, console: console)
         case "profiles": return ProfilesCommand.main(rest, console: console)
         case "bench": return BenchCommand.main(rest, console: console)
         case "state": return StateCommand.main(rest, console: console)
@@ -160,6 +162,7 @@ enum Help {
 
         commands:
           run       play scenario files headless and check their expect lines
+          compare   play scenario files on several profiles and show where they differ
           profiles  print each profile's rules, settings and assumptions
           state     show or reset what the simulated devices saved
           bench     measure speed, cost and scale beside baselines (release build)
@@ -248,6 +251,8 @@ enum Help {
                        and `outbox run -q` on it in a child (time, peak memory)
           compare-frame  the live compare with three columns: frame cost (tick and
                        build, 80x24 and 160x45) and key latency, beside one column
+          compare      `outbox compare` of a 10^5-line story on three profiles,
+                       beside the three `outbox run`s back to back (text, jsonl)
         Build in release: swift run -c release outbox bench. docs/performance.md
         has the targets and the last figures.
 
@@ -258,5 +263,43 @@ enum Help {
                      --quick), e.g. to profile a shorter one
         """
 
-    static let topics = ["run": run, "profiles": profiles, "bench": bench, "state": state]
+    static let compare = """
+        usage: outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
+                                      [--max-transitions N]
+
+        Plays each scenario file once per profile, on the virtual clock, and shows
+        the runs side by side: one row per request (matched by name and creation
+        order), one column per profile with its final state or drop reason,
+        attempts, saved flag and (iOS) completion. Rows where the profiles end
+        differently are marked `!`, with the first moment they part and the
+        transition and rule each profile made there.
+
+        Each profile's run is exactly `outbox run` of the file rewritten for that
+        profile: a line the profile lacks (getinstance off Android, consent off
+        LinkTrail, ping on LinkTrail, a setting it has not) is skipped there and
+        reported once. A plain `expect` checks the file's own profile; `expect on
+        P[,P...] at ...` checks those named.
+
+        options:
+          --profiles P,P,...    the profiles, in this order (any of linktrail, ios,
+                                android, flutter); default the file's `compare`
+                                line, else ios,android,flutter
+          --format text|jsonl   text: a table per file (default); jsonl: every line
+                                of `outbox run --format jsonl` with "profile" added,
+                                {"skipped": ...} and {"diverged": ...} objects
+          --width N             lay the table out for N columns (default: the
+                                terminal's width, else $COLUMNS, else 80)
+          --quiet               text: no table, only skips, failed checks and
+                                summaries; jsonl: only failed checks, diverged
+          --max-transitions N   stop a run past N transitions, as `outbox run`
+
+        exit status: as `outbox run`: 0 every check holds on every profile, 1 a
+        check failed (named with its file, line and profile), 2 bad input (an
+        unknown profile in --profiles, `compare` or `expect on` included; nothing
+        runs) or a run stopped at a limit.
+
+        Devices live in memory. See docs/scenarios.md, "Compare".
+        """
+
+    static let topics = ["run": run, "compare": compare, "profiles": profiles, "bench": bench, "state": state]
 }

@@ -46,6 +46,19 @@ enum Platform {
         return String(cString: p)
     }
 
+    /// The width of the terminal on `fd` in columns, or nil when it is not a
+    /// terminal (`outbox compare` lays its tables out to it).
+    static func terminalColumns(_ fd: Int32) -> Int? {
+        guard isatty(fd) == 1 else { return nil }
+        var ws = winsize()
+        #if canImport(Darwin)
+            let r = ioctl(fd, TIOCGWINSZ, &ws)
+        #else
+            let r = ioctl(fd, UInt(TIOCGWINSZ), &ws)
+        #endif
+        return r == 0 && ws.ws_col > 0 ? Int(ws.ws_col) : nil
+    }
+
     /// Why a file could not be read.
     struct ReadFailure: Error, Equatable {
         let message: String

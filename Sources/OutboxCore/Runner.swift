@@ -39,6 +39,10 @@ public struct ScenarioRunner {
         /// Not emitted: made only when an `expect log` line needs log lines,
         /// looked at as they come, then forgotten.
         case checksOnly
+        /// Each transition goes to `emit` as it happens and is then forgotten; log
+        /// lines are made only when an `expect log` line needs them, and are not
+        /// emitted (`outbox compare`'s table, which records transitions only).
+        case transitionsOnly
     }
 
     public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(),
@@ -51,6 +55,7 @@ public struct ScenarioRunner {
             logTextsPending = scenario.steps.logTexts
             // Without log checks nothing reads the journal: log text is not even built.
             if journal == .checksOnly && logTextsPending.isEmpty { sim.keepsJournal = false }
+            if journal == .transitionsOnly && logTextsPending.isEmpty { sim.keepsLogLines = false }
         }
     }
 
@@ -122,7 +127,11 @@ public struct ScenarioRunner {
     private mutating func flush(_ emit: (TimelineItem, Simulation) -> Void) {
         while printed < sim.journal.count {
             let e = sim.journal[printed]
-            if journalUse != .checksOnly { emit(.entry(e), sim) }
+            switch journalUse {
+            case .kept, .streamed: emit(.entry(e), sim)
+            case .transitionsOnly: if case .transition = e { emit(.entry(e), sim) }
+            case .checksOnly: break
+            }
             if journalUse != .kept && !logTextsPending.isEmpty, case .log(let l) = e {
                 logTextsPending.removeAll { text in
                     // The same test as `Simulation.evaluate`'s.

@@ -7,10 +7,39 @@ import Darwin
 /// A parsed scenario file: a profile, settings and timed lines (scenario-format.md).
 public struct Scenario: Sendable {
     public let file: String
+    /// The profile it plays: the file's `profile` line, or the one it was parsed
+    /// to play (`parse(_:file:playing:)`).
     public let profile: Profile
     public let settings: Settings
     /// Actions and checks in the order they happen: by time, then file order.
     public let steps: Steps
+    /// The file's own `profile` line: the profile a plain `expect` line checks.
+    public let fileProfile: Profile
+    /// The file's `compare` line: the profiles `outbox compare` plays it on, or nil.
+    public let compareProfiles: [Profile]?
+    /// The lines left out because `profile` lacks what they do, in file order
+    /// (only when parsed to play a profile; `outbox run` makes them errors).
+    public let skipped: [SkippedLine]
+
+    public init(file: String, profile: Profile, settings: Settings, steps: Steps, fileProfile: Profile? = nil,
+                compareProfiles: [Profile]? = nil, skipped: [SkippedLine] = []) {
+        self.file = file
+        self.profile = profile
+        self.settings = settings
+        self.steps = steps
+        self.fileProfile = fileProfile ?? profile
+        self.compareProfiles = compareProfiles
+        self.skipped = skipped
+    }
+
+    /// A line a profile lacks, left out when the file plays that profile.
+    public struct SkippedLine: Equatable, Sendable {
+        public let line: Int
+        /// The line as written, without its comment.
+        public let text: String
+        /// Why, said of no profile in particular (`Action.lackedReason`).
+        public let reason: String
+    }
 
     public struct Step: Sendable {
         public let line: Int
@@ -72,6 +101,54 @@ extension Scenario {
     public static func parse(_ text: String, file: String) -> Result<Scenario, ScenarioErrors> {
         var parser = ScenarioParser(file: file)
         return parser.parse(text)
+    }
+
+    /// Parses a scenario to play it on `profile`, whatever its `profile` line
+    /// says (`outbox compare`): an action, a `set` line or a mid-run `set` that
+    /// `profile` lacks is left out and listed in `skipped` rather than an error;
+    /// plain `expect` lines check only when `profile` is the file's own, and
+    /// `expect on` lines when they name it. The result plays exactly as
+    /// `parse(_:file:)` of the file rewritten for `profile` with the skipped
+    /// lines removed.
+    public static func parse(_ text: String, file: String, playing profile: Profile) -> Result<Scenario, ScenarioErrors> {
+        var parser = ScenarioParser(file: file)
+        parser.playing = profile
+        return parser.parse(text)
+    }
+
+    /// The profiles of a file's `compare` line, read from the lines before its
+    /// first `at`; nil when it has none or it is not well formed (the parse says
+    /// why).
+    public static func compareLine(in text: String) -> [Profile]? {
+        var rest = text[...]
+        while !rest.isEmpty {
+            let end = rest.firstIndex(of: "\n") ?? rest.endIndex
+            let line = rest[..<end]
+            rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
+            guard case .success(let (w, _)) = LineLexer.words(String(line)), let first = w.first else { continue }
+            if first == "at" { return nil }
+            if first == "compare" {
+                guard w.count == 2, case .success(let list) = Profile.list(w[1]) else { return nil }
+                return list
+            }
+        }
+        return nil
+    }
+}
+
+extension Profile {
+    /// `ios,android,...`: profile names, comma-separated, none twice. The failure
+    /// names the word that is not a profile.
+    public static func list(_ word: String) -> Result<[Profile], Problem> {
+        var out: [Profile] = []
+        for part in word.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let p = Profile(rawValue: String(part)) else {
+                return .failure(Problem("unknown profile `\(part)`, expected linktrail, ios, android or flutter"))
+            }
+            guard !out.contains(p) else { return .failure(Problem("profile `\(p.rawValue)` named twice")) }
+            out.append(p)
+        }
+        return .success(out)
     }
 }
 
@@ -188,7 +265,15 @@ public enum QuotedEscape {
 struct ScenarioParser {
     let file: String
     var errors: [ScenarioError] = []
+    /// The profile played: `playing`, else the file's `profile` line.
     var profile: Profile?
+    /// The file's `profile` line.
+    var fileProfile: Profile?
+    /// Set to parse the file to play this profile (`Scenario.parse(_:file:playing:)`).
+    var playing: Profile?
+    var compareProfiles: [Profile]?
+    var seenCompare = false
+    var skipped: [Scenario.SkippedLine] = []
     var settings: Settings?
     var steps = Scenario.Steps()
     /// Attribute lists and long names met so far, so that actions that differ
@@ -244,13 +329,19 @@ struct ScenarioParser {
                     let tail = start + lexer.starts[2]..<start + lexer.code.upperBound
                     if let a = actionTails.find(tail, in: bytes) {
                         steps.append(line: lineNo, time: t, action: a)
-                    } else if let a = action(lineNo, lexer.words(from: 2), profile!) {
+                    } else if let a = action(lineNo, lexer.words(from: 2), profile!,
+                                             code: String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self)) {
                         let k = addAction(a)
                         actionTails.add(tail, in: bytes, k)
                         steps.append(line: lineNo, time: t, action: k)
                     }
                 } else if profile != nil && lexer.count >= 4 && lexer.word(0, is: "expect") && lexer.word(1, is: "at") {
                     guard let t = time(lineNo, lexer.word(2)) else { continue }
+                    guard plainExpectsApply else {
+                        // Checked, not kept: it checks the file's own profile, not this one.
+                        _ = check(lineNo, lexer.words(from: 3))
+                        continue
+                    }
                     let tail = start + lexer.starts[3]..<start + lexer.code.upperBound
                     let codeText = UnsafeBufferPointer(rebasing: line[lexer.code])
                     if let c = checkTails.find(tail, in: bytes) {
@@ -274,7 +365,8 @@ struct ScenarioParser {
         steps.sortByTime()
         checkAppLifecycle(steps, file: bytes)
         guard errors.isEmpty else { return .failure(ScenarioErrors(errors: errors.sorted { $0.line < $1.line })) }
-        return .success(Scenario(file: file, profile: profile, settings: settings, steps: steps))
+        return .success(Scenario(file: file, profile: profile, settings: settings, steps: steps, fileProfile: fileProfile,
+                                 compareProfiles: compareProfiles, skipped: skipped))
     }
 
     /// Where the line starting at `from` ends: its `\n`, or the end of the file.
@@ -338,8 +430,9 @@ struct ScenarioParser {
                 fail(n, "bad profile line, expected `profile linktrail|ios|android|flutter`")
                 return
             }
-            self.profile = p
-            self.settings = Settings(profile: p)
+            self.fileProfile = p
+            self.profile = playing ?? p
+            self.settings = Settings(profile: playing ?? p)
             return
         }
         switch w[0] {
@@ -354,7 +447,30 @@ struct ScenarioParser {
                 fail(n, "bad set line, expected `set <key> <value>`")
                 return
             }
+            if let why = settingLacked(n, w[1], w[2]) {
+                if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why)) }
+                return
+            }
             if let why = settings!.set(w[1], w[2], profile: profile) { fail(n, why) }
+        case "compare":
+            // An extension (issue 11): the profiles `outbox compare` plays the file on.
+            guard !seenAt else {
+                fail(n, "`compare` after the first `at` line, expected it after `profile` and before the first `at`")
+                return
+            }
+            guard !seenCompare else {
+                fail(n, "a second compare line, expected one `compare` line per scenario")
+                return
+            }
+            guard w.count == 2 else {
+                fail(n, "bad compare line, expected `compare P[,P...]` with profiles linktrail, ios, android, flutter")
+                return
+            }
+            seenCompare = true
+            switch Profile.list(w[1]) {
+            case .success(let list): compareProfiles = list
+            case .failure(let why): fail(n, "bad compare line: " + why.message)
+            }
         case "at":
             seenAt = true
             guard w.count >= 3 else {
@@ -362,21 +478,42 @@ struct ScenarioParser {
                 return
             }
             guard let t = time(n, w[1]) else { return }
-            guard let a = action(n, Array(w[2...]), profile) else { return }
+            guard let a = action(n, Array(w[2...]), profile, code: code) else { return }
             let k = addAction(a)
             steps.append(line: n, time: t, action: k)
         case "expect":
+            // `expect on P[,P...] at ...` (issue 11) checks those profiles; a plain one, the file's own.
+            var applies = plainExpectsApply
+            var w = w
+            if w.count >= 2 && w[1] == "on" {
+                guard w.count >= 6, w[3] == "at" else {
+                    fail(n, "bad expect line, expected `expect on P[,P...] at <time> <check>`")
+                    return
+                }
+                switch Profile.list(w[2]) {
+                case .success(let list): applies = list.contains(profile)
+                case .failure(let why):
+                    fail(n, "bad expect on line: " + why.message)
+                    return
+                }
+                w.removeSubrange(1...2)
+            }
             guard w.count >= 4, w[1] == "at" else {
-                fail(n, "bad expect line, expected `expect at <time> <check>`")
+                fail(n, "bad expect line, expected `expect at <time> <check>` or `expect on P[,P...] at <time> <check>`")
                 return
             }
             guard let t = time(n, w[2]) else { return }
+            guard applies else {
+                // Checked, not kept: it checks other profiles.
+                _ = check(n, Array(w[3...]))
+                return
+            }
             guard let c = check(n, Array(w[3...])) else { return }
             let k = steps.add(c)
             var code = code
             code.withUTF8 { steps.append(line: n, time: t, check: k, text: $0) }
         default:
-            fail(n, "unknown statement `\(w[0])`, expected profile, set, at or expect")
+            fail(n, "unknown statement `\(w[0])`, expected profile, compare, set, at or expect")
         }
     }
 
@@ -402,13 +539,39 @@ struct ScenarioParser {
         }
     }
 
-    mutating func action(_ n: Int, _ w: [String], _ profile: Profile) -> Action? {
+    /// Whether a plain `expect` line checks the profile played: only the file's own.
+    var plainExpectsApply: Bool { playing == nil || playing == fileProfile }
+
+    /// When playing a profile that lacks setting `key` (one some profile has),
+    /// why it is skipped, once `value` is checked on a profile that has it
+    /// (a bad value is still bad input: then "", the problem recorded). nil: not skipped.
+    mutating func settingLacked(_ n: Int, _ key: String, _ value: String) -> String? {
+        guard let profile, playing != nil, let k = Settings.keys.first(where: { $0.name == key }),
+              !k.profiles.contains(profile) else { return nil }
+        var probe = Settings(profile: k.profiles[0])
+        if let why = probe.set(key, value, profile: k.profiles[0]) {
+            fail(n, why)
+            return ""
+        }
+        return Settings.lackedReason(k)
+    }
+
+    mutating func action(_ n: Int, _ w: [String], _ profile: Profile, code: @autoclosure () -> String) -> Action? {
         guard let a = ActionSyntax.parse(w) else { return nil }
         switch a {
         case .failure(let why):
             fail(n, why.message)
             return nil
         case .success(let action):
+            if playing != nil, let why = action.lackedReason(on: profile) {
+                skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why))
+                return nil
+            }
+            if playing != nil, case .settingChanged(let key, let value) = action,
+               let why = settingLacked(n, key, value) {
+                if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why)) }
+                return nil
+            }
             if let why = action.unsupported(on: profile) {
                 fail(n, why)
                 return nil

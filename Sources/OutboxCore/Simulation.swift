@@ -21,6 +21,9 @@ public struct Simulation {
     public internal(set) var networkChanges: [(time: Millis, online: Bool)] = []
     /// Whether to keep the journal (benchmarks may turn it off).
     public var keepsJournal = true
+    /// When false (and the journal kept), log lines are not made: only transitions
+    /// (`ScenarioRunner.JournalUse.transitionsOnly`).
+    public var keepsLogLines = true
     /// How many transitions happened, journaled or not.
     public internal(set) var transitionCount = 0
 
@@ -518,12 +521,12 @@ public struct Simulation {
     /// A log line whose text is built only when the journal is kept (`keepsJournal`):
     /// long headless runs turn it off and should not pay for the strings.
     mutating func log(_ source: LogSource, request: Int32 = -1, rule: RuleID? = nil, _ text: (Simulation) -> String) {
-        guard keepsJournal else { return }
+        guard keepsJournal && keepsLogLines else { return }
         log(source, text(self), request: request, rule: rule)
     }
 
     mutating func log(_ source: LogSource, _ text: String, request: Int32 = -1, rule: RuleID? = nil) {
-        guard keepsJournal else { return }
+        guard keepsJournal && keepsLogLines else { return }
         logPositions.append(Int32(journal.count))
         journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule)))
     }

@@ -9,8 +9,16 @@ public enum TimelineFormat: String, CaseIterable, Sendable {
 /// Turns journal entries and check results into timeline lines.
 public struct TimelineWriter {
     public let format: TimelineFormat
+    /// JSONL only: a `"profile"` key written second, after `"t"` (`outbox compare`).
+    public let profile: String?
+    /// `"profile":"ios"`, quoted once.
+    private let profileField: String?
 
-    public init(format: TimelineFormat) { self.format = format }
+    public init(format: TimelineFormat, profile: String? = nil) {
+        self.format = format
+        self.profile = profile
+        profileField = profile.map { JSONObject.quote("profile") + ":" + JSONObject.quote($0) }
+    }
 
     public func line(_ entry: JournalEntry, in sim: Simulation) -> String {
         switch entry {
@@ -26,6 +34,7 @@ public struct TimelineWriter {
         case .jsonl:
             var o = JSONObject()
             o.number("t", VirtualTime.seconds(t.time))
+            if let profileField { o.field(profileField) }
             o.number("id", String(t.request))
             o.string("name", name)
             o.string("kind", r.kind.word)
@@ -57,6 +66,7 @@ public struct TimelineWriter {
         case .jsonl:
             var o = JSONObject()
             o.number("t", VirtualTime.seconds(l.time))
+            if let profileField { o.field(profileField) }
             o.string("log", l.text)
             o.string("source", String(describing: l.source))
             if l.request > 0 { o.number("id", String(l.request)) }
@@ -82,6 +92,7 @@ public struct TimelineWriter {
         case .jsonl:
             var o = JSONObject()
             o.number("t", VirtualTime.seconds(r.time))
+            if let profileField { o.field(profileField) }
             o.string("expect", r.text)
             o.bool("ok", r.ok)
             o.number("line", String(r.line))
@@ -110,6 +121,11 @@ public struct JSONObject {
 
     public mutating func number(_ key: String, _ literal: String) {
         parts.append(JSONObject.quote(key) + ":" + literal)
+    }
+
+    /// A `"key":value` written already.
+    mutating func field(_ written: String) {
+        parts.append(written)
     }
 
     public mutating func bool(_ key: String, _ value: Bool) {

@@ -1,0 +1,251 @@
+import Dispatch
+import Foundation
+import OutboxCore
+
+/// `outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]`:
+/// each file played once per profile, the requests matched into rows, and the
+/// rows where the profiles end differently marked (issue 11).
+enum CompareCommand {
+    static let defaultProfiles: [Profile] = [.ios, .android, .flutter]
+
+    /// One file, parsed once per profile it plays.
+    struct Story {
+        let file: String
+        let profiles: [Profile]
+        let scenarios: [Scenario]
+
+        /// Each skipped line once, with the profiles that skip it, in file order.
+        var skips: [(skip: Scenario.SkippedLine, profiles: [Profile])] {
+            var out: [(skip: Scenario.SkippedLine, profiles: [Profile])] = []
+            var at: [Int: Int] = [:]
+            for sc in scenarios {
+                for s in sc.skipped {
+                    if let k = at[s.line] {
+                        out[k].profiles.append(sc.profile)
+                    } else {
+                        at[s.line] = out.count
+                        out.append((s, [sc.profile]))
+                    }
+                }
+            }
+            return out.sorted { $0.skip.line < $1.skip.line }
+        }
+    }
+
+    /// One profile's run: its model at the end, its failed checks and the compact
+    /// record of its transitions.
+    final class Played: @unchecked Sendable {
+        var runner: ScenarioRunner
+        var log = TransitionLog()
+
+        /// `journal`: `.streamed` when every line is printed, `.checksOnly` when no
+        /// transition is looked at (a quiet table), else `.transitionsOnly`
+        /// (no log line is made that nothing reads).
+        init(_ sc: Scenario, maxTransitions: Int, journal: ScenarioRunner.JournalUse) {
+            runner = ScenarioRunner(sc, store: InMemoryDeviceStore(), maxTransitions: maxTransitions, journal: journal)
+        }
+
+        /// Runs to the end; `emit` gets every timeline item, as `outbox run` does.
+        func play(until cancelled: () -> Bool, emit: (TimelineItem, Simulation) -> Void) {
+            runner.run(until: cancelled) { item, sim in
+                if case .entry(.transition(let t)) = item { log.append(t) }
+                emit(item, sim)
+            }
+        }
+    }
+
+    static func main(_ args: [String], console: Console) -> Int32 {
+        var files: [String] = []
+        var format = TimelineFormat.text
+        var quiet = false
+        var profiles: [Profile]?
+        var width: Int?
+        var maxTransitions = ScenarioRunner.defaultMaxTransitions
+        var i = 0
+        func value(_ name: String) -> String? {
+            if args[i].hasPrefix(name + "=") { return String(args[i].dropFirst(name.count + 1)) }
+            guard i + 1 < args.count else { return nil }
+            i += 1
+            return args[i]
+        }
+        while i < args.count {
+            let a = args[i]
+            let name = a.hasPrefix("--") ? String(a.prefix { $0 != "=" }) : a
+            switch name {
+            case "--format":
+                guard let v = value(name), let f = TimelineFormat(rawValue: v) else {
+                    console.error("outbox compare: --format needs text or jsonl")
+                    return 2
+                }
+                format = f
+            case "--profiles":
+                guard let v = value(name) else {
+                    console.error(
+                        "outbox compare: --profiles needs profiles, comma-separated, e.g. ios,android,flutter")
+                    return 2
+                }
+                switch Profile.list(v) {
+                case .success(let list): profiles = list
+                case .failure(let why):
+                    console.error("outbox compare: --profiles: " + why.message)
+                    return 2
+                }
+            case "--width":
+                guard let v = value(name), let n = Int(v), (20...10_000).contains(n) else {
+                    console.error("outbox compare: --width needs a number of columns from 20 to 10000")
+                    return 2
+                }
+                width = n
+            case "--max-transitions":
+                guard let v = value(name), let n = Int(v), n >= 1 else {
+                    console.error(
+                        "outbox compare: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
+                    )
+                    return 2
+                }
+                maxTransitions = n
+            case "--quiet", "-q":
+                quiet = true
+            case "--help", "-h":
+                console.print(Help.compare)
+                return 0
+            case _ where a.hasPrefix("-") && a != "-":
+                console.error("outbox compare: unknown option `\(a)`")
+                console.error(CLI.usage)
+                return 2
+            default:
+                files.append(a)
+            }
+            i += 1
+        }
+        guard !files.isEmpty else {
+            console.error("outbox compare: no scenario file given")
+            console.error(CLI.usage)
+            return 2
+        }
+
+        // Parse everything first, once per profile: bad input anywhere means nothing runs.
+        var stories: [Story] = []
+        var bad = false
+        for f in files {
+            let text: String
+            switch RunCommand.readText(f) {
+            case .success(let t): text = t
+            case .failure(let why):
+                console.error(
+                    "\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
+                bad = true
+                continue
+            }
+            let list = profiles ?? Scenario.compareLine(in: text) ?? defaultProfiles
+            var scenarios: [Scenario] = []
+            var problems: [ScenarioError] = []
+            for parsed in parseAll(text, file: f, list) {
+                switch parsed {
+                case .success(let s): scenarios.append(s)
+                case .failure(let e):
+                    // The same problem is usually found on every profile: said once per line.
+                    for x in e.errors where !problems.contains(where: { $0.line == x.line }) { problems.append(x) }
+                }
+            }
+            if problems.isEmpty {
+                stories.append(Story(file: f, profiles: list, scenarios: scenarios))
+            } else {
+                for x in problems.sorted(by: { $0.line < $1.line }) { console.error(x.description) }
+                bad = true
+            }
+        }
+        if bad { return 2 }
+
+        let columns =
+            width ?? Platform.terminalColumns(1) ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
+            .flatMap { $0 >= 20 ? $0 : nil } ?? 80
+        var failed = 0, total = 0
+        for story in stories {
+            let played: [Played]
+            if format == .jsonl {
+                played = playInOrder(story, quiet: quiet, maxTransitions: maxTransitions, console: console)
+                if console.failed { return 1 }
+            } else {
+                // Quiet, no table: the runs need keep nothing for one, as `run --quiet`.
+                played = playTogether(
+                    story, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .transitionsOnly)
+            }
+            for (p, run) in zip(story.profiles, played) {
+                if let why = run.runner.stopped {
+                    console.error(
+                        "\(story.file) (\(p.rawValue)): the run stopped at \(VirtualTime.clock(run.runner.sim.now)): \(why); "
+                            + "expected a scenario that ends within Outbox's limits (docs/reliability.md)")
+                    return 2
+                }
+            }
+            // A quiet table is not printed: its rows are not worked out.
+            let report = CompareReport(story: story, played: played, rows: format == .jsonl || !quiet)
+            if format == .jsonl {
+                report.printJSONL(console: console)
+            } else {
+                report.printText(console: console, width: columns, quiet: quiet, heading: stories.count > 1 || !quiet)
+            }
+            for (p, run) in zip(story.profiles, played) {
+                for r in run.runner.failures {
+                    console.error("\(story.file):\(r.line): check failed on \(p.rawValue): \(r.text): found \(r.found)")
+                }
+                failed += run.runner.failures.count
+                total += run.runner.checkCount
+            }
+            if format == .jsonl {
+                for line in report.summaryLines(width: Int.max) { console.error(line) }
+            }
+        }
+        if stories.count > 1 {
+            let line = "\(total - failed) passed, \(failed) failed"
+            if format == .text { console.print(line) } else { console.error(line) }
+        }
+        return failed > 0 ? 1 : 0
+    }
+
+    /// The file parsed for each profile, the parses on as many cores as there are.
+    static func parseAll(_ text: String, file: String, _ profiles: [Profile]) -> [Result<Scenario, ScenarioErrors>] {
+        final class Slot: @unchecked Sendable { var parsed: Result<Scenario, ScenarioErrors>? }
+        let slots = profiles.map { _ in Slot() }
+        DispatchQueue.concurrentPerform(iterations: profiles.count) { k in
+            slots[k].parsed = Scenario.parse(text, file: file, playing: profiles[k])
+        }
+        return slots.map { $0.parsed! }
+    }
+
+    /// The profiles one after the other, each printing its timeline as it goes,
+    /// every line `outbox run --format jsonl` prints with `"profile"` added.
+    static func playInOrder(_ story: Story, quiet: Bool, maxTransitions: Int, console: Console) -> [Played] {
+        // Skipped lines come first: they say what the timelines below lack.
+        if !quiet {
+            for s in story.skips { console.print(CompareReport.skipJSON(s.skip, s.profiles, file: story.file)) }
+        }
+        var out: [Played] = []
+        for sc in story.scenarios {
+            let run = Played(sc, maxTransitions: maxTransitions, journal: quiet ? .transitionsOnly : .streamed)
+            let writer = TimelineWriter(format: .jsonl, profile: sc.profile.rawValue)
+            run.play(until: { console.failed }) { item, sim in
+                switch item {
+                case .entry(let e):
+                    if !quiet { console.print(writer.line(e, in: sim)) }
+                case .check(let r):
+                    if !quiet || !r.ok { console.print(writer.check(r)) }
+                }
+            }
+            out.append(run)
+            if console.failed { break }
+        }
+        return out
+    }
+
+    /// The profiles at once, on as many cores as there are (nothing printed
+    /// while they run).
+    static func playTogether(_ story: Story, maxTransitions: Int, journal: ScenarioRunner.JournalUse) -> [Played] {
+        let played = story.scenarios.map { Played($0, maxTransitions: maxTransitions, journal: journal) }
+        DispatchQueue.concurrentPerform(iterations: played.count) { k in
+            played[k].play(until: { false }, emit: { _, _ in })
+        }
+        return played
+    }
+}
