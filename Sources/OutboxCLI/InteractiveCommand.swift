@@ -372,11 +372,7 @@ enum InteractiveCommand {
         /// Writes what the user did so far as a scenario file; after every action, so a crash loses nothing.
         func saveRecording() {
             guard let path = record else { return }
-            var text = "# recorded by outbox \(CLI.version)\n# replay: outbox \(model.isComparing ? "compare" : "run") \(path)\n"
-            text += "profile \(model.sim.profile.rawValue)\n"
-            if model.isComparing { text += "compare " + model.profiles.map(\.rawValue).joined(separator: ",") + "\n" }
-            if seed != 1 { text += "set seed \(seed)\n" }
-            text += model.recorded.joined(separator: "\n") + "\n"
+            let text = model.recording(seed: seed, version: CLI.version, path: path)
             try? text.write(toFile: path, atomically: true, encoding: .utf8)
         }
 

@@ -243,6 +243,18 @@ public struct AppModel {
         }
     }
 
+    /// What `--record` writes: a scenario file of the user's actions so far, that
+    /// `outbox run` replays (or `outbox compare`, for a compare: its `compare` line
+    /// names the columns).
+    public func recording(seed: UInt64, version: String, path: String) -> String {
+        // The path is escaped: a newline in it must not end the comment.
+        var text = "# recorded by outbox \(version)\n# replay: outbox \(isComparing ? "compare" : "run") \(SafeText.escaped(path, max: 1000))\n"
+        text += "profile \(sim.profile.rawValue)\n"
+        if isComparing { text += "compare " + profiles.map(\.rawValue).joined(separator: ",") + "\n" }
+        if seed != 1 { text += "set seed \(seed)\n" }
+        return text + recorded.joined(separator: "\n") + "\n"
+    }
+
     public mutating func setListHeight(_ h: Int) {
         listHeight = max(1, h)
         if let row = selectedRow { select(row: row) }

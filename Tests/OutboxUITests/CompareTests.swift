@@ -1,5 +1,7 @@
+import Foundation
 import XCTest
 
+@testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -145,6 +147,53 @@ final class CompareTests: XCTestCase {
                     + (first < ui.count ? ui[first] : "<none>") + "\n  replay: "
                     + (first < replay.count ? replay[first] : "<none>") + "\n" + text)
         }
+    }
+
+    /// What `--record` writes in a compare, played by `outbox compare`'s own
+    /// parser for each column's profile, gives each column's timeline exactly;
+    /// and `outbox compare REC` takes its columns from the recording's `compare` line.
+    func test_theRecording_replaysToTheSameColumns_withOutboxCompare() throws {
+        var s = Session(compare: [.android, .linktrail, .flutter, .ios])
+        for (i, k) in ["t", "c", "p", "xd3", "t", "o", "t", "g", "o", "L", "t", "xga", "t"].enumerated() {
+            s.type(k)
+            s.wait(Millis(173 * (i + 1) + 900))
+        }
+        s.command("set retry.attempts 2")
+        s.command("track \"big order\" value=12.5 currency=EUR")
+        s.wait(90_000)
+        let end = s.model.sim.now
+        let text = s.model.recording(seed: 7, version: "test", path: "rec\nat 0 quit.outbox")
+        XCTAssertTrue(
+            text.hasPrefix(
+                "# recorded by outbox test\n# replay: outbox compare rec\\nat 0 quit.outbox\nprofile android\ncompare android,linktrail,flutter,ios\nset seed 7\nat 0 launch\n"
+            ), text)
+        let writer = TimelineWriter(format: .jsonl)
+        for sim in s.model.columns {
+            guard case .success(let sc) = Scenario.parse(text, file: "rec.outbox", playing: sim.profile) else {
+                return XCTFail("the recording does not parse for \(sim.profile.rawValue):\n" + text)
+            }
+            XCTAssertEqual(sc.compareProfiles, [.android, .linktrail, .flutter, .ios])
+            XCTAssertEqual(sc.settings.seed, 7)
+            var runner = ScenarioRunner(sc)
+            runner.run()
+            // The session ran on seed 1; the seed only names LinkTrail's idempotency keys.
+            let strip = { (line: String) in
+                line.replacingOccurrences(of: #""key":"[0-9a-f]+""#, with: "", options: .regularExpression)
+            }
+            let ui = sim.journal.filter { $0.time <= end }.map { strip(writer.line($0, in: sim)) }
+            let replay = runner.sim.journal.filter { $0.time <= end }.map { strip(writer.line($0, in: runner.sim)) }
+            XCTAssertGreaterThan(ui.count, 20, sim.profile.rawValue)
+            XCTAssertEqual(ui, replay, "\(sim.profile.rawValue): the column and its replay differ\n" + text)
+        }
+        // The command itself, on the file as written.
+        let path = NSTemporaryDirectory() + "outbox-compare-rec-\(getpid()).outbox"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let console = Console.capturing()
+        let status = CLI.main(["compare", path, "--width", "120"], console: console)
+        XCTAssertEqual(status, 0, console.err + console.out)
+        XCTAssertTrue(console.out.hasPrefix("== \(path): android, linktrail, flutter, ios\n"), console.out)
+        XCTAssertTrue(console.out.contains("`at 1.073s consent grant` on android, flutter, ios"), console.out)
     }
 
     func test_compareOff_keepsTheFirstColumn_andItsRecording() {
