@@ -265,33 +265,40 @@ struct CompareReport {
     /// backend received and counted, its checks and when it ended.
     func summaryLines(width: Int) -> [String] {
         let nameWidth = profiles.map(\.rawValue.count).max()! + 2
-        return zip(profiles, played).map { p, run in
+        // Three forms of each line; all lines take the fullest form that fits
+        // every one of them, so they read alike.
+        let forms: [[String]] = zip(profiles, played).map { p, run in
             let sim = run.runner.sim
-            let states = RequestState.allCases.compactMap { s -> String? in
+            let counted = RequestState.allCases.compactMap { s -> (Int, RequestState)? in
                 let n = sim.count(s)
-                return n == 0 ? nil : "\(n) \(s.word)"
+                return n == 0 ? nil : (n, s)
             }
             let attempts = sim.requests.reduce(0) { $0 + Int($1.attempts) }
             let checks = run.runner.checkCount, bad = run.runner.failures.count
             let name = p.rawValue + String(repeating: " ", count: nameWidth - p.rawValue.count)
             let full =
                 name + plural(sim.requests.count, "request")
-                + (states.isEmpty ? "" : ": " + states.joined(separator: ", "))
+                + (counted.isEmpty ? "" : ": " + counted.map { "\($0.0) \($0.1.word)" }.joined(separator: ", "))
                 + " · \(plural(attempts, "attempt")) · \(sim.backend.received) received, \(sim.backend.counted) counted"
                 + " · checks: \(checks - bad) passed, \(bad) failed · ended at \(VirtualTime.clock(sim.now))"
-            if full.count <= width { return full }
             let rest =
                 " · \(attempts) att · \(sim.backend.received) rcvd \(sim.backend.counted) cntd"
                 + " · \(checks - bad)/\(checks) checks · end \(VirtualTime.duration(sim.now))"
-            let short = name + (states.isEmpty ? "0 requests" : states.joined(separator: " ")) + rest
-            if short.count <= width { return short }
+            let short =
+                name + (counted.isEmpty ? "0 requests" : counted.map { "\($0.0) \($0.1.word)" }.joined(separator: " "))
+                + rest
             // Narrower still: the states' words cut short.
-            let tiny = RequestState.allCases.compactMap { s -> String? in
-                let n = sim.count(s)
-                return n == 0 ? nil : "\(n) \(CompareReport.tinyWord(s))"
-            }
-            return name + (tiny.isEmpty ? "0 requests" : tiny.joined(separator: " ")) + rest
+            let tiny =
+                name
+                + (counted.isEmpty
+                    ? "0 requests" : counted.map { "\($0.0) \(CompareReport.tinyWord($0.1))" }.joined(separator: " "))
+                + rest
+            return [full, short, tiny]
         }
+        for form in 0..<2 where forms.allSatisfy({ $0[form].count <= width }) {
+            return forms.map { $0[form] }
+        }
+        return forms.map { $0[2] }
     }
 
     func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)" + (n == 1 ? "" : "s") }

@@ -46,6 +46,25 @@ final class DifferencesTests: XCTestCase {
         }
     }
 
+    /// The summary lines of one table read alike: all in full words, or all in
+    /// the short form, even where only one of them would need it.
+    func test_summaryLinesOfOneTableTakeOneForm() {
+        for path in Self.files {
+            for width in stride(from: 50, through: 130, by: 4) {
+                let (_, out, _) = cli(["compare", path, "--width", String(width)])
+                let summary = out.split(separator: "\n").filter { line in
+                    ["ios ", "android ", "flutter "].contains { line.hasPrefix($0) }
+                }
+                XCTAssertEqual(summary.count, 3, "\(path):\n\(out)")
+                let forms = Set(summary.map { $0.contains(" att · ") ? "short" : "full" })
+                XCTAssertEqual(forms.count, 1, "\(path):\n\(summary.joined(separator: "\n"))")
+                let tinyWords: Set<Substring> = ["pend", "fly", "retry", "queue", "deliv", "drop"]
+                let tiny = Set(summary.map { $0.split(separator: " ").contains { tinyWords.contains($0) } })
+                XCTAssertEqual(tiny.count, 1, "\(path):\n\(summary.joined(separator: "\n"))")
+            }
+        }
+    }
+
     /// `outbox run` plays a file on its own profile and keeps only that profile's checks.
     func test_everyScenarioAlsoRunsOnItsOwnProfile() {
         for path in Self.files {
