@@ -4,12 +4,12 @@ import OutboxStore
 import OutboxTerminal
 import OutboxUI
 
-/// `outbox [--profile P | --compare P,P,...] [--theme NAME|PATH] [--speed N] [--seed N] [--record FILE]`: the interactive screen.
+/// `outbox [--profile P | --compare P,P,... | --play FILE] [--theme NAME|PATH] [--speed S] [--seed N] [--record FILE]`: the interactive screen.
 enum InteractiveCommand {
     struct Options {
         var profile = Profile.linktrail
         var theme: String?
-        var speed: Int64 = 1
+        var speed = Speed.normal
         var seed: UInt64 = 1
         var record: String?
         var stateDir = SQLiteDeviceStore.defaultDirectory()
@@ -17,6 +17,9 @@ enum InteractiveCommand {
         /// `--compare`: the profiles shown side by side, on devices in memory.
         var compare: [Profile]?
         var profileGiven = false
+        /// `--play FILE`: the scenario file played on the screen, parsed before the terminal is touched.
+        var play: String?
+        var seedGiven = false, stateDirGiven = false
     }
 
     static func parse(_ args: [String], console: Console) -> Options? {
@@ -54,11 +57,11 @@ enum InteractiveCommand {
                 o.theme = v
             case "--speed":
                 guard let v = value("--speed") else { return nil }
-                guard let n = Int64(v), AppModel.speeds.contains(n) else {
-                    console.error("outbox: bad --speed `\(shown(v))`, expected 1, 10, 60 or 600")
+                guard let sp = Speed.parse(v) else {
+                    console.error("outbox: bad --speed `\(shown(v))`, expected \(Speed.expected)")
                     return nil
                 }
-                o.speed = n
+                o.speed = sp
             case "--seed":
                 guard let v = value("--seed") else { return nil }
                 guard let n = UInt64(v) else {
@@ -66,12 +69,17 @@ enum InteractiveCommand {
                     return nil
                 }
                 o.seed = n
+                o.seedGiven = true
             case "--record":
                 guard let v = value("--record") else { return nil }
                 o.record = v
             case "--state-dir":
                 guard let v = value("--state-dir") else { return nil }
                 o.stateDir = v
+                o.stateDirGiven = true
+            case "--play":
+                guard let v = value("--play") else { return nil }
+                o.play = v
             case "--memory":
                 o.memory = true
             default:
@@ -84,6 +92,21 @@ enum InteractiveCommand {
         if o.compare != nil && o.profileGiven {
             console.error("outbox: --profile and --compare do not go together; the first profile of --compare is the first column")
             return nil
+        }
+        if o.play != nil {
+            // The file decides its profile, settings and seed, on a device in memory,
+            // as `outbox run FILE` does; and it is already the recording of what plays.
+            let clash: [(Bool, String)] = [
+                (o.profileGiven, "--profile (the file's profile line decides)"),
+                (o.compare != nil, "--compare (outbox compare FILE plays a file on several profiles)"),
+                (o.seedGiven, "--seed (the file's set seed line decides)"),
+                (o.stateDirGiven, "--state-dir (a play uses a device in memory, as outbox run FILE)"),
+                (o.record != nil, "--record (the played file already replays with outbox run FILE)"),
+            ]
+            if let c = clash.first(where: { $0.0 }) {
+                console.error("outbox: --play does not go with " + c.1)
+                return nil
+            }
         }
         return o
     }
@@ -151,6 +174,16 @@ enum InteractiveCommand {
 
     static func main(_ args: [String], console: Console) -> Int32 {
         guard let o = parse(args, console: console) else { return 2 }
+        // A file to play is read and parsed first: bad input exits 2 before the terminal is touched.
+        var played: Scenario?
+        if let path = o.play {
+            switch loadScenario(path) {
+            case .success(let sc): played = sc
+            case .failure(let f):
+                for e in f.lines { console.error(e) }
+                return 2
+            }
+        }
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         var theme: Theme
         switch loadTheme(o.theme ?? "default") {
@@ -174,14 +207,19 @@ enum InteractiveCommand {
             return 2
         }
         let store: any DeviceStore
-        switch o.compare != nil ? .success(InMemoryDeviceStore()) : openStore(o.profile, o) {
+        switch o.compare != nil || o.play != nil ? .success(InMemoryDeviceStore()) : openStore(o.profile, o) {
         case .success(let s): store = s
         case .failure(let e):
             console.error("outbox: " + SafeText.escaped(e.description, max: 1000))
             return 2
         }
-        var model = o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
-        model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? 0
+        var model: AppModel
+        if let sc = played {
+            model = AppModel(playing: sc)
+        } else {
+            model = o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
+        }
+        model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? model.speedIndex
         console.flush()
         // Signals are caught before curses starts, so it installs none of its own
         // and every stop goes through the loop's quit.
@@ -215,6 +253,24 @@ enum InteractiveCommand {
         if outcome.signal != 0 && outcome.signal != SIGQUIT { Terminal.die(of: outcome.signal) }
         return outcome.status
     }
+
+    /// A scenario file to play: read and parsed as `outbox run` does; a failure
+    /// is the lines `outbox run` would print (FILE:LINE: what was wrong).
+    static func loadScenario(_ path: String) -> Result<Scenario, LoadFailure> {
+        let text: String
+        switch RunCommand.readText(path) {
+        case .success(let t): text = t
+        case .failure(let why):
+            return .failure(LoadFailure(lines: ["\(path):\(why.line): cannot read the file: \(why.message); expected a readable scenario file"]))
+        }
+        switch Scenario.parse(text, file: path) {
+        case .success(let s): return .success(s)
+        case .failure(let e): return .failure(LoadFailure(lines: e.errors.map(\.description)))
+        }
+    }
+
+    /// Why a file to play was not loaded: one line per problem.
+    struct LoadFailure: Error { let lines: [String] }
 
     /// Text from the command line or a file, fit to quote in a message.
     static func shown(_ s: String) -> String { SafeText.escaped(s, max: 200) }
@@ -270,7 +326,6 @@ enum InteractiveCommand {
 
         mutating func run() -> Outcome {
             var lastWall = Loop.wallMs()
-            var carry: Int64 = 0
             var lastFrame: UInt64 = 0
             var dirty = true
             saveRecording()
@@ -335,6 +390,8 @@ enum InteractiveCommand {
                         model.message = ("comparing " + profiles.map(\.rawValue).joined(separator: ", ")
                             + " from 0, devices in memory; :compare off keeps the first", false)
                         saveRecording()
+                    case .play(let path)?:
+                        play(path)
                     case .nextTheme?:
                         let names = InteractiveCommand.themeNames
                         let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
@@ -347,14 +404,31 @@ enum InteractiveCommand {
                     }
                 }
                 let now = Loop.wallMs()
-                if !model.paused {
-                    carry += Int64(now - lastWall) * model.speed
-                    if carry > 0 {
-                        model.tick(to: model.sim.now + carry)
-                        carry = 0
-                    }
-                }
+                // Wall time × speed, exact at ⅒× and ¼× (the model carries what is under a millisecond).
+                model.wallTimePassed(ms: Int64(now - lastWall))
                 lastWall = now
+            }
+        }
+
+        /// `:play FILE`: the file replaces the session (as a profile switch: the app
+        /// closes on the device it ran on), keeping the speed and breakpoints.
+        mutating func play(_ path: String) {
+            if record != nil {
+                model.message = (":play does not go with --record: the played file already replays with outbox run FILE", true)
+                return
+            }
+            switch InteractiveCommand.loadScenario(path) {
+            case .failure(let f):
+                let errors = f.lines
+                let more = errors.count > 1 ? " (and \(errors.count - 1) more; outbox run FILE lists them)" : ""
+                model.message = (errors[0] + more, true)
+            case .success(let sc):
+                if model.sim.appRunning { model.perform(.appQuit) }
+                closeStore()
+                let (speed, breaks) = (model.speedIndex, model.breakpoints)
+                model = AppModel(playing: sc)
+                model.speedIndex = speed
+                model.setBreakpoints(breaks)
             }
         }
 

@@ -156,6 +156,7 @@ extension AppModel {
         record(action, onFirst: !skip[0])
         columnsChanged()
         if match.rows.count != before { followNewest(from: before) }
+        actionChecked()
         return true
     }
 

@@ -50,6 +50,9 @@ extension AppModel {
             return nil
         case .chooseAnswer(let chosen):
             return chooser(chosen, key)
+        case .chooseBreak:
+            breakChooser(key)
+            return nil
         case .normal:
             break
         }
@@ -140,19 +143,11 @@ extension AppModel {
             if sim.appRunning { perform(.appQuit) }
             perform(.appLaunched)
         case .getInstance: perform(.getInstanceCalled)
-        case .pause: paused.toggle()
-        case .faster: speedIndex = min(speedIndex + 1, AppModel.speeds.count - 1)
-        case .slower: speedIndex = max(speedIndex - 1, 0)
-        case .jumpNext:
-            if let t = nextDueTime() {
-                tick(to: t)
-                sim.settle()
-                for i in others.indices { others[i].settle() }
-                columnsChanged()
-                message = ("jumped to \(VirtualTime.clock(t))", false)
-            } else {
-                message = ("nothing is scheduled", false)
-            }
+        case .pause: togglePause()
+        case .faster: faster()
+        case .slower: slower()
+        case .jumpNext: stepNext()
+        case .breakpoints: mode = .chooseBreak
         case .down: moveSelection(by: 1)
         case .up: moveSelection(by: -1)
         case .pageDown: moveSelection(by: listHeight)
@@ -212,6 +207,17 @@ extension AppModel {
                 return nil
             }
             return .switchProfile(p)
+        }
+        if words[0] == "break" {
+            breakCommand(Array(words.dropFirst()))
+            return nil
+        }
+        if words[0] == "play" {
+            guard words.count == 2 else {
+                message = ("expected :play FILE, a scenario file (quote a path with spaces)", true)
+                return nil
+            }
+            return .play(words[1])
         }
         if words[0] == "help" {
             mode = .help(0)

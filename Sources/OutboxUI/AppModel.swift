@@ -41,6 +41,8 @@ public enum Mode: Equatable, Sendable {
     case filter(String)
     /// The backend chooser: first the answer, then how often.
     case chooseAnswer(Answer?)
+    /// The breakpoint chooser (`b`).
+    case chooseBreak
 }
 
 /// What the interactive loop must do after a key: things outside the model.
@@ -52,6 +54,9 @@ public enum UIEffect: Equatable, Sendable {
     /// `:compare P,P,...`: start a fresh compare on these profiles (the loop makes
     /// their devices, in memory, as for `--compare`).
     case startCompare([Profile])
+    /// `:play FILE`: load a scenario file and play it on this screen (the loop
+    /// reads and parses it).
+    case play(String)
 }
 
 /// The whole state of the interactive screen: the simulation plus what the user
@@ -66,9 +71,25 @@ public struct AppModel {
     public internal(set) var others: [Simulation] = []
     /// The requests of the columns matched into rows (a compare's list).
     public internal(set) var match = RequestMatch(runs: 1)
-    public static let speeds: [Int64] = [1, 10, 60, 600]
-    public var speedIndex = 0
+    /// The clock's speeds, slowest first (`Speed`); `-`/`+` step through them.
+    public static let speeds = Speed.all
+    /// The speed in `speeds`; 1× to start.
+    public var speedIndex = Speed.all.firstIndex(of: .normal)!
     public internal(set) var paused = false
+    // Time (AppModel+Time.swift, AppModel+Breakpoints.swift, AppModel+Play.swift).
+    /// Why the clock paused, for the header (a breakpoint's hit, a step, the end
+    /// of a play); nil when paused by the user or running.
+    public internal(set) var pauseWhy: String?
+    /// Wall time not yet turned into virtual time, in virtual µs (`wallTimePassed`).
+    var wallCarry: Int64 = 0
+    /// The breakpoints set, in the order set.
+    public internal(set) var breakpoints: [Breakpoint] = []
+    /// Per column, the journal position (counting forgotten entries) checked for breakpoints.
+    var breakCursors: [Int] = []
+    /// The column and request of the last hit, until it is selected.
+    var breakSelection: (column: Int, id: Int32)?
+    /// The scenario being played on this screen (`--play`, `:play`), or nil.
+    public internal(set) var player: Player?
     public internal(set) var tab: StateTab = .all
     public internal(set) var nameFilter = ""
     /// The selected request, or nil when the list is empty. Comparing, the
@@ -97,7 +118,8 @@ public struct AppModel {
     public internal(set) var listHeight = 10
     let memo = FilterMemo()
 
-    public var speed: Int64 { AppModel.speeds[speedIndex] }
+    /// The clock's speed.
+    public var clockSpeed: Speed { AppModel.speeds[speedIndex] }
 
     public init(sim: Simulation) {
         self.sim = sim
@@ -181,15 +203,23 @@ public struct AppModel {
 
     // MARK: Time
 
-    /// Moves the virtual clock to `t` (the loop computes it from wall time × speed).
+    /// Moves the virtual clock to `t` (the loop computes it from wall time × speed,
+    /// `wallTimePassed`). Paused, the clock does not move. With breakpoints set or
+    /// a scenario playing, it goes instant by instant and stops at the instant a
+    /// breakpoint matched (`AppModel+Time.swift`).
     public mutating func tick(to t: Millis) {
-        guard t > sim.now else { return }
+        guard t > sim.now, !paused else { return }
         let before = listSize
-        sim.advance(to: t)
-        for i in others.indices { others[i].advance(to: t) }
+        if breakpoints.isEmpty && player == nil {
+            sim.advance(to: t)
+            for i in others.indices { others[i].advance(to: t) }
+        } else {
+            runInstants(to: t)
+        }
         columnsChanged()
         if let b = banner, b.until <= sim.now { banner = nil }
         if listSize != before { followNewest(from: before) }
+        selectBreakHit()
     }
 
     /// Requests (one column) or matched rows (a compare): what the unfiltered list holds.
@@ -225,6 +255,7 @@ public struct AppModel {
         record(action, onFirst: true)
         purgeBanner(action, sim, from: journalBefore)
         if sim.requests.count != before { followNewest(from: before) }
+        actionChecked()
         return true
     }
 
@@ -238,7 +269,8 @@ public struct AppModel {
         guard action == .consentDenied else { return }
         for e in s.journal[journalBefore...] {
             if case .log(let l) = e, l.text.hasPrefix("consent denied: purged") {
-                banner = (l.text, s.now + 5000 * speed)
+                // Five seconds of wall time at the clock's speed (500 ms virtual at ⅒×).
+                banner = (l.text, s.now + 5 * clockSpeed.msPerSecond)
             }
         }
     }

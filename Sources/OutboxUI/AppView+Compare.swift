@@ -73,10 +73,11 @@ extension AppView {
         compareTabs(&buf, m, y: y, width: width)
         compareList(&buf, m, rect: L.list, g: g)
         compareDetail(&buf, m, rect: L.detail, g: g)
-        status(&buf, m, y: height - 1, width: width)
+        status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
-        case .help(let scroll): help(&buf, scroll: scroll, g: g)
+        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m))
         case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
+        case .chooseBreak: breakChooser(&buf, m, g: g)
         default: break
         }
     }

@@ -34,11 +34,12 @@ public enum AppView {
         backend(&buf, m, rect: L.backend, g: g)
         separator(&buf, y: L.log.y - 1, width: width, title: "Log", focused: m.focus == .log, rightTitle: nil,
                   rightX: L.backend.x - 1, g: g, joinUp: true)
-        log(&buf, m, rect: L.log)
-        status(&buf, m, y: height - 1, width: width)
+        log(&buf, m, rect: L.log, g: g)
+        status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
-        case .help(let scroll): help(&buf, scroll: scroll, g: g)
+        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m))
         case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
+        case .chooseBreak: breakChooser(&buf, m, g: g)
         default: break
         }
         return buf
@@ -90,7 +91,7 @@ public enum AppView {
     static func headerLines(_ m: AppModel, width: Int, g: Glyphs) -> [[(String, Role)]] {
         let s = m.sim
         var clock: [(String, Role)] = [(" " + VirtualTime.clock(s.now).dropLast(2) + " ", .header)]
-        clock.append(m.paused ? ("PAUSED ", .headerAccent) : ("\(g.play) \(m.speed)× ", .headerAccent))
+        clock.append(speedSegment(m, g: g))
         var segs: [[(String, Role)]] = [
             [(" OUTBOX ", .headerAccent), ((m.isComparing ? "compare" : s.profile.rawValue) + " ", .header)],
             clock,
@@ -193,7 +194,9 @@ public enum AppView {
 
     /// Milliseconds a timeline column stands for, by speed.
     static func msPerColumn(_ m: AppModel) -> Millis {
-        [1000, 5000, 30_000, 300_000][m.speedIndex]
+        // A column a wall second at ⅒×, ¼× and 1×; two a second faster.
+        let rate = m.clockSpeed.msPerSecond
+        return rate <= 1000 ? rate : rate / 2
     }
 
     static func list(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
@@ -393,7 +396,11 @@ public enum AppView {
         }
     }
 
-    static func log(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect) {
+    static func log(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs = .unicode) {
+        if m.player != nil {
+            playLog(&buf, m, rect: rect, g: g)
+            return
+        }
         let positions = m.sim.logPositions
         let end = max(0, positions.count - m.logScroll)
         let first = max(0, end - rect.height)
@@ -424,7 +431,7 @@ public enum AppView {
 
     // MARK: Status bar, overlays
 
-    static func status(_ buf: inout ScreenBuffer, _ m: AppModel, y: Int, width: Int) {
+    static func status(_ buf: inout ScreenBuffer, _ m: AppModel, y: Int, width: Int, g: Glyphs = .unicode) {
         buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .statusBar)
         switch m.mode {
         case .command(let t):
@@ -441,15 +448,18 @@ public enum AppView {
         case .chooseAnswer(let a?):
             buf.put(" \(a.word): 1, 3 or 5 times, or a(lways)? Esc cancels", x: 0, y: y, role: .statusBar)
             return
+        case .chooseBreak:
+            buf.put(" breakpoint: press a letter to set or clear it; Esc cancels", x: 0, y: y, role: .statusBar)
+            return
         default: break
         }
         if let msg = m.message {
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: msg.isError ? .error : .notice)
-            buf.put(" " + msg.text, x: 0, y: y, role: msg.isError ? .error : .notice)
+            buf.put(" " + shown(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
             return
         }
-        // The most useful keys that fit; help and quit always.
-        let keys = statusKeys(m)
+        // The most useful keys that fit; help and quit always; breakpoints and a play's checks first.
+        let keys = timeStatus(m) + statusKeys(m)
         let tail = keys.filter { $0.0 == "?" || $0.0 == "q" }
         var room = width - tail.reduce(0) { $0 + $1.0.count + $1.1.count + 3 }
         var shown: [(String, String)] = []
@@ -501,7 +511,7 @@ public enum AppView {
 
     /// The help screen: every key of the key table, by section, in one or two
     /// columns; j/k scroll when it does not fit.
-    static func help(_ buf: inout ScreenBuffer, scroll: Int, g: Glyphs) {
+    static func help(_ buf: inout ScreenBuffer, scroll: Int, g: Glyphs, extra: [(String, String, Bool)] = []) {
         let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
         var rows: [(String, String, Bool)] = []
         var section = ""
@@ -512,6 +522,7 @@ public enum AppView {
             }
             rows.append((l.keys, l.help, false))
         }
+        rows += extra
         let inner = r.height - 2
         let twoColumns = r.width >= 150 || (rows.count > inner && r.width >= 120)
         let perCol = twoColumns ? (rows.count + 1) / 2 : rows.count

@@ -46,7 +46,7 @@ public enum Command: String, CaseIterable, Sendable {
     case help, quit
     case toggleNetwork, toggleConsent, trackPurchase, trackBurst, ping, screen, product, notification, logout
     case chooseAnswer, relaunch, getInstance
-    case pause, faster, slower, jumpNext
+    case pause, faster, slower, jumpNext, breakpoints
     case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
     case filterName, export, commandLine, cycleTheme
 }
@@ -79,10 +79,11 @@ public enum KeyMap {
         b([.char("n")], .notification, "requests", "send a notification report (UserCom)", nil),
         b([.char("u")], .logout, "requests", "logout: logout, token-removal, anonymous-ping (UserCom)", nil),
         b([.char("x")], .chooseAnswer, "backend", "choose what the backend answers next (once, N times, always)", (3, "backend")),
-        b([.char(" ")], .pause, "clock", "pause/resume the clock", (4, "pause")),
-        b([.char("+"), .char("=")], .faster, "clock", "faster: 1×, 10×, 60×, 600×", (6, "speed")),
-        b([.char("-")], .slower, "clock", "slower", nil),
-        b([.char(".")], .jumpNext, "clock", "jump to the next scheduled moment", nil),
+        b([.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)", (4, "pause")),
+        b([.char("+"), .char("=")], .faster, "clock", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", (6, "speed")),
+        b([.char("-")], .slower, "clock", "slower: from 1× to ¼× then ⅒× (slow motion: a 200 ms attempt lasts 2 s)", nil),
+        b([.char(".")], .jumpNext, "clock", "step: play the next scheduled moment (a timer, or a played file's next line) and pause there", nil),
+        b([.char("b")], .breakpoints, "clock", "breakpoints: pause when a request becomes a state, cites a rule, or the selected one moves", nil),
         b([.char("j"), .down], .down, "moving", "next request", nil),
         b([.char("k"), .up], .up, "moving", "previous request", nil),
         b([.pageDown], .pageDown, "moving", "a page down", nil),
@@ -139,6 +140,18 @@ public enum KeyMap {
         (":compare", "P,P,... compares afresh from 0; :compare off keeps the first column"),
     ]
 
+    /// Not keys: breakpoints and playing a file from the command line (issue 12),
+    /// listed after the keys in the help screen and docs/keys.md.
+    public static let timeLines: [(keys: String, help: String)] = [
+        (":break", "STATE: pause when a request becomes STATE (pending, in-flight, retrying, queued, delivered, dropped)"),
+        (":break", "rule ID: pause when a transition cites the rule (:break rule LT-2)"),
+        (":break", "request N: pause when request N (comparing: row N) changes state"),
+        (":break", "clear: clear every breakpoint; :break alone lists them"),
+        (":play", "FILE: play a scenario file here from 0, paused: space plays, . steps"),
+        ("--speed", "S: start at 0.1, 0.25, 1, 10, 60, 600 or 3600"),
+        ("--play", "FILE: start playing a scenario file (as :play)"),
+    ]
+
     /// The help screen's lines.
     public static func helpLines(ascii: Bool = false) -> [(keys: String, help: String, section: String)] {
         var out: [(String, String, String)] = []
@@ -148,6 +161,7 @@ public enum KeyMap {
             }
         }
         for l in compareLines { out.append((l.keys, l.help, "compare")) }
+        for l in timeLines { out.append((l.keys, l.help, "breakpoints and play")) }
         return out
     }
 
@@ -168,7 +182,22 @@ public enum KeyMap {
         out += " lacks is skipped in its column with a note; the devices are in memory |\n"
         out += "| `:compare P,P,...` | switch to a compare of these profiles, afresh from 0 |\n"
         out += "| `:compare off` | back to one column: the first, with its clock and requests |\n"
+        out += "\n## breakpoints and play\n\n| option or command | what it does |\n|---|---|\n"
+        out += "| `:break STATE` | pause the clock when a request enters STATE: `pending`, `in-flight`, `retrying`, `queued`,"
+        out += " `delivered` or `dropped`; the clock stops before the next instant is processed, the header says why"
+        out += " (`#3 → retrying (LT-4)`), that request is selected, space resumes |\n"
+        out += "| `:break rule ID` | pause when a transition cites rule ID, e.g. `:break rule LT-2` |\n"
+        out += "| `:break request N` | pause when request N changes state (comparing: row N, in any column) |\n"
+        out += "| `:break clear` | clear every breakpoint; `:break` alone lists them (the status bar shows them while set) |\n"
+        out += "| `:play FILE` | play a scenario file on this screen from 0, paused: space plays, `.` steps from line to"
+        out += " line; speeds and breakpoints apply, `expect` lines show as they are reached; left alone it ends where"
+        out += " `outbox run FILE` ends |\n"
+        out += "| `--play FILE` | start the screen playing FILE (as `:play`); a bad file exits 2 before the terminal is touched |\n"
+        out += "| `--speed S` | the starting speed: `0.1`, `0.25`, `1`, `10`, `60`, `600` or `3600` |\n"
         out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
+        out += "In the breakpoint chooser (`b`): `p` `f` `r` `q` `d` `x` set or clear a state (pending, in-flight, retrying,"
+        out += " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"
+        out += " Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
         return out
     }
