@@ -10,7 +10,8 @@ extension Glyphs {
 /// a play's `expect` results in the log.
 extension AppView {
     /// Text from the model as the glyphs can show it: under ASCII, the arrows,
-    /// speeds and marks the model writes become `->`, `0.1x`, `x`.
+    /// speeds and marks the model writes become `->`, `0.1x`, `x`; other
+    /// characters (a request's name) are left to `put`.
     static func shown(_ s: String, _ g: Glyphs) -> String {
         guard g.isASCII, s.unicodeScalars.contains(where: { !$0.isASCII }) else { return s }
         var out = ""
@@ -25,7 +26,8 @@ extension AppView {
             case "—", "–": out += "-"
             case "✓": out += "v"
             case "✗": out += "x"
-            default: out += c.unicodeScalars.allSatisfy(\.isASCII) ? String(c) : "?"
+            // Anything else as it is: `put` escapes controls, and other text is not the model's own marks.
+            default: out.append(c)
             }
         }
         return out

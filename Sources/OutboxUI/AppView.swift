@@ -541,7 +541,7 @@ public enum AppView {
                 buf.put(row.0, x: x, y: y, role: .paneTitle, limit: colW)
             } else {
                 buf.put(pad(row.0, 10), x: x + 1, y: y, role: .helpKey, limit: 11)
-                buf.put(row.1, x: x + 12, y: y, role: .help, limit: colW - 13)
+                buf.put(shown(row.1, g), x: x + 12, y: y, role: .help, limit: colW - 13)
             }
         }
     }
