@@ -111,7 +111,6 @@ extension AppModel {
         wallCarry = 0
         if hit {
             selectBreakHit()
-            message = ("stopped at \(VirtualTime.clock(t)): " + (pauseWhy ?? ""), false)
             return
         }
         pauseWhy = "step"

@@ -73,13 +73,13 @@ extension AppView {
         box(&buf, r, title: "Pause the clock when a request", g: g)
         var y = r.y + 1
         for row in rows {
-            guard y < r.maxY - 2 else { break }
+            guard y < r.maxY - 3 else { break }
             buf.put((row.set ? g.check : " ") + row.key, x: r.x + 2, y: y, role: .helpKey)
             buf.put(row.text, x: r.x + 6, y: y, role: .help, limit: r.width - 8)
             y += 1
         }
-        buf.put("any rule: :break rule ID", x: r.x + 2, y: r.maxY - 2, role: .dim, limit: r.width - 4)
-        buf.put("a letter sets/clears; Esc cancels", x: r.x + 2, y: r.maxY - 1, role: .dim, limit: r.width - 4)
+        buf.put("any rule: :break rule ID", x: r.x + 2, y: r.maxY - 3, role: .dim, limit: r.width - 4)
+        buf.put("a letter sets or clears; Esc cancels", x: r.x + 2, y: r.maxY - 2, role: .dim, limit: r.width - 4)
     }
 
     /// The help screen's extra rows: the breakpoints set now.

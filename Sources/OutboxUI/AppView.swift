@@ -448,7 +448,7 @@ public enum AppView {
         case .chooseAnswer(let a?):
             buf.put(" \(a.word): 1, 3 or 5 times, or a(lways)? Esc cancels", x: 0, y: y, role: .statusBar)
             return
-        case .chooseBreak:
+        case .chooseBreak where m.message?.isError != true:
             buf.put(" breakpoint: press a letter to set or clear it; Esc cancels", x: 0, y: y, role: .statusBar)
             return
         default: break
