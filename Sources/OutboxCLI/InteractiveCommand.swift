@@ -269,6 +269,24 @@ enum InteractiveCommand {
         }
     }
 
+    /// `:play FILE` on a screen: a model playing the file with the screen's speed
+    /// and breakpoints, or why not (the first problem of the file, or a recording under way).
+    static func playing(_ path: String, after old: AppModel, recording: Bool) -> Result<AppModel, Problem> {
+        if recording {
+            return .failure(Problem(":play does not go with --record: the played file already replays with outbox run FILE"))
+        }
+        switch loadScenario(path) {
+        case .failure(let f):
+            let more = f.lines.count > 1 ? " (and \(f.lines.count - 1) more: outbox run FILE lists them)" : ""
+            return .failure(Problem(f.lines[0] + more))
+        case .success(let sc):
+            var m = AppModel(playing: sc)
+            m.speedIndex = old.speedIndex
+            m.setBreakpoints(old.breakpoints)
+            return .success(m)
+        }
+    }
+
     /// Why a file to play was not loaded: one line per problem.
     struct LoadFailure: Error { let lines: [String] }
 
@@ -413,22 +431,13 @@ enum InteractiveCommand {
         /// `:play FILE`: the file replaces the session (as a profile switch: the app
         /// closes on the device it ran on), keeping the speed and breakpoints.
         mutating func play(_ path: String) {
-            if record != nil {
-                model.message = (":play does not go with --record: the played file already replays with outbox run FILE", true)
-                return
-            }
-            switch InteractiveCommand.loadScenario(path) {
-            case .failure(let f):
-                let errors = f.lines
-                let more = errors.count > 1 ? " (and \(errors.count - 1) more; outbox run FILE lists them)" : ""
-                model.message = (errors[0] + more, true)
-            case .success(let sc):
+            switch InteractiveCommand.playing(path, after: model, recording: record != nil) {
+            case .failure(let why):
+                model.message = (why.message, true)
+            case .success(let next):
                 if model.sim.appRunning { model.perform(.appQuit) }
                 closeStore()
-                let (speed, breaks) = (model.speedIndex, model.breakpoints)
-                model = AppModel(playing: sc)
-                model.speedIndex = speed
-                model.setBreakpoints(breaks)
+                model = next
             }
         }
 

@@ -102,7 +102,10 @@ extension AppModel {
         }
         let before = listSize
         let journals = columns.map { $0.journalStart + $0.journal.count }
+        message = nil
         playInstant(t)
+        // A play's `expect` lines reached here, or its end, say so instead.
+        let played = message
         columnsChanged()
         if let b = banner, b.until <= sim.now { banner = nil }
         if listSize != before { followNewest(from: before) }
@@ -113,7 +116,9 @@ extension AppModel {
             selectBreakHit()
             return
         }
+        if player?.finished == true { return }
         pauseWhy = "step"
+        if played != nil { return }
         let what = firstTransition(since: journals)
         message = ("stepped to \(VirtualTime.clock(t))" + (what.map { ": " + $0 } ?? "") + "; space resumes", false)
     }
