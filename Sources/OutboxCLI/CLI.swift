@@ -82,8 +82,8 @@ public enum CLI {
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
-                      [--state-dir DIR | --memory] [--compare P,P,...]
+        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 0.1|0.25|1|10|60|600|3600] [--seed N]
+                      [--record FILE] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
@@ -159,6 +159,12 @@ enum Help {
         With no command, opens the interactive screen (press ? there for its keys).
         --compare ios,android,flutter shows 2 to 4 profiles side by side, on devices
         in memory: one clock, network and backend plan; every key acts on all.
+        --play FILE plays a scenario file on the screen, paused at 0: space plays,
+        . steps to the next line or timer, - and + change the speed (0.1x to
+        3600x), b or :break STATE|rule ID|request N pauses the clock when a request
+        does that; left alone it ends where `outbox run FILE` ends. A bad file
+        exits 2 before the terminal is touched; --play goes without --record,
+        --profile, --seed, --state-dir and --compare (the file decides).
 
         commands:
           run       play scenario files headless and check their expect lines
@@ -173,8 +179,8 @@ enum Help {
         """
 
     static let run = """
-        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 1|10|60|600] [--seed N] [--record FILE]
-                      [--state-dir DIR | --memory] [--compare P,P,...]
+        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 0.1|0.25|1|10|60|600|3600] [--seed N]
+                      [--record FILE] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
 
