@@ -35,7 +35,7 @@ extension AppModel {
             note = "; its compare line (" + ps.map(\.rawValue).joined(separator: ",")
                 + ") is for outbox compare: played on \(scenario.profile.rawValue) only"
         }
-        message = ("playing \(SafeText.escaped(scenario.file, max: 200)) (\(scenario.steps.count) lines): space plays, . steps"
+        message = ("space plays, . steps: \(SafeText.escaped(scenario.file, max: 200)), \(scenario.steps.count) lines"
             + note, false)
     }
 

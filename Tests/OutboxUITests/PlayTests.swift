@@ -184,7 +184,7 @@ final class PlayTests: XCTestCase {
         var s = session(sc)
         XCTAssertEqual(
             s.model.message?.text,
-            "playing c.outbox (3 lines): space plays, . steps; its compare line (ios,android) is for outbox compare: played on ios only")
+            "space plays, . steps: c.outbox, 3 lines; its compare line (ios,android) is for outbox compare: played on ios only")
         s.type(" ")
         s.wall(2000)
         XCTAssertEqual(s.model.playStatus, "play 1 ok (end)")
