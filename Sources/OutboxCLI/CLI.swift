@@ -162,7 +162,8 @@ enum Help {
         --play FILE plays a scenario file on the screen, paused at 0: space plays,
         . steps to the next line or timer, - and + change the speed (0.1x to
         3600x), b or :break STATE|rule ID|request N pauses the clock when a request
-        does that; left alone it ends where `outbox run FILE` ends. A bad file
+        does that; left alone it ends where `outbox run FILE` ends (a file with a
+        compare line opens as a compare, ending as `outbox compare`). A bad file
         exits 2 before the terminal is touched; --play goes without --record,
         --profile, --seed, --state-dir and --compare (the file decides).
 

@@ -175,7 +175,7 @@ enum InteractiveCommand {
     static func main(_ args: [String], console: Console) -> Int32 {
         guard let o = parse(args, console: console) else { return 2 }
         // A file to play is read and parsed first: bad input exits 2 before the terminal is touched.
-        var played: Scenario?
+        var played: [Scenario]?
         if let path = o.play {
             switch loadScenario(path) {
             case .success(let sc): played = sc
@@ -255,8 +255,10 @@ enum InteractiveCommand {
     }
 
     /// A scenario file to play: read and parsed as `outbox run` does; a failure
-    /// is the lines `outbox run` would print (FILE:LINE: what was wrong).
-    static func loadScenario(_ path: String) -> Result<Scenario, LoadFailure> {
+    /// is the lines `outbox run` would print (FILE:LINE: what was wrong). A file
+    /// with a `compare` line is also parsed for each of its profiles, as `outbox
+    /// compare FILE` plays it: one scenario per column.
+    static func loadScenario(_ path: String) -> Result<[Scenario], LoadFailure> {
         let text: String
         switch RunCommand.readText(path) {
         case .success(let t): text = t
@@ -264,7 +266,16 @@ enum InteractiveCommand {
             return .failure(LoadFailure(lines: ["\(path):\(why.line): cannot read the file: \(why.message); expected a readable scenario file"]))
         }
         switch Scenario.parse(text, file: path) {
-        case .success(let s): return .success(s)
+        case .success(let s):
+            guard let profiles = s.compareProfiles else { return .success([s]) }
+            var columns: [Scenario] = []
+            for p in profiles {
+                switch Scenario.parse(text, file: path, playing: p) {
+                case .success(let c): columns.append(c)
+                case .failure(let e): return .failure(LoadFailure(lines: e.errors.map(\.description)))
+                }
+            }
+            return .success(columns)
         case .failure(let e): return .failure(LoadFailure(lines: e.errors.map(\.description)))
         }
     }

@@ -8,11 +8,16 @@ import OutboxCore
 /// `outbox run FILE` ends in. The user's keys act on that simulation between
 /// instants, as in any session.
 public struct Player {
-    public internal(set) var runner: ScenarioRunner
+    /// One runner per column: the file as parsed for that column's profile.
+    public internal(set) var runners: [ScenarioRunner]
+    /// The first column's runner.
+    public var runner: ScenarioRunner { runners[0] }
     /// The file as given.
     public let file: String
-    /// Every `expect` line reached so far, in order.
+    /// Every `expect` line reached so far, in order (all columns).
     public internal(set) var results: [CheckResult] = []
+    /// The column of each result.
+    public internal(set) var resultColumns: [Int] = []
     public internal(set) var passed = 0, failed = 0
     /// Every line played and no timer left (or the run stopped at a limit).
     public internal(set) var finished = false
@@ -25,46 +30,91 @@ extension AppModel {
     /// device in memory (as `outbox run FILE`), paused at 0 so that breakpoints
     /// and a speed can be chosen first.
     public init(playing scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore()) {
-        let runner = ScenarioRunner(scenario, store: store)
-        self.init(sim: runner.sim)
-        player = Player(runner: runner, file: scenario.file)
+        self.init(playing: [scenario], stores: [store])
+    }
+
+    /// A compare playing a file with a `compare` line: one column per profile,
+    /// each the file as parsed for it (`Scenario.parse(_:file:playing:)`, what
+    /// `outbox compare FILE` plays), on devices in memory. With one scenario,
+    /// one column (`init(playing:store:)`).
+    public init(playing scenarios: [Scenario], stores: [any DeviceStore]? = nil) {
+        precondition(!scenarios.isEmpty, "a play needs a scenario")
+        let runners = scenarios.enumerated().map { i, sc in
+            ScenarioRunner(sc, store: stores.map { $0[i] } ?? InMemoryDeviceStore())
+        }
+        if runners.count == 1 {
+            self.init(sim: runners[0].sim)
+        } else {
+            self.init(compare: runners.map(\.sim))
+        }
+        let first = scenarios[0]
+        player = Player(runners: runners, file: first.file)
         paused = true
         pauseWhy = "play ready"
         var note = ""
-        if let ps = scenario.compareProfiles {
+        if scenarios.count > 1 {
+            var skips: [String] = []
+            for sc in scenarios where !sc.skipped.isEmpty {
+                skips.append("\(sc.profile.rawValue) skips \(sc.skipped.count) line" + (sc.skipped.count == 1 ? "" : "s"))
+            }
+            note = "; as outbox compare plays it" + (skips.isEmpty ? "" : " (" + skips.joined(separator: ", ") + ")")
+        } else if let ps = first.compareProfiles {
             note = "; its compare line (" + ps.map(\.rawValue).joined(separator: ",")
-                + ") is for outbox compare: played on \(scenario.profile.rawValue) only"
+                + ") is for outbox compare: played on \(first.profile.rawValue) only"
         }
-        message = ("space plays, . steps: \(SafeText.escaped(scenario.file, max: 200)), \(scenario.steps.count) lines"
+        message = ("space plays, . steps: \(SafeText.escaped(first.file, max: 200)), \(first.steps.count) lines"
             + note, false)
     }
 
     /// Whether a scenario is playing and has lines or timers left.
     public var isPlaying: Bool { player.map { !$0.finished } ?? false }
 
-    /// Plays the played file's next instant on the screen's simulation, then
-    /// reports the `expect` lines it reached and whether the play ended.
-    mutating func playStep() {
+    /// The next instant of the play's column `c`: its next line or timer.
+    mutating func playNext(_ c: Int) -> Millis? {
+        var t = c == 0 ? sim.nextDueTime() : others[c - 1].nextDueTime()
+        if let l = player?.runners[c].nextLineTime { t = min(t ?? l, l) }
+        return t
+    }
+
+    /// Plays the instant `t` on every column: a column with something at `t`
+    /// has its runner play it (lines and timers, by ORDER); the others' clocks
+    /// move to `t`. Then reports the `expect` lines reached and whether the play ended.
+    mutating func playStep(_ t: Millis) {
         guard player != nil, !player!.finished else { return }
-        var reached: [CheckResult] = []
-        _ = player!.runner.step(on: &sim) { item, _ in
-            if case .check(let r) = item { reached.append(r) }
+        var reached: [(Int, CheckResult)] = []
+        for c in player!.runners.indices {
+            guard playNext(c) == t else {
+                if c == 0 { sim.advance(to: t) } else { others[c - 1].advance(to: t) }
+                continue
+            }
+            if c == 0 {
+                _ = player!.runners[0].step(on: &sim) { item, _ in
+                    if case .check(let r) = item { reached.append((0, r)) }
+                }
+            } else {
+                _ = player!.runners[c].step(on: &others[c - 1]) { item, _ in
+                    if case .check(let r) = item { reached.append((c, r)) }
+                }
+            }
         }
-        for r in reached {
+        for (c, r) in reached {
             player!.results.append(r)
+            player!.resultColumns.append(c)
             if r.ok { player!.passed += 1 } else { player!.failed += 1 }
         }
-        if let r = reached.first(where: { !$0.ok }) ?? reached.last {
-            message = ("line \(r.line): " + r.text + (r.ok ? ": ok" : ": FAILED, found " + r.found), !r.ok)
+        if let (c, r) = reached.first(where: { !$0.1.ok }) ?? reached.last {
+            let who = isComparing ? profiles[c].rawValue + " " : ""
+            message = (who + "line \(r.line): " + r.text + (r.ok ? ": ok" : ": FAILED, found " + r.found), !r.ok)
         }
         let p = player!
-        if let why = p.runner.stopped {
+        if let why = p.runners.compactMap(\.stopped).first {
             player!.finished = true
             stopPlay("the play stopped at \(VirtualTime.clock(sim.now)): \(why)", isError: true)
-        } else if p.runner.nextLineTime == nil && sim.nextDueTime() == nil {
+        } else if p.runners.indices.allSatisfy({ playNext($0) == nil }) {
             player!.finished = true
+            let like = isComparing ? "outbox compare" : "outbox run"
             stopPlay(
-                "played to the end: \(p.passed) passed, \(p.failed) failed; the screen holds what outbox run ends with",
+                "played to the end: \(p.passed) passed, \(p.failed) failed; the screen holds what \(like) ends with",
                 isError: p.failed > 0)
         }
     }

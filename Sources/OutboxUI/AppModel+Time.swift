@@ -64,7 +64,11 @@ extension AppModel {
     /// line of the scenario being played.
     mutating func nextInstant() -> Millis? {
         var t = nextDueTime()
-        if isPlaying, let l = player?.runner.nextLineTime { t = min(t ?? l, l) }
+        if isPlaying {
+            for r in player!.runners {
+                if let l = r.nextLineTime { t = min(t ?? l, l) }
+            }
+        }
         return t
     }
 
@@ -84,12 +88,11 @@ extension AppModel {
     /// scenario's lines at it (through its `ScenarioRunner`), what they set for it.
     mutating func playInstant(_ t: Millis) {
         if isPlaying {
-            // The runner plays the instant on the screen's simulation; the other
-            // columns follow the clock (a play has one column).
-            playStep()
-        } else {
-            sim.advance(to: t)
+            // Each column's runner plays the instant on that column's simulation.
+            playStep(t)
+            return
         }
+        sim.advance(to: t)
         for i in others.indices { others[i].advance(to: t) }
     }
 

@@ -177,17 +177,65 @@ final class PlayTests: XCTestCase {
         assertSnapshot(s.screen().text, "play-end-80x24")
     }
 
-    /// A file with a `compare` line plays its own profile and says so.
-    func test_play_fileWithACompareLine_playsItsProfile_andSaysSo() {
-        let text = "profile ios\ncompare ios,android\nat 0 launch\nat 0 track a\nexpect at 1s state a delivered\n"
-        guard case .success(let sc) = Scenario.parse(text, file: "c.outbox") else { return XCTFail("no parse") }
-        var s = session(sc)
-        XCTAssertEqual(
-            s.model.message?.text,
-            "space plays, . steps: c.outbox, 3 lines; its compare line (ios,android) is for outbox compare: played on ios only")
+    /// A file with a `compare` line opens as a compare, one column per profile of
+    /// the line, each ending where `outbox compare FILE` ends it (the runs of
+    /// the file parsed for that profile); every `expect on` line is reached.
+    func test_play_fileWithACompareLine_opensAsACompare_endsWhereOutboxCompareEnds() throws {
+        let dir = uiPackageRoot + "/examples/differences"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".outbox") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, 8)
+        for f in files {
+            // The examples compare on outbox compare's default profiles; here the file says so itself.
+            var text = try String(contentsOfFile: dir + "/" + f, encoding: .utf8)
+            let profileLine = text.range(of: "\nprofile ")!
+            let lineEnd = text[profileLine.upperBound...].firstIndex(of: "\n")!
+            text.insert(contentsOf: "\ncompare ios,android,flutter", at: lineEnd)
+            let path = try write(text)
+            guard case .success(let scs) = InteractiveCommand.loadScenario(path) else { return XCTFail(f) }
+            guard case .success(let own) = Scenario.parse(text, file: path), let profiles = own.compareProfiles else {
+                return XCTFail("\(f) has no compare line")
+            }
+            XCTAssertEqual(scs.map(\.profile), profiles, f)
+            var s = session(scs[0])
+            s.model = AppModel(playing: scs)
+            s.model.setListHeight(AppView.listRows(s.model, width: 80, height: 24))
+            XCTAssertEqual(s.model.profiles, profiles, f)
+            XCTAssertTrue(s.model.message!.text.contains("; as outbox compare plays it"), s.model.message!.text)
+            for _ in 0..<6 { s.type("+") }
+            s.type(" ")
+            for _ in 0..<100_000 where s.model.isPlaying { s.wall(33) }
+            var checks = 0
+            for (c, p) in profiles.enumerated() {
+                guard case .success(let sc) = Scenario.parse(text, file: path, playing: p) else { return XCTFail(f) }
+                let want = run(sc)
+                XCTAssertEqual(lines(s.model.columns[c]), want.journal, "\(f) \(p.rawValue)")
+                checks += want.checks.count
+            }
+            XCTAssertEqual(s.model.player!.results.count, checks, f)
+            XCTAssertEqual(s.model.player!.failed, 0, f)
+            XCTAssertEqual(
+                s.model.message?.text,
+                "played to the end: \(checks) passed, 0 failed; the screen holds what outbox compare ends with", f)
+            XCTAssertEqual(Set(s.model.columns.map(\.now)).count, 1, "\(f): one clock")
+        }
+    }
+
+    /// A compare being played stops at a breakpoint in any column, and says which.
+    func test_play_compare_breakpointNamesTheColumn() throws {
+        let text = try String(contentsOfFile: uiPackageRoot + "/examples/differences/firewall-403.outbox", encoding: .utf8)
+        let path = try write(text.replacingOccurrences(of: "\nprofile ios\n", with: "\nprofile ios\ncompare android,ios\n"))
+        guard case .success(let scs) = InteractiveCommand.loadScenario(path) else { return XCTFail() }
+        XCTAssertEqual(scs.map(\.profile), [.android, .ios])
+        var s = session(scs[0])
+        s.model = AppModel(playing: scs)
+        s.command("break dropped")
         s.type(" ")
-        s.wall(2000)
-        XCTAssertEqual(s.model.playStatus, "play 1 ok (end)")
+        s.wall(600_000)
+        XCTAssertTrue(s.model.paused)
+        XCTAssertTrue(s.model.isPlaying)
+        let why = s.model.pauseWhy ?? ""
+        XCTAssertTrue(why.contains(" → dropped ("), why)
+        XCTAssertTrue(s.model.profiles.map(\.rawValue).contains(String(why.prefix { $0 != " " })), why)
     }
 
     // MARK: The command line
