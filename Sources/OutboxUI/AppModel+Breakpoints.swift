@@ -152,7 +152,9 @@ extension AppModel {
     /// `:break ...`: sets, lists or clears breakpoints.
     mutating func breakCommand(_ args: [String]) {
         guard let first = args.first else {
-            message = breakpoints.isEmpty ? ("no breakpoints set; " + AppModel.breakUsage, false)
+            message =
+                breakpoints.isEmpty
+                ? ("no breakpoints set; " + AppModel.breakUsage, false)
                 : ("breakpoints: " + breakList + "; :break clear clears them", false)
             return
         }
@@ -165,13 +167,17 @@ extension AppModel {
                 return
             }
             guard let r = RuleID(id: args[1].uppercased()) ?? RuleID(id: args[1]) else {
-                message = ("unknown rule `\(SafeText.escaped(args[1], max: 40))`, expected a rule ID such as "
-                    + ruleExamples + " (docs/rules.md)", true)
+                message = (
+                    "unknown rule `\(SafeText.escaped(args[1], max: 40))`, expected a rule ID such as "
+                        + ruleExamples + " (docs/rules.md)", true
+                )
                 return
             }
             if let p = r.profile, !profiles.contains(p) {
-                message = ("rule \(r.id) is \(p.rawValue)'s and this screen shows "
-                    + profiles.map(\.rawValue).joined(separator: ", ") + "; expected one of " + ruleExamples, true)
+                message = (
+                    "rule \(r.id) is \(p.rawValue)'s and this screen shows "
+                        + profiles.map(\.rawValue).joined(separator: ", ") + "; expected one of " + ruleExamples, true
+                )
                 return
             }
             addBreakpoint(.rule(r))
@@ -185,8 +191,10 @@ extension AppModel {
             addBreakpoint(.request(n))
         default:
             guard args.count == 1, let s = RequestState(word: first) else {
-                message = ("unknown breakpoint `\(SafeText.escaped(args.joined(separator: " "), max: 60))`; "
-                    + AppModel.breakUsage, true)
+                message = (
+                    "unknown breakpoint `\(SafeText.escaped(args.joined(separator: " "), max: 60))`; "
+                        + AppModel.breakUsage, true
+                )
                 return
             }
             addBreakpoint(.state(s))
@@ -231,7 +239,10 @@ extension AppModel {
             mode = .normal
             clearBreakpoints()
         default:
-            message = ("no breakpoint on `\(SafeText.escaped(String(Character(c)), max: 8))`: p f r q d x, s, l or c; Esc cancels", true)
+            message = (
+                "no breakpoint on `\(SafeText.escaped(String(Character(c)), max: 8))`: p f r q d x, s, l or c; Esc cancels",
+                true
+            )
         }
     }
 

@@ -55,15 +55,19 @@ extension AppModel {
         if scenarios.count > 1 {
             var skips: [String] = []
             for sc in scenarios where !sc.skipped.isEmpty {
-                skips.append("\(sc.profile.rawValue) skips \(sc.skipped.count) line" + (sc.skipped.count == 1 ? "" : "s"))
+                skips.append(
+                    "\(sc.profile.rawValue) skips \(sc.skipped.count) line" + (sc.skipped.count == 1 ? "" : "s"))
             }
             note = "; as outbox compare plays it" + (skips.isEmpty ? "" : " (" + skips.joined(separator: ", ") + ")")
         } else if let ps = first.compareProfiles {
-            note = "; its compare line (" + ps.map(\.rawValue).joined(separator: ",")
+            note =
+                "; its compare line (" + ps.map(\.rawValue).joined(separator: ",")
                 + ") is for outbox compare: played on \(first.profile.rawValue) only"
         }
-        message = ("space plays, . steps: \(SafeText.escaped(first.file, max: 200)), \(first.steps.count) lines"
-            + note, false)
+        message = (
+            "space plays, . steps: \(SafeText.escaped(first.file, max: 200)), \(first.steps.count) lines"
+                + note, false
+        )
     }
 
     /// Whether a scenario is playing and has lines or timers left.

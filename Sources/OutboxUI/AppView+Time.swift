@@ -93,7 +93,9 @@ extension AppView {
     /// A played file's `expect` results among the log lines, by time (a check
     /// after the lines of its instant): what the log pane shows, newest last.
     /// Each item is (time, text, is a check, passed).
-    static func logItems(_ m: AppModel, last n: Int, skip: Int) -> [(time: Millis, text: String, line: LogLine?, ok: Bool)] {
+    static func logItems(_ m: AppModel, last n: Int, skip: Int) -> [(
+        time: Millis, text: String, line: LogLine?, ok: Bool
+    )] {
         let positions = m.sim.logPositions
         let results = m.player?.results ?? []
         var out: [(time: Millis, text: String, line: LogLine?, ok: Bool)] = []
@@ -106,7 +108,11 @@ extension AppView {
             }
             if takeCheck {
                 let r = results[k]
-                out.append((r.time, "expect line \(r.line): \(r.text): " + (r.ok ? "ok" : "FAILED, found \(r.found)"), nil, r.ok))
+                out.append(
+                    (
+                        r.time, "expect line \(r.line): \(r.text): " + (r.ok ? "ok" : "FAILED, found \(r.found)"), nil,
+                        r.ok
+                    ))
                 k -= 1
             } else {
                 if case .log(let l) = m.sim.journal[Int(positions[i])] { out.append((l.time, l.text, l, true)) }

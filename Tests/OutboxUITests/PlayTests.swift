@@ -76,7 +76,8 @@ final class PlayTests: XCTestCase {
             XCTAssertEqual(s.model.pauseWhy, "end of play", name)
             XCTAssertEqual(
                 s.model.message?.text,
-                "played to the end: \(want.checks.count) passed, 0 failed; the screen holds what outbox run ends with", name)
+                "played to the end: \(want.checks.count) passed, 0 failed; the screen holds what outbox run ends with",
+                name)
             // Going on after the end is a live session: time passes, nothing is replayed.
             s.type(" ")
             s.wall(1000)
@@ -170,7 +171,9 @@ final class PlayTests: XCTestCase {
             "played to the end: 2 passed, 1 failed; the screen holds what outbox run ends with")
         XCTAssertEqual(s.model.playStatus, "play 2 ok 1 FAILED (end)")
         let screen = s.screen(100, 30).text
-        XCTAssertTrue(screen.contains("00:00:01.000 expect line 6: expect at 1s state a dropped: FAILED, found #1 is delivered"), screen)
+        XCTAssertTrue(
+            screen.contains("00:00:01.000 expect line 6: expect at 1s state a dropped: FAILED, found #1 is delivered"),
+            screen)
         XCTAssertTrue(screen.contains("00:00:00.100 expect line 4: expect at 100ms received a 1: ok"), screen)
         s.model.message = nil
         XCTAssertTrue(s.statusBar().hasPrefix(" . play 2 ok 1 FAILED (end) "), s.statusBar())
@@ -222,8 +225,10 @@ final class PlayTests: XCTestCase {
 
     /// A compare being played stops at a breakpoint in any column, and says which.
     func test_play_compare_breakpointNamesTheColumn() throws {
-        let text = try String(contentsOfFile: uiPackageRoot + "/examples/differences/firewall-403.outbox", encoding: .utf8)
-        let path = try write(text.replacingOccurrences(of: "\nprofile ios\n", with: "\nprofile ios\ncompare android,ios\n"))
+        let text = try String(
+            contentsOfFile: uiPackageRoot + "/examples/differences/firewall-403.outbox", encoding: .utf8)
+        let path = try write(
+            text.replacingOccurrences(of: "\nprofile ios\n", with: "\nprofile ios\ncompare android,ios\n"))
         guard case .success(let scs) = InteractiveCommand.loadScenario(path) else { return XCTFail() }
         XCTAssertEqual(scs.map(\.profile), [.android, .ios])
         var s = session(scs[0])
@@ -241,7 +246,8 @@ final class PlayTests: XCTestCase {
     // MARK: The command line
 
     func write(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("play-\(UUID().uuidString).outbox").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("play-\(UUID().uuidString).outbox")
+            .path
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: path) }
         return path
@@ -253,7 +259,10 @@ final class PlayTests: XCTestCase {
         let bad = try write("profile ios\nat 0 launch\nat 1s fly away\n")
         var console = Console.capturing()
         XCTAssertEqual(CLI.main(["--play", bad], console: console), 2)
-        XCTAssertEqual(console.err, "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server\n")
+        XCTAssertEqual(
+            console.err,
+            "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server\n"
+        )
         console = Console.capturing()
         XCTAssertEqual(CLI.main(["--play", "/nonexistent/x.outbox"], console: console), 2)
         XCTAssertTrue(console.err.hasPrefix("/nonexistent/x.outbox:1: cannot read the file: "), console.err)
@@ -301,11 +310,15 @@ final class PlayTests: XCTestCase {
         guard case .failure(let p) = InteractiveCommand.playing(bad, after: s.model, recording: false) else {
             return XCTFail("loaded a bad file")
         }
-        XCTAssertEqual(p.message, "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server (and 1 more: outbox run FILE lists them)")
+        XCTAssertEqual(
+            p.message,
+            "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server (and 1 more: outbox run FILE lists them)"
+        )
         guard case .failure(let r) = InteractiveCommand.playing(good, after: s.model, recording: true) else {
             return XCTFail("played while recording")
         }
-        XCTAssertEqual(r.message, ":play does not go with --record: the played file already replays with outbox run FILE")
+        XCTAssertEqual(
+            r.message, ":play does not go with --record: the played file already replays with outbox run FILE")
     }
 
     // MARK: Slow motion, replayed
@@ -332,7 +345,9 @@ final class PlayTests: XCTestCase {
         XCTAssertEqual(s.states("purchase"), ["dropped"])
         let id = s.model.sim.requests(named: "purchase")[0]
         XCTAssertEqual(s.model.sim.request(id).reason, .consent)
-        XCTAssertTrue(s.screen().text.contains("consent denied: purged 0 saved · 1 in flight · 0 retrying (LT-2)"), s.screen().text)
+        XCTAssertTrue(
+            s.screen().text.contains("consent denied: purged 0 saved · 1 in flight · 0 retrying (LT-2)"),
+            s.screen().text)
         s.wall(5000)
         let end = s.model.sim.now
         let text = "profile linktrail\n" + s.model.recorded.joined(separator: "\n") + "\n"

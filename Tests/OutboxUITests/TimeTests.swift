@@ -126,7 +126,8 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(s.states("purchase"), ["retrying", "retrying"], "the whole instant is processed")
         XCTAssertTrue(s.header().contains("PAUSED 1× · #2 → retrying (LT-4)"), s.header())
         XCTAssertTrue(s.header(glyphs: .ascii).contains("PAUSED 1x - #2 -> retrying (LT-4)"), s.header(glyphs: .ascii))
-        XCTAssertTrue(s.statusBar().contains("breakpoint: #2 → retrying (LT-4) at 00:00:01.200; space resumes"), s.statusBar())
+        XCTAssertTrue(
+            s.statusBar().contains("breakpoint: #2 → retrying (LT-4) at 00:00:01.200; space resumes"), s.statusBar())
         // Frozen: ticks and wall time later do not move it.
         s.wait(10_000)
         s.wall(3000)
@@ -235,15 +236,30 @@ final class TimeTests: XCTestCase {
     func test_breakCommand_badWords_sayWhatWasExpected() {
         var s = Session(.linktrail)
         let cases: [(String, String)] = [
-            ("break flying", "unknown breakpoint `flying`; expected :break pending|in-flight|retrying|queued|delivered|dropped, :break rule ID (e.g. LT-2), :break request N or :break clear"),
+            (
+                "break flying",
+                "unknown breakpoint `flying`; expected :break pending|in-flight|retrying|queued|delivered|dropped, :break rule ID (e.g. LT-2), :break request N or :break clear"
+            ),
             ("break rule", "expected :break rule ID, e.g. :break rule LT-2 (the IDs are in docs/rules.md)"),
-            ("break rule LT-99", "unknown rule `LT-99`, expected a rule ID such as LT-1, LT-1a, LT-2, LT-3, ..., NET, BACKOFF (docs/rules.md)"),
-            ("break rule IOS-4", "rule IOS-4 is ios's and this screen shows linktrail; expected one of LT-1, LT-1a, LT-2, LT-3, ..., NET, BACKOFF"),
+            (
+                "break rule LT-99",
+                "unknown rule `LT-99`, expected a rule ID such as LT-1, LT-1a, LT-2, LT-3, ..., NET, BACKOFF (docs/rules.md)"
+            ),
+            (
+                "break rule IOS-4",
+                "rule IOS-4 is ios's and this screen shows linktrail; expected one of LT-1, LT-1a, LT-2, LT-3, ..., NET, BACKOFF"
+            ),
             ("break request", "expected :break request N, N a request number (e.g. 3)"),
             ("break request x3", "expected :break request N, N a request number (e.g. 3), found `x3`"),
             ("break request 0", "expected :break request N, N a request number (e.g. 3), found `0`"),
-            ("break clear now", "unknown breakpoint `clear now`; expected :break pending|in-flight|retrying|queued|delivered|dropped, :break rule ID (e.g. LT-2), :break request N or :break clear"),
-            ("break \"\u{9b}[2J\"", "unknown breakpoint `\\u{9b}[2J`; expected :break pending|in-flight|retrying|queued|delivered|dropped, :break rule ID (e.g. LT-2), :break request N or :break clear"),
+            (
+                "break clear now",
+                "unknown breakpoint `clear now`; expected :break pending|in-flight|retrying|queued|delivered|dropped, :break rule ID (e.g. LT-2), :break request N or :break clear"
+            ),
+            (
+                "break \"\u{9b}[2J\"",
+                "unknown breakpoint `\\u{9b}[2J`; expected :break pending|in-flight|retrying|queued|delivered|dropped, :break rule ID (e.g. LT-2), :break request N or :break clear"
+            ),
         ]
         for (text, want) in cases {
             s.command(text)
