@@ -401,12 +401,12 @@ enum InteractiveCommand {
                         closeStore()
                         switch InteractiveCommand.openStore(p, options) {
                         case .success(let store):
-                            model = InteractiveCommand.newModel(p, seed: seed, store: store)
+                            model = carryingTime(InteractiveCommand.newModel(p, seed: seed, store: store))
                             saveRecording()
                         case .failure(let e):
                             // Back to the device we had; say why the switch failed.
                             if case .success(let again) = InteractiveCommand.openStore(model.sim.profile, options) {
-                                model = InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again)
+                                model = carryingTime(InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again))
                             }
                             model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
                         }
@@ -415,7 +415,7 @@ enum InteractiveCommand {
                         // the compare starts afresh (its own clock at 0, devices in memory).
                         if model.sim.appRunning { model.perform(.appQuit) }
                         closeStore()
-                        model = InteractiveCommand.newCompareModel(profiles, seed: seed)
+                        model = carryingTime(InteractiveCommand.newCompareModel(profiles, seed: seed))
                         model.message = ("comparing " + profiles.map(\.rawValue).joined(separator: ", ")
                             + " from 0, devices in memory; :compare off keeps the first", false)
                         saveRecording()
@@ -437,6 +437,14 @@ enum InteractiveCommand {
                 model.wallTimePassed(ms: Int64(now - lastWall))
                 lastWall = now
             }
+        }
+
+        /// A new session (`:profile`, `:compare`) keeps the screen's speed and breakpoints.
+        func carryingTime(_ next: AppModel) -> AppModel {
+            var m = next
+            m.speedIndex = model.speedIndex
+            m.setBreakpoints(model.breakpoints)
+            return m
         }
 
         /// `:play FILE`: the file replaces the session (as a profile switch: the app

@@ -174,7 +174,7 @@ extension AppModel {
     mutating func moveSelection(by delta: Int) {
         switch focus {
         case .log:
-            logScroll = max(0, min(logScroll - delta, sim.logPositions.count - 1))
+            logScroll = max(0, min(logScroll - delta, sim.logPositions.count + (player?.results.count ?? 0) - 1))
         default:
             guard let row = selectedRow else {
                 select(row: delta > 0 ? 0 : rowCount - 1)
