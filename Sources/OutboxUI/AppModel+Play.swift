@@ -118,7 +118,7 @@ extension AppModel {
             player!.finished = true
             let like = isComparing ? "outbox compare" : "outbox run"
             stopPlay(
-                "played to the end: \(p.passed) passed, \(p.failed) failed; the screen holds what \(like) ends with",
+                "played to the end: \(p.passed) passed, \(p.failed) failed, as \(like) ends; space goes on live",
                 isError: p.failed > 0)
         }
     }

@@ -60,7 +60,7 @@ final class PlayTests: XCTestCase {
             s.type(" ")
             var frames = 0
             while s.model.isPlaying && frames < 100_000 {
-                s.wall(33)
+                s.passWall(33)
                 frames += 1
             }
             let want = run(sc)
@@ -76,11 +76,11 @@ final class PlayTests: XCTestCase {
             XCTAssertEqual(s.model.pauseWhy, "end of play", name)
             XCTAssertEqual(
                 s.model.message?.text,
-                "played to the end: \(want.checks.count) passed, 0 failed; the screen holds what outbox run ends with",
+                "played to the end: \(want.checks.count) passed, 0 failed, as outbox run ends; space goes on live",
                 name)
             // Going on after the end is a live session: time passes, nothing is replayed.
             s.type(" ")
-            s.wall(1000)
+            s.passWall(1000)
             XCTAssertEqual(lines(s.model.sim), want.journal, name)
         }
     }
@@ -108,7 +108,7 @@ final class PlayTests: XCTestCase {
             broken.type(" ")
             var stops = 0
             for _ in 0..<100_000 where broken.model.isPlaying {
-                broken.wall(33)
+                broken.passWall(33)
                 if broken.model.paused && broken.model.isPlaying {
                     stops += 1
                     let why = broken.model.pauseWhy ?? ""
@@ -129,16 +129,16 @@ final class PlayTests: XCTestCase {
         var s = session(sc)
         s.command("break retrying")
         s.type(" ")
-        s.wall(60_000)
+        s.passWall(60_000)
         XCTAssertTrue(s.model.paused)
         XCTAssertEqual(s.model.sim.now, 200)
         XCTAssertEqual(s.model.pauseWhy, "#1 → retrying (IOS-4)")
         XCTAssertEqual(s.model.selected, 1)
         s.model.message = nil
-        let status = s.statusBar()
+        let status = s.statusRow()
         XCTAssertTrue(status.hasPrefix(" b break retrying  . play "), status)
         s.type(" ")
-        s.wall(60_000)
+        s.passWall(60_000)
         XCTAssertEqual(s.model.sim.now, 30_400, "the second attempt fails 30 s later")
         XCTAssertEqual(s.model.pauseWhy, "#1 → retrying (IOS-4)")
         let text = s.screen().text
@@ -168,7 +168,7 @@ final class PlayTests: XCTestCase {
         XCTAssertEqual(s.model.message?.isError, true)
         XCTAssertEqual(
             s.model.message?.text,
-            "played to the end: 2 passed, 1 failed; the screen holds what outbox run ends with")
+            "played to the end: 2 passed, 1 failed, as outbox run ends; space goes on live")
         XCTAssertEqual(s.model.playStatus, "play 2 ok 1 FAILED (end)")
         let screen = s.screen(100, 30).text
         XCTAssertTrue(
@@ -176,7 +176,7 @@ final class PlayTests: XCTestCase {
             screen)
         XCTAssertTrue(screen.contains("00:00:00.100 expect line 4: expect at 100ms received a 1: ok"), screen)
         s.model.message = nil
-        XCTAssertTrue(s.statusBar().hasPrefix(" . play 2 ok 1 FAILED (end) "), s.statusBar())
+        XCTAssertTrue(s.statusRow().hasPrefix(" . play 2 ok 1 FAILED (end) "), s.statusRow())
         assertSnapshot(s.screen().text, "play-end-80x24")
     }
 
@@ -206,7 +206,7 @@ final class PlayTests: XCTestCase {
             XCTAssertTrue(s.model.message!.text.contains("; as outbox compare plays it"), s.model.message!.text)
             for _ in 0..<6 { s.type("+") }
             s.type(" ")
-            for _ in 0..<100_000 where s.model.isPlaying { s.wall(33) }
+            for _ in 0..<100_000 where s.model.isPlaying { s.passWall(33) }
             var checks = 0
             for (c, p) in profiles.enumerated() {
                 guard case .success(let sc) = Scenario.parse(text, file: path, playing: p) else { return XCTFail(f) }
@@ -218,7 +218,7 @@ final class PlayTests: XCTestCase {
             XCTAssertEqual(s.model.player!.failed, 0, f)
             XCTAssertEqual(
                 s.model.message?.text,
-                "played to the end: \(checks) passed, 0 failed; the screen holds what outbox compare ends with", f)
+                "played to the end: \(checks) passed, 0 failed, as outbox compare ends; space goes on live", f)
             XCTAssertEqual(Set(s.model.columns.map(\.now)).count, 1, "\(f): one clock")
         }
     }
@@ -235,7 +235,7 @@ final class PlayTests: XCTestCase {
         s.model = AppModel(playing: scs)
         s.command("break dropped")
         s.type(" ")
-        s.wall(600_000)
+        s.passWall(600_000)
         XCTAssertTrue(s.model.paused)
         XCTAssertTrue(s.model.isPlaying)
         let why = s.model.pauseWhy ?? ""
@@ -329,16 +329,16 @@ final class PlayTests: XCTestCase {
     func test_tenthSpeed_catchesARequestInFlight_purgeDropsIt_replayedRecordingAgrees() {
         var s = Session(.linktrail)
         s.type("-")
-        s.wall(700)
+        s.passWall(700)
         s.type("-")
-        s.wall(700)
+        s.passWall(700)
         s.type("c")  // grant: the install goes out, 2 s of wall time on the wire
-        s.wall(700)
+        s.passWall(700)
         XCTAssertEqual(s.states("install"), ["in-flight"])
-        s.wall(2100)
+        s.passWall(2100)
         XCTAssertEqual(s.states("install"), ["delivered"])
         s.type("t")
-        s.wall(700)
+        s.passWall(700)
         XCTAssertEqual(s.states("purchase"), ["in-flight"], "0.7 s of wall time is 70 ms: still on the wire")
         XCTAssertTrue(s.screen().text.contains("purchase  in-flight"), s.screen().text)
         s.type("c")  // deny: the purge drops it (LT-2)
@@ -348,7 +348,7 @@ final class PlayTests: XCTestCase {
         XCTAssertTrue(
             s.screen().text.contains("consent denied: purged 0 saved · 1 in flight · 0 retrying (LT-2)"),
             s.screen().text)
-        s.wall(5000)
+        s.passWall(5000)
         let end = s.model.sim.now
         let text = "profile linktrail\n" + s.model.recorded.joined(separator: "\n") + "\n"
         XCTAssertEqual(

@@ -7,7 +7,7 @@ import XCTest
 extension Session {
     /// Lets `ms` of wall time pass as the loop does: frames of `frame` ms, each
     /// turned into virtual time at the clock's speed (`wallTimePassed`).
-    mutating func wall(_ ms: Int64, frame: Int64 = 33) {
+    mutating func passWall(_ ms: Int64, frame: Int64 = 33) {
         var left = ms
         while left > 0 {
             let f = min(frame, left)
@@ -17,10 +17,10 @@ extension Session {
     }
 
     /// The first line of the header.
-    func header(glyphs: Glyphs = .unicode) -> String { String(screen(glyphs: glyphs).lines[0]) }
+    func headerRow(glyphs: Glyphs = .unicode) -> String { String(screen(glyphs: glyphs).lines[0]) }
 
     /// The status bar.
-    func statusBar(glyphs: Glyphs = .unicode) -> String { String(screen(glyphs: glyphs).lines[height - 1]) }
+    func statusRow(glyphs: Glyphs = .unicode) -> String { String(screen(glyphs: glyphs).lines[height - 1]) }
 }
 
 /// Part 1 and 2 of issue 12: slow motion, exact speeds, breakpoints, the step.
@@ -31,24 +31,24 @@ final class TimeTests: XCTestCase {
     /// in ASCII as `0.1x`.
     func test_speeds_slowerAndFaster_shownInTheHeader() {
         var s = Session(.linktrail)
-        XCTAssertTrue(s.header().contains("▶ 1× "), s.header())
+        XCTAssertTrue(s.headerRow().contains("▶ 1× "), s.headerRow())
         var seen: [String] = []
         for _ in 0..<3 {
             s.type("-")
             seen.append(s.model.clockSpeed.text(ascii: false))
         }
         XCTAssertEqual(seen, ["¼×", "⅒×", "⅒×"])
-        XCTAssertTrue(s.header().contains("▶ ⅒× "), s.header())
-        XCTAssertTrue(s.header(glyphs: .ascii).contains("> 0.1x "), s.header(glyphs: .ascii))
+        XCTAssertTrue(s.headerRow().contains("▶ ⅒× "), s.headerRow())
+        XCTAssertTrue(s.headerRow(glyphs: .ascii).contains("> 0.1x "), s.headerRow(glyphs: .ascii))
         XCTAssertEqual(s.model.message?.text, "speed ⅒×")
-        XCTAssertTrue(s.statusBar(glyphs: .ascii).contains("speed 0.1x"), s.statusBar(glyphs: .ascii))
+        XCTAssertTrue(s.statusRow(glyphs: .ascii).contains("speed 0.1x"), s.statusRow(glyphs: .ascii))
         seen = []
         for _ in 0..<7 {
             s.type("+")
             seen.append(s.model.clockSpeed.text(ascii: true))
         }
         XCTAssertEqual(seen, ["0.25x", "1x", "10x", "60x", "600x", "3600x", "3600x"])
-        XCTAssertTrue(s.header().contains("▶ 3600× "), s.header())
+        XCTAssertTrue(s.headerRow().contains("▶ 3600× "), s.headerRow())
     }
 
     /// At ⅒× a 200 ms attempt is on the wire for exactly 2 s of wall time, in
@@ -58,14 +58,14 @@ final class TimeTests: XCTestCase {
         s.type("--")
         s.type("c")  // consent granted: the install goes on the wire at 0
         XCTAssertEqual(s.states("install"), ["in-flight"])
-        s.wall(1980)  // 60 frames: 198 ms of virtual time
+        s.passWall(1980)  // 60 frames: 198 ms of virtual time
         XCTAssertEqual(s.model.sim.now, 198)
         XCTAssertEqual(s.states("install"), ["in-flight"])
         XCTAssertTrue(s.screen().text.contains("in-flight"))
-        s.wall(19)
+        s.passWall(19)
         XCTAssertEqual(s.model.sim.now, 199)
         XCTAssertEqual(s.states("install"), ["in-flight"])
-        s.wall(1)
+        s.passWall(1)
         XCTAssertEqual(s.model.sim.now, 200)
         XCTAssertEqual(s.states("install"), ["delivered"])
         // ¼×: 4 s of wall time are exactly 1 s of virtual time, in uneven frames.
@@ -78,11 +78,11 @@ final class TimeTests: XCTestCase {
     func test_paused_wallTimeMovesNothing() {
         var s = Session(.linktrail)
         s.type(" ")
-        s.wall(5000)
+        s.passWall(5000)
         XCTAssertEqual(s.model.sim.now, 0)
-        XCTAssertTrue(s.header().contains("PAUSED 1× "), s.header())
+        XCTAssertTrue(s.headerRow().contains("PAUSED 1× "), s.headerRow())
         s.type(" ")
-        s.wall(100)
+        s.passWall(100)
         XCTAssertEqual(s.model.sim.now, 100)
     }
 
@@ -90,14 +90,14 @@ final class TimeTests: XCTestCase {
     func test_purgeBanner_lastsFiveWallSeconds_atTenthSpeed() {
         var s = Session(.linktrail)
         s.type("c")
-        s.wall(1000)
+        s.passWall(1000)
         s.type("--")
         s.type("t")
         s.type("c")  // deny: the purchase on the wire is dropped
         XCTAssertTrue(s.model.banner != nil)
-        s.wall(4900)
+        s.passWall(4900)
         XCTAssertTrue(s.model.banner != nil, "the banner went before 5 s of wall time")
-        s.wall(200)
+        s.passWall(200)
         XCTAssertNil(s.model.banner)
     }
 
@@ -124,13 +124,13 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(s.model.pauseWhy, "#2 → retrying (LT-4)")
         XCTAssertEqual(s.model.selected, 2)
         XCTAssertEqual(s.states("purchase"), ["retrying", "retrying"], "the whole instant is processed")
-        XCTAssertTrue(s.header().contains("PAUSED 1× · #2 → retrying (LT-4)"), s.header())
-        XCTAssertTrue(s.header(glyphs: .ascii).contains("PAUSED 1x - #2 -> retrying (LT-4)"), s.header(glyphs: .ascii))
+        XCTAssertTrue(s.headerRow().contains("PAUSED 1× · #2 → retrying (LT-4)"), s.headerRow())
+        XCTAssertTrue(s.headerRow(glyphs: .ascii).contains("PAUSED 1x - #2 -> retrying (LT-4)"), s.headerRow(glyphs: .ascii))
         XCTAssertTrue(
-            s.statusBar().contains("breakpoint: #2 → retrying (LT-4) at 00:00:01.200; space resumes"), s.statusBar())
+            s.statusRow().contains("breakpoint: #2 → retrying (LT-4) at 00:00:01.200; space resumes"), s.statusRow())
         // Frozen: ticks and wall time later do not move it.
         s.wait(10_000)
-        s.wall(3000)
+        s.passWall(3000)
         XCTAssertEqual(s.model.sim.now, 1200)
         XCTAssertEqual(s.states("purchase"), ["retrying", "retrying"])
         // Space resumes; the next stop is the next retrying, not this one again.
@@ -143,7 +143,7 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(s.model.sim.request(2).attempts, 2)
         // The breakpoint shows in the status bar while set, and in the help.
         s.model.message = nil
-        XCTAssertTrue(s.statusBar().hasPrefix(" b break retrying "), s.statusBar())
+        XCTAssertTrue(s.statusRow().hasPrefix(" b break retrying "), s.statusRow())
         s.type("?")
         var help = ""
         for _ in 0..<40 {
@@ -157,7 +157,7 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(s.model.message?.text, "breakpoints cleared (1)")
         s.type(" ")
         s.model.message = nil
-        XCTAssertFalse(s.statusBar().contains("break"), s.statusBar())
+        XCTAssertFalse(s.statusRow().contains("break"), s.statusRow())
         s.wait(60_000)
         XCTAssertEqual(s.states("purchase"), ["queued", "queued"])
     }
@@ -224,7 +224,7 @@ final class TimeTests: XCTestCase {
         s.type("bz")
         XCTAssertEqual(s.model.mode, .chooseBreak)
         XCTAssertEqual(s.model.message?.isError, true)
-        XCTAssertTrue(s.statusBar().contains("no breakpoint on `z`"), s.statusBar())
+        XCTAssertTrue(s.statusRow().contains("no breakpoint on `z`"), s.statusRow())
         s.press(.escape)
         XCTAssertEqual(s.model.mode, .normal)
         s.type("bc")
@@ -292,7 +292,7 @@ final class TimeTests: XCTestCase {
         s.type(".")
         XCTAssertEqual(s.model.sim.now, 200)
         XCTAssertEqual(s.model.message?.text, "stepped to 00:00:00.200: #1 → retrying (IOS-4); space resumes")
-        XCTAssertTrue(s.header().contains("PAUSED 1× · step"), s.header())
+        XCTAssertTrue(s.headerRow().contains("PAUSED 1× · step"), s.headerRow())
         s.command("break in-flight")
         s.type(".")
         XCTAssertEqual(s.model.sim.now, 30_200)
@@ -321,7 +321,7 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(Set(s.model.columns.map(\.now)), [200])
         XCTAssertEqual(s.row("purchase"), ["dropped", "queued", "dropped"])
         XCTAssertEqual(s.model.selected, 1)
-        XCTAssertTrue(s.header().contains("PAUSED 1× · ios #1 → dropped (IOS-3)"), s.header())
+        XCTAssertTrue(s.headerRow().contains("PAUSED 1× · ios #1 → dropped (IOS-3)"), s.headerRow())
         s.wait(5000)
         XCTAssertEqual(s.model.sim.now, 200)
         s.command("break request 2")
