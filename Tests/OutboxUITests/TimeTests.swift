@@ -125,7 +125,8 @@ final class TimeTests: XCTestCase {
         XCTAssertEqual(s.model.selected, 2)
         XCTAssertEqual(s.states("purchase"), ["retrying", "retrying"], "the whole instant is processed")
         XCTAssertTrue(s.headerRow().contains("PAUSED 1× · #2 → retrying (LT-4)"), s.headerRow())
-        XCTAssertTrue(s.headerRow(glyphs: .ascii).contains("PAUSED 1x - #2 -> retrying (LT-4)"), s.headerRow(glyphs: .ascii))
+        XCTAssertTrue(
+            s.headerRow(glyphs: .ascii).contains("PAUSED 1x - #2 -> retrying (LT-4)"), s.headerRow(glyphs: .ascii))
         XCTAssertTrue(
             s.statusRow().contains("breakpoint: #2 → retrying (LT-4) at 00:00:01.200; space resumes"), s.statusRow())
         // Frozen: ticks and wall time later do not move it.
@@ -329,6 +330,49 @@ final class TimeTests: XCTestCase {
         s.type("t")  // row 2: its first transition, in any column, stops the clock
         XCTAssertEqual(s.model.pauseWhy, "ios #2 → pending (IOS-1)")
         XCTAssertEqual(s.model.selected, 2)
+    }
+
+    // MARK: ASCII
+
+    /// Under ASCII glyphs the time parts write ASCII only: the speeds, a paused
+    /// header with its reason, the chooser, the help with breakpoints set, a
+    /// play's log and status, and the messages (`speed 0.1x`).
+    func test_timeParts_underASCII_writeOnlyASCII() {
+        var s = Session(.ios)
+        var screens: [String] = []
+        func look() { screens.append(s.screen(glyphs: .ascii).text) }
+        s.type("--")
+        look()
+        s.command("break retrying")
+        s.type("xdat")
+        s.passWall(60_000)
+        look()
+        s.type("b")
+        look()
+        s.press(.escape)
+        s.type("?")
+        for _ in 0..<8 {
+            look()
+            s.press(.pageDown)
+        }
+        s.press(.escape)
+        s.type(".")
+        look()
+        guard
+            case .success(let sc) = Scenario.parse(
+                "profile ios\nat 0 launch\nat 0 track a\nexpect at 1s state a delivered\n", file: "a.outbox")
+        else { return XCTFail() }
+        s.model = AppModel(playing: sc)
+        look()
+        s.type(" ")
+        s.passWall(20_000)
+        look()
+        XCTAssertTrue(screens[1].contains("PAUSED 0.1x - #1 -> retrying (IOS-4)"), screens[1])
+        XCTAssertTrue(screens.last!.contains("expect line 4: expect at 1s state a delivered: ok"), screens.last!)
+        for (i, text) in screens.enumerated() {
+            let bad = text.unicodeScalars.filter { !$0.isASCII }
+            XCTAssertTrue(bad.isEmpty, "screen \(i): " + String(String.UnicodeScalarView(bad)) + "\n" + text)
+        }
     }
 
     // MARK: --speed
