@@ -127,9 +127,6 @@ public struct ScenarioRunner {
     /// The time of the next line not yet played, or nil when every line has been.
     public var nextLineTime: Millis? { next < scenario.steps.count ? scenario.steps.time(at: next) : nil }
 
-    /// How many lines have been played (actions applied, checks evaluated).
-    public var linesPlayed: Int { next }
-
     /// Plays the next instant, exactly as `step(emit:)`, on `live` instead of the
     /// runner's own simulation: the live screen's (`outbox --play`), which the
     /// user may also act on between instants. The two are swapped, not copied.

@@ -12,7 +12,7 @@ extension AppView {
     /// Text from the model as the glyphs can show it: under ASCII, the arrows,
     /// speeds and marks the model writes become `->`, `0.1x`, `x`; other
     /// characters (a request's name) are left to `put`.
-    static func shown(_ s: String, _ g: Glyphs) -> String {
+    static func glyphText(_ s: String, _ g: Glyphs) -> String {
         guard g.isASCII, s.unicodeScalars.contains(where: { !$0.isASCII }) else { return s }
         var out = ""
         for c in s {
@@ -37,7 +37,7 @@ extension AppView {
     static func speedSegment(_ m: AppModel, g: Glyphs) -> (String, Role) {
         let speed = m.clockSpeed.text(ascii: g.isASCII)
         guard m.paused else { return ("\(g.play) \(speed) ", .headerAccent) }
-        let why = m.pauseWhy.map { " \(g.sep) " + shown($0, g) } ?? ""
+        let why = m.pauseWhy.map { " \(g.sep) " + glyphText($0, g) } ?? ""
         return ("PAUSED \(speed)" + why + " ", .headerAccent)
     }
 

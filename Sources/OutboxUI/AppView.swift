@@ -455,7 +455,7 @@ public enum AppView {
         }
         if let msg = m.message {
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: msg.isError ? .error : .notice)
-            buf.put(" " + shown(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
+            buf.put(" " + glyphText(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
             return
         }
         // The most useful keys that fit; help and quit always; breakpoints and a play's checks first.
@@ -541,7 +541,7 @@ public enum AppView {
                 buf.put(row.0, x: x, y: y, role: .paneTitle, limit: colW)
             } else {
                 buf.put(pad(row.0, 10), x: x + 1, y: y, role: .helpKey, limit: 11)
-                buf.put(shown(row.1, g), x: x + 12, y: y, role: .help, limit: colW - 13)
+                buf.put(glyphText(row.1, g), x: x + 12, y: y, role: .help, limit: colW - 13)
             }
         }
     }
