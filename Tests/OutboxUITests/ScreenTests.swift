@@ -74,7 +74,7 @@ final class ScreenTests: XCTestCase {
         var i = Session(.ios)
         i.type("c")
         XCTAssertTrue(i.screen().text.contains("no consent gate"), i.screen().text)
-        i.type("Z")
+        i.type("Y")
         XCTAssertTrue(i.screen().text.contains("press ? for help"))
     }
 
