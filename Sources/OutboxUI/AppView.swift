@@ -219,8 +219,8 @@ public enum AppView {
         let inBudget = min(Int(r.budgetUsed), budget)
         let beyond = Int(r.attempts) - inBudget
         guard beyond > 0 else { return "budget \(inBudget)/\(budget)" }
-        let why = s.profile == .linktrail ? "flushes, earlier runs: LT-11, LT-12" : (s.profile == .ios ? "earlier launches: IOS-6" : "earlier launches")
-        return "budget \(inBudget)/\(budget) + \(beyond) outside it (\(why))"
+        let why = s.profile == .linktrail ? "by flushes (LT-11)" : (s.profile == .ios ? "after relaunches (IOS-6)" : "after relaunches")
+        return "budget \(inBudget)/\(budget), +\(beyond) \(why)"
     }
 
     static func attemptsText(_ r: Request, budget: Int) -> String {

@@ -95,7 +95,7 @@ public enum KeyMap {
         b([.backTab], .previousPane, "moving", "previous pane", nil),
         b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
         b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
-        b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", (5, "filter")),
+        b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", (5, "find")),
         b([.char("z")], .zoomIn, "timeline", "zoom the timeline in: fewer seconds a column (down to 100 ms)", nil),
         b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
         b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
