@@ -160,6 +160,13 @@ final class SmallScreenTests: XCTestCase {
         XCTAssertEqual(sep, 13)
         XCTAssertEqual(lines[sep], "─ #1 install───────────────────────────── 1-9 of 21 ─┬─ Backend ────────────────")
         XCTAssertTrue(lines[sep - 1].hasPrefix("    9 event    burst-8 "), lines[sep - 1])
+        // The compare too: on its detail's separator, the last row kept.
+        var c = Session(compare: [.ios, .android])
+        c.type("T")
+        let cl = c.screen().lines
+        let csep = cl.firstIndex { $0.contains("─ ios ") }!
+        XCTAssertTrue(cl[csep].hasSuffix(" 9-20 of 20 ─"), cl[csep])
+        XCTAssertTrue(cl[csep - 1].hasPrefix("   burst-20  │in-flight"), cl[csep - 1])
     }
 
     /// Past the retry budget (a flush sent it again) the att column shows the
