@@ -80,8 +80,10 @@ extension AppView {
 
     /// The timeline's heading: the scale on the left, `now` on the right when the window ends there.
     static func timelineHeading(_ buf: inout ScreenBuffer, axis: TimelineAxis, x: Int, y: Int, width: Int, zoomed: Bool) {
-        let scale = TimelineAxis.scaleText(axis.step) + (zoomed ? " (z)" : "")
         let room = axis.endsAtNow ? width - 4 : width
+        var scale = TimelineAxis.scaleText(axis.step)
+        // Zoomed by hand, it says so when there is room (`f` fits again).
+        if zoomed && scale.count + 4 <= room { scale += " (z)" }
         buf.put(scale, x: x, y: y, role: .columnHeader, limit: room)
         if axis.endsAtNow { buf.put("now", x: x + width - 3, y: y, role: .columnHeader) }
     }
