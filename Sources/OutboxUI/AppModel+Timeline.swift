@@ -15,7 +15,11 @@ extension AppModel {
             if current == ladder.count - 1 { message = ("the timeline is at its widest: 1 col = 1 h", false) }
         case .fitTimeline:
             timelineZoom = nil
-            message = (selected == nil ? "timeline: fits the newest moments" : "timeline: fits #\(selected!)'s whole life", false)
+            if isComparing {
+                message = ("timelines: back to the speed's scale", false)
+            } else {
+                message = (selected.map { "timeline: fits #\($0)'s whole life" } ?? "timeline: fits the newest moments", false)
+            }
         default: break
         }
     }

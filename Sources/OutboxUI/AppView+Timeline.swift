@@ -73,6 +73,8 @@ extension AppView {
     /// The scale a fit chose, or the zoom: the ladder index (for `z`/`Z` to step from).
     static func timelineScaleIndex(_ m: AppModel, width: Int) -> Int {
         if let z = m.timelineZoom { return z }
+        // The compare's timelines are drawn to the speed's scale, not fitted.
+        if m.isComparing { return TimelineAxis.ladder.firstIndex(of: msPerColumn(m)) ?? TimelineAxis.fitFloor }
         let c = columns(width: width)
         let step = timelineWindow(m, ids: m.selected.map { [$0] } ?? [], cols: c.timelineW).axis.step
         return TimelineAxis.ladder.firstIndex(of: step) ?? TimelineAxis.fitFloor

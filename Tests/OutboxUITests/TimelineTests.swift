@@ -81,6 +81,21 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(String(again[4].suffix(22)), "│ +30s +60s +2m  +18m✗")
     }
 
+    /// Comparing, `z`/`Z` scale every column's timeline from the speed's scale; `f` goes back to it.
+    func test_compare_zoomsFromTheSpeedsScale() {
+        var s = Session(compare: [.ios, .android])
+        s.type("TT")  // 40 rows: the selection is past the first column's first requests
+        s.type("Z")
+        XCTAssertEqual(s.model.timelineZoom, TimelineAxis.ladder.firstIndex(of: 2000))
+        XCTAssertTrue(s.screen(160, 45).text.contains("last 72s"), s.screen(160, 45).text)
+        s.type("zzz")
+        XCTAssertEqual(AppView.msPerColumn(s.model), 200)
+        s.type("f")
+        XCTAssertNil(s.model.timelineZoom)
+        XCTAssertEqual(AppView.msPerColumn(s.model), 1000)
+        XCTAssertEqual(s.model.message?.text, "timelines: back to the speed's scale")
+    }
+
     /// Quiet stretches shorter than 8 columns are drawn to scale, not cut.
     func test_shortQuietStretches_areDrawnToScale() {
         var s = Session(.linktrail, settings: [("requireConsent", "false")])
