@@ -18,7 +18,9 @@ extension AppModel {
             if isComparing {
                 message = ("timelines: back to the speed's scale", false)
             } else {
-                message = (selected.map { "timeline: fits #\($0)'s whole life" } ?? "timeline: fits the newest moments", false)
+                message = (
+                    selected.map { "timeline: fits #\($0)'s whole life" } ?? "timeline: fits the newest moments", false
+                )
             }
         default: break
         }

@@ -48,10 +48,12 @@ extension AppView {
             // A request that ended this very column: one more, for its end mark.
             var end = now
             if let l = life, l.final, l.to / step >= now / step { end = l.to + step }
-            let right = TimelineAxis.build(moments: moments, step: step, anchor: end, now: now, cols: cols, backwards: true)
+            let right = TimelineAxis.build(
+                moments: moments, step: step, anchor: end, now: now, cols: cols, backwards: true)
             guard let l = life else { return (right, true) }
             if right.column(of: l.from) >= 0 { return (right, true) }
-            let left = TimelineAxis.build(moments: moments, step: step, anchor: l.from, now: now, cols: cols, backwards: false)
+            let left = TimelineAxis.build(
+                moments: moments, step: step, anchor: l.from, now: now, cols: cols, backwards: false)
             let lastMark = l.final ? l.to + step : l.to
             if left.column(of: lastMark) < left.count { return (left, true) }
             let tail = TimelineAxis.build(
@@ -81,7 +83,8 @@ extension AppView {
     }
 
     /// The timeline's heading: the scale on the left, `now` on the right when the window ends there.
-    static func timelineHeading(_ buf: inout ScreenBuffer, axis: TimelineAxis, x: Int, y: Int, width: Int, zoomed: Bool) {
+    static func timelineHeading(_ buf: inout ScreenBuffer, axis: TimelineAxis, x: Int, y: Int, width: Int, zoomed: Bool)
+    {
         let room = axis.endsAtNow ? width - 4 : width
         var scale = TimelineAxis.scaleText(axis.step)
         // Zoomed by hand, it says so when there is room (`f` fits again).
@@ -143,7 +146,9 @@ extension AppView {
                 if tr.to == .delivered {
                     set(c, g.tlOk, .timelineOk)
                 } else if tr.outcome.isNone {
-                    set(c, tr.to == .dropped ? g.tlDropped : g.tlQueued, tr.to == .dropped ? .timelineFinal : .stateQueued)
+                    set(
+                        c, tr.to == .dropped ? g.tlDropped : g.tlQueued,
+                        tr.to == .dropped ? .timelineFinal : .stateQueued)
                 } else {
                     set(c, g.tlFail, .timelineFail)
                     // An answer that ended the request: its end beside the failed answer.

@@ -19,7 +19,8 @@ public struct TimelineAxis: Equatable, Sendable {
 
     /// The scales `z`/`Z` step through, in milliseconds per column.
     public static let ladder: [Millis] = [
-        100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000,
+        100, 200, 500, 1000, 2000, 5000, 10_000, 20_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000,
+        3_600_000,
     ]
     /// The ladder's index of the scale a fit never goes below (1 s): finer scales
     /// are there to zoom into, and would redraw the whole lane on every frame.

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 

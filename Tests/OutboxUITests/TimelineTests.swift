@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -108,8 +109,9 @@ final class TimelineTests: XCTestCase {
 
     /// The axis alone: cut labels, where moments fall, the ladder's texts.
     func test_axis_cutsAndLabels() {
-        let a = TimelineAxis.build(moments: [0, 200, 30_200, 30_400], step: 1000, anchor: 40_000, now: 40_000, cols: 12,
-                                   backwards: true)
+        let a = TimelineAxis.build(
+            moments: [0, 200, 30_200, 30_400], step: 1000, anchor: 40_000, now: 40_000, cols: 12,
+            backwards: true)
         XCTAssertEqual(a.count, 12)
         XCTAssertEqual(String(String.UnicodeScalarView(a.cut.map { $0 ?? "." })), ".+30s.+9.6s.")
         XCTAssertEqual(a.column(of: 200), 0)
@@ -118,10 +120,12 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(a.column(of: 40_000), 11)
         XCTAssertEqual(a.column(of: 41_000), 12)
         XCTAssertTrue(a.endsAtNow)
-        XCTAssertEqual(["+0.8s", "+30s", "+2m", "+20m", "+2h", "+72h", "+5d"],
-                       [800, 30_000, 120_000, 1_200_000, 7_200_000, 259_200_000, 432_000_000].map(TimelineAxis.cutText))
-        XCTAssertEqual(["1 col = 100 ms", "1 col = 10 s", "1 col = 5 min", "1 col = 1 h"],
-                       [100, 10_000, 300_000, 3_600_000].map(TimelineAxis.scaleText))
+        XCTAssertEqual(
+            ["+0.8s", "+30s", "+2m", "+20m", "+2h", "+72h", "+5d"],
+            [800, 30_000, 120_000, 1_200_000, 7_200_000, 259_200_000, 432_000_000].map(TimelineAxis.cutText))
+        XCTAssertEqual(
+            ["1 col = 100 ms", "1 col = 10 s", "1 col = 5 min", "1 col = 1 h"],
+            [100, 10_000, 300_000, 3_600_000].map(TimelineAxis.scaleText))
     }
 }
 
@@ -161,7 +165,8 @@ final class SmallScreenTests: XCTestCase {
         XCTAssertEqual(lines[0], " OUTBOX linktrail │ 00:00:00.3 ▶ 1× │ net ● online │ consent ? undecided        ")
         XCTAssertEqual(lines[1], " backend ok │ flush running · sent 1 · 2 left │ app running                     ")
         // Wider, the long words come back.
-        XCTAssertTrue(s.screen(120, 40).lines[1].contains("flush running (successful send of #4 'c') · sent 1 · 2 left"))
+        XCTAssertTrue(
+            s.screen(120, 40).lines[1].contains("flush running (successful send of #4 'c') · sent 1 · 2 left"))
     }
 
     /// The list's position goes on the line under it, never over a row.
@@ -199,9 +204,15 @@ final class SmallScreenTests: XCTestCase {
         s.press(.down)
         let lines = s.screen(120, 40).lines
         let h = lines.firstIndex { $0.hasPrefix("    # kind") }!
-        XCTAssertTrue(lines[h + 1].hasPrefix("    1 install  install       delivered 2             200       LT-11 "), lines[h + 1])
-        XCTAssertTrue(lines[h + 2].hasPrefix("    2 event    a             delivered 2             200       LT-11 "), lines[h + 2])
-        XCTAssertTrue(lines[h + 3].hasPrefix("    3 event    c             delivered 1/1           200       LT-4 "), lines[h + 3])
+        XCTAssertTrue(
+            lines[h + 1].hasPrefix("    1 install  install       delivered 2             200       LT-11 "),
+            lines[h + 1])
+        XCTAssertTrue(
+            lines[h + 2].hasPrefix("    2 event    a             delivered 2             200       LT-11 "),
+            lines[h + 2])
+        XCTAssertTrue(
+            lines[h + 3].hasPrefix("    3 event    c             delivered 1/1           200       LT-4 "), lines[h + 3]
+        )
         let detail = s.screen(120, 40).text
         XCTAssertTrue(detail.contains("attempts 2 · budget 1/1, +1 by flushes (LT-11)"), detail)
     }
