@@ -41,4 +41,20 @@ extension EndToEndTests {
         keys("q")
         waitFor("EXIT=0")
     }
+
+    /// A message covers the hint bar for a few seconds of wall time, then the keys come back.
+    func test_message_givesTheHintBarBack() {
+        XCTAssertEqual(sh("command -v tmux").0, 0, "tmux is needed (.ci/run installs it)")
+        XCTAssertTrue(
+            start("cd \(work) && " + outbox("--memory --profile ios") + "; " + Self.afterExit, width: 80, height: 24))
+        guard waitFor("? help q quit") else { return }
+        keys("Y")
+        guard waitFor("no command on `Y`: press ? for help") else { return }
+        XCTAssertFalse(screen().contains("? help q quit"))
+        // No key pressed: the loop lets the message go (after 4 s; waitFor allows 10).
+        guard waitFor("? help q quit") else { return }
+        XCTAssertFalse(screen().contains("no command on"))
+        keys("q")
+        waitFor("EXIT=0")
+    }
 }
