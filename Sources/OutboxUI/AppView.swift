@@ -205,8 +205,9 @@ public enum AppView {
     /// Milliseconds a compare's timeline column stands for: the zoom, or by speed.
     static func msPerColumn(_ m: AppModel) -> Millis {
         if let z = m.timelineZoom { return TimelineAxis.ladder[z] }
-        let bySpeed: [Millis] = [1000, 5000, 30_000, 300_000]
-        return bySpeed[min(max(0, m.speedIndex), bySpeed.count - 1)]
+        // By the speed's value, not its index: the list of speeds may grow.
+        let speed = m.speed
+        return speed <= 1 ? 1000 : (speed <= 10 ? 5000 : (speed <= 60 ? 30_000 : 300_000))
     }
 
     /// What the att column shows: attempts out of the retry budget while the
