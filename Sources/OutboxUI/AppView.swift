@@ -210,9 +210,6 @@ public enum AppView {
         return speed <= 1 ? 1000 : (speed <= 10 ? 5000 : (speed <= 60 ? 30_000 : 300_000))
     }
 
-    /// What the att column shows: attempts out of the retry budget while the
-    /// budget accounts for every attempt; past that (a flush, a later launch sent
-    /// it again), the plain count, so it never reads `4/3` (the detail says why).
     /// The retry budget in the detail: what of it this run used, and the attempts
     /// it does not account for (a flush's sends, earlier runs) said as such.
     static func budgetText(_ r: Request, _ s: Simulation) -> String {
@@ -224,6 +221,9 @@ public enum AppView {
         return "budget \(inBudget)/\(budget), +\(beyond) \(why)"
     }
 
+    /// What the att column shows: attempts out of the retry budget while the
+    /// budget accounts for every attempt; past that (a flush, a later launch sent
+    /// it again), the plain count, so it never reads `4/3` (the detail says why).
     static func attemptsText(_ r: Request, budget: Int) -> String {
         guard budget > 0, r.attempts == r.budgetUsed, Int(r.attempts) <= budget else { return "\(r.attempts)" }
         return "\(r.attempts)/\(budget)"
