@@ -198,7 +198,7 @@ extension AppView {
                     limit: c.stateW)
                 let budget = s.settings.retryAttempts
                 buf.put(
-                    budget > 0 ? "\(r.attempts)/\(budget)" : "\(r.attempts)", x: x + c.att, y: y, role: base,
+                    attemptsText(r, budget: budget), x: x + c.att, y: y, role: base,
                     limit: min(c.next - c.att - 1, c.colW - c.att))
                 if r.state == .retrying && r.nextAttemptAt >= 0 {
                     buf.put(
