@@ -78,7 +78,8 @@ extension AppView {
         // The compare's timelines are drawn to the speed's scale, not fitted.
         if m.isComparing { return TimelineAxis.ladder.firstIndex(of: msPerColumn(m)) ?? TimelineAxis.fitFloor }
         let c = columns(width: width)
-        let step = timelineWindow(m, ids: m.selected.map { [$0] } ?? [], cols: c.timelineW).axis.step
+        // The rows on screen, as the list draws them: the same moments, the same fit.
+        let step = timelineWindow(m, ids: visibleIDs(m, rows: m.listHeight), cols: c.timelineW).axis.step
         return TimelineAxis.ladder.firstIndex(of: step) ?? TimelineAxis.fitFloor
     }
 

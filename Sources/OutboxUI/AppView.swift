@@ -244,13 +244,7 @@ public enum AppView {
             let hint = m.sim.appRunning ? "no requests here yet: t tracks a purchase, : runs any action" : "the app is closed: L launches it"
             buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
         }
-        let ids: [Int32]
-        if m.tab == .all && m.nameFilter.isEmpty {
-            ids = (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) }
-        } else {
-            let all = m.filteredIDs
-            ids = Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
-        }
+        let ids = visibleIDs(m, rows: rows)
         let window = c.timelineW > 8 ? timelineWindow(m, ids: ids, cols: c.timelineW) : nil
         if let w = window {
             buf.put(g.vLine, x: c.timeline - 1, y: y0, role: .border)
@@ -282,6 +276,14 @@ public enum AppView {
                 for (k, cell) in cells.enumerated() { buf[c.timeline + k, y] = cell }
             }
         }
+    }
+
+    /// The ids of the rows the list shows.
+    static func visibleIDs(_ m: AppModel, rows: Int) -> [Int32] {
+        let n = m.rowCount
+        if m.tab == .all && m.nameFilter.isEmpty { return (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) } }
+        let all = m.filteredIDs
+        return Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
     }
 
     /// Which rows of how many the list shows, on the line under it (never over a row).

@@ -82,6 +82,54 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(String(again[4].suffix(22)), "│ +30s +60s +2m  +18m✗")
     }
 
+    /// Whatever the fit chose for the rows on screen, `z` shows the next finer
+    /// scale and `Z` the next coarser one: zooming starts from what is seen.
+    func test_zoom_stepsFromTheScaleOnScreen() {
+        func shown(_ s: Session) -> Int {
+            let heading = s.screen().lines.first { $0.hasPrefix("    # kind") }!
+            return TimelineAxis.ladder.firstIndex { heading.contains("│" + TimelineAxis.scaleText($0)) }!
+        }
+        var sessions: [Session] = []
+        var a = iosLadder()
+        a.wait(100_000)
+        sessions.append(a)
+        var b = Session(.linktrail, settings: [("requireConsent", "false")])
+        b.command("server 503 always")
+        b.type("T")
+        b.wait(3_600_000)
+        b.type("t")
+        b.wait(500)
+        sessions.append(b)
+        var c = Session(.android)
+        c.command("network offline")
+        c.type("tpt")
+        c.wait(7_200_000)
+        c.command("network online")
+        c.wait(1000)
+        c.press(.home)
+        sessions.append(c)
+        // The first purchase selected, with six more tracked 5 s apart on their own
+        // ladders: their marks fill the first one's life, so the fit is coarser than 1 s.
+        var d = iosLadder()
+        for _ in 0..<6 {
+            d.wait(5000)
+            d.type("t")
+        }
+        d.wait(190_000)
+        d.press(.home)
+        XCTAssertGreaterThan(shown(d), TimelineAxis.fitFloor)
+        sessions.append(d)
+        for s in sessions {
+            let fitted = shown(s)
+            var zin = s
+            zin.type("z")
+            XCTAssertEqual(shown(zin), max(0, fitted - 1), s.screen().text)
+            var zout = s
+            zout.type("Z")
+            XCTAssertEqual(shown(zout), min(TimelineAxis.ladder.count - 1, fitted + 1), s.screen().text)
+        }
+    }
+
     /// Comparing, `z`/`Z` scale every column's timeline from the speed's scale; `f` goes back to it.
     func test_compare_zoomsFromTheSpeedsScale() {
         var s = Session(compare: [.ios, .android])
