@@ -172,6 +172,10 @@ public enum KeyMap {
         out += " lacks is skipped in its column with a note; the devices are in memory |\n"
         out += "| `:compare P,P,...` | switch to a compare of these profiles, afresh from 0 |\n"
         out += "| `:compare off` | back to one column: the first, with its clock and requests |\n"
+        out += "\n## timeline glyphs\n\n| glyph | without UTF-8 | what it marks |\n|---|---|---|\n"
+        for (u, a) in zip(AppView.timelineLegend(.unicode), AppView.timelineLegend(.ascii)) {
+            out += "| `\(u.0)` | `\(a.0)` | \(u.1) |\n"
+        }
         out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
         return out
