@@ -1,26 +1,28 @@
 import OutboxCore
 
 extension AppView {
-    /// The window the list's timeline shows, with the histories of the rows it was built for.
+    /// The window the list's timeline shows, with the histories of the rows it
+    /// was built for (in the order of the ids asked for).
     struct TimelineWindow {
         var axis: TimelineAxis
-        var histories: [Int32: [Transition]]
+        var histories: [[Transition]]
     }
 
     /// The moments that get a column of their own: every transition of the rows
-    /// shown, the column after an answer that ended a request (its `■` or `●`
-    /// goes beside the `✗`), and the network changes.
-    static func timelineMoments(_ sim: Simulation, _ histories: [Int32: [Transition]], step: Millis) -> [Millis] {
-        var out: [Millis] = []
-        for (_, h) in histories {
+    /// shown and the network changes (`base`), and the answers that ended a
+    /// request (`ends`): the column after one is kept too, for its `■` beside the `✗`.
+    static func timelineMoments(_ sim: Simulation, _ histories: [[Transition]]) -> (base: [Millis], ends: [Millis]) {
+        var base: [Millis] = [], ends: [Millis] = []
+        for h in histories {
             for t in h {
-                out.append(t.time)
-                if t.to.isFinal && t.from == .inFlight && !t.outcome.isNone { out.append(t.time + step) }
+                base.append(t.time)
+                if t.to.isFinal && t.from == .inFlight && !t.outcome.isNone { ends.append(t.time) }
             }
         }
-        for c in sim.networkChanges { out.append(c.time) }
-        out.sort()
-        return out
+        for c in sim.networkChanges { base.append(c.time) }
+        base.sort()
+        ends.sort()
+        return (base, ends)
     }
 
     /// The selected request's life: from its first transition to its end, or to now.
@@ -35,16 +37,36 @@ extension AppView {
     /// life starts; a life too long for the scale shows its latest part.
     static func timelineWindow(_ m: AppModel, ids: [Int32], cols: Int) -> TimelineWindow {
         let sim = m.sim
-        var histories: [Int32: [Transition]] = [:]
-        for id in ids { histories[id] = sim.history(of: id) }
-        if let sel = m.selected, histories[sel] == nil, Int(sel) <= sim.requests.count {
-            histories[sel] = sim.history(of: sel)
+        var histories = ids.map { sim.history(of: $0) }
+        if let sel = m.selected, !ids.contains(sel), Int(sel) <= sim.requests.count {
+            histories.append(sim.history(of: sel))
         }
+        let (base, ends) = timelineMoments(sim, histories)
         var life: (from: Millis, to: Millis, final: Bool)? = nil
-        if let sel = m.selected, let h = histories[sel] { life = AppView.life(sim, h) }
+        if let sel = m.selected {
+            if let i = ids.firstIndex(of: sel) {
+                life = AppView.life(sim, histories[i])
+            } else if histories.count > ids.count {
+                life = AppView.life(sim, histories[ids.count])
+            }
+        }
         func axis(_ step: Millis) -> (TimelineAxis, fits: Bool) {
             let now = sim.now
-            let moments = timelineMoments(sim, histories, step: step)
+            // The two sorted lists merged, the ends a step later.
+            var moments: [Millis] = []
+            moments.reserveCapacity(base.count + ends.count)
+            var j = 0
+            for t in base {
+                while j < ends.count && ends[j] + step < t {
+                    moments.append(ends[j] + step)
+                    j += 1
+                }
+                moments.append(t)
+            }
+            while j < ends.count {
+                moments.append(ends[j] + step)
+                j += 1
+            }
             // A request that ended this very column: one more, for its end mark.
             var end = now
             if let l = life, l.final, l.to / step >= now / step { end = l.to + step }

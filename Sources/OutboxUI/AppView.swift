@@ -272,7 +272,7 @@ public enum AppView {
             buf.put(r.rule.id, x: c.rule, y: y, role: base, limit: 6)
             if let w = window {
                 buf.put(g.vLine, x: c.timeline - 1, y: y, role: .border)
-                let cells = timeline(m.sim, w.histories[id] ?? m.sim.history(of: id), axis: w.axis, g: g)
+                let cells = timeline(m.sim, w.histories[i], axis: w.axis, g: g)
                 for (k, cell) in cells.enumerated() { buf[c.timeline + k, y] = cell }
             }
         }
