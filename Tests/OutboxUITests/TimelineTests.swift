@@ -31,6 +31,21 @@ final class TimelineTests: XCTestCase {
         XCTAssertTrue(row(s, 1).hasSuffix("│✗+30s✗+60s✗+2m✗■+20m "), row(s, 1))
     }
 
+    /// Guide use 1 with its keys at 80x24: `x d a`, `t`, then `.` from moment to
+    /// moment; the ladder in its row at the drop, and 20 minutes later.
+    func test_iosLadder_withTheGuidesKeys_80x24() {
+        var s = Session(.ios)
+        s.type("xda")
+        s.type("t")
+        for _ in 0..<20 where s.model.sim.nextDueTime() != nil { s.type(".") }
+        XCTAssertEqual(s.states("purchase"), ["dropped"])
+        assertSnapshot(s.screen().text, "ios-ladder-keys-80x24")
+        XCTAssertTrue(row(s, 1).hasSuffix("│     ✗+30s✗+60s✗+2m✗■"), row(s, 1))
+        s.wait(20 * 60_000)
+        XCTAssertTrue(row(s, 1).hasSuffix("│✗+30s✗+60s✗+2m✗■+20m "), row(s, 1))
+        assertSnapshot(s.screen(glyphs: .ascii).text, "ios-ladder-keys-20min-80x24-ascii")
+    }
+
     /// The heading and the lane of row 1 at 80x24.
     func lane(_ s: Session, row: Int = 1) -> String {
         let lines = s.screen().lines
