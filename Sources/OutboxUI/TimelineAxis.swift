@@ -16,6 +16,9 @@ public struct TimelineAxis: Equatable, Sendable {
     public var cut: [Unicode.Scalar?]
     /// Whether the last column holds now (the window ends at the present).
     public var endsAtNow: Bool
+    /// The moment the last column ends: a step after its start, or where a
+    /// trailing cut's stretch ends.
+    public var end: Millis
 
     /// The scales `z`/`Z` step through, in milliseconds per column.
     public static let ladder: [Millis] = [
@@ -35,7 +38,7 @@ public struct TimelineAxis: Equatable, Sendable {
     public func column(of t: Millis) -> Int {
         guard let first = times.first else { return -1 }
         if t < first { return -1 }
-        if cut.last! == nil && t >= times[count - 1] + step { return count }
+        if t >= end { return count }
         var lo = 0, hi = count - 1
         while lo < hi {
             let mid = (lo + hi + 1) / 2
@@ -109,6 +112,8 @@ public struct TimelineAxis: Equatable, Sendable {
             return lo
         }
         var k = kAnchor
+        // Going back, the anchor's column is the last; going forward, tracked as columns are made.
+        var lastEnd = (kAnchor + 1) * step
         if backwards {
             while times.count < cols {
                 let i = firstAtOrAfter(k)
@@ -143,6 +148,7 @@ public struct TimelineAxis: Equatable, Sendable {
                     times.append(k * step)
                     cut.append(nil)
                     k += 1
+                    lastEnd = k * step
                     continue
                 }
                 let i = firstAtOrAfter(k)
@@ -150,6 +156,7 @@ public struct TimelineAxis: Equatable, Sendable {
                     times.append(k * step)
                     cut.append(nil)
                     k += 1
+                    lastEnd = k * step
                     continue
                 }
                 if i > 0 && i < keys.count {
@@ -161,16 +168,18 @@ public struct TimelineAxis: Equatable, Sendable {
                             cut.append(s)
                         }
                         k = kn
+                        lastEnd = kn * step
                         continue
                     }
                 }
                 times.append(k * step)
                 cut.append(nil)
                 k += 1
+                lastEnd = k * step
             }
         }
         let last = times.count - 1
         let endsAtNow = last >= 0 && cut[last] == nil && times[last] == kNow * step
-        return TimelineAxis(step: step, times: times, cut: cut, endsAtNow: endsAtNow)
+        return TimelineAxis(step: step, times: times, cut: cut, endsAtNow: endsAtNow, end: lastEnd)
     }
 }

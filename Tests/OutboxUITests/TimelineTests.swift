@@ -170,6 +170,49 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(lane(s, row: 2), "1 col = 1 s       now\n            ✗─✗───●  ")
     }
 
+    /// For random moments, scales, anchors and widths: exactly the columns asked
+    /// for, times that never go back, every moment in the window in an ordinary
+    /// column of its own step, and a cut only over a stretch with no moment.
+    func test_axis_properties_seeded() {
+        var g = SplitMix64(seed: 12)
+        for _ in 0..<2000 {
+            let step = TimelineAxis.ladder[Int.random(in: 0..<TimelineAxis.ladder.count, using: &g)]
+            let now = Millis.random(in: 0...4_000_000, using: &g)
+            let n = Int.random(in: 0...30, using: &g)
+            let moments = (0..<n).map { _ in Millis.random(in: 0...now, using: &g) }.sorted()
+            let cols = Int.random(in: 1...60, using: &g)
+            let backwards = Bool.random(using: &g)
+            let anchor = backwards ? now : (moments.first ?? now)
+            let a = TimelineAxis.build(
+                moments: moments, step: step, anchor: anchor, now: now, cols: cols,
+                backwards: backwards)
+            let what = "step \(step) now \(now) cols \(cols) backwards \(backwards) moments \(moments)"
+            XCTAssertEqual(a.count, cols, what)
+            XCTAssertEqual(a.cut.count, cols, what)
+            for i in 1..<max(1, a.count) { XCTAssertLessThanOrEqual(a.times[i - 1], a.times[i], what) }
+            for t in moments + [anchor] {
+                let c = a.column(of: t)
+                guard c >= 0 && c < a.count else { continue }
+                XCTAssertNil(a.cut[c], "moment \(t) in a cut: " + what)
+                XCTAssertTrue(a.times[c] <= t && t < a.times[c] + step, "moment \(t) in column \(c): " + what)
+            }
+            // A cut stands for a stretch with no moment: none falls between its neighbours.
+            var i = 0
+            while i < a.count {
+                guard a.cut[i] != nil else {
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j + 1 < a.count && a.cut[j + 1] != nil { j += 1 }
+                let from = a.times[i]
+                let to = j + 1 < a.count ? a.times[j + 1] : a.end
+                XCTAssertFalse(moments.contains { $0 >= from && $0 < to }, "cut \(i)-\(j): " + what)
+                i = j + 1
+            }
+        }
+    }
+
     /// The axis alone: cut labels, where moments fall, the ladder's texts.
     func test_axis_cutsAndLabels() {
         let a = TimelineAxis.build(
