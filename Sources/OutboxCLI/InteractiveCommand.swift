@@ -342,6 +342,8 @@ enum InteractiveCommand {
         var theme: Theme
         let options: Options
         var frameMs: UInt64 = 33
+        /// How long a message shows in place of the hint bar.
+        static let messageMs: UInt64 = 4000
 
         static func wallMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
 
@@ -357,6 +359,8 @@ enum InteractiveCommand {
             var lastWall = Loop.wallMs()
             var lastFrame: UInt64 = 0
             var dirty = true
+            var messageText: String?
+            var messageSince: UInt64 = 0
             saveRecording()
             while true {
                 if let why = model.sim.store.failure {
@@ -378,6 +382,16 @@ enum InteractiveCommand {
                         signal: sig)
                 }
                 model.setListHeight(AppView.listRows(model, width: term.width, height: term.height))
+                model.setScreenWidth(term.width)
+                // A message covers the hint bar for a few seconds of wall time, then goes.
+                if model.message?.text != messageText {
+                    messageText = model.message?.text
+                    messageSince = Loop.wallMs()
+                } else if messageText != nil && Loop.wallMs() - messageSince >= Loop.messageMs {
+                    model.message = nil
+                    messageText = nil
+                    dirty = true
+                }
                 if dirty || Loop.wallMs() - lastFrame >= frameMs {
                     term.draw(AppView.render(model, width: term.width, height: term.height, glyphs: glyphs))
                     lastFrame = Loop.wallMs()

@@ -255,14 +255,10 @@ public final class Terminal {
         if v >= 0x20 && v < 0x7F { return v }
         if v < 0xA0 { return 0x3F }
         if utf8 { return v }
-        return Terminal.asciiFold[v].map { UInt32($0.value) } ?? 0x3F
+        guard let u = Unicode.Scalar(v) else { return 0x3F }
+        return Glyphs.asciiFold(u).unicodeScalars.first!.value
     }
 
-    static let asciiFold: [UInt32: Unicode.Scalar] = [
-        0xA0: " ", 0xB7: "-", 0xD7: "x", 0x2013: "-", 0x2014: "-", 0x2018: "'", 0x2019: "'", 0x201C: "\"",
-        0x201D: "\"", 0x2022: "*", 0x2026: "~", 0x2192: ">", 0x2190: "<", 0x2500: "-", 0x2502: "|", 0x250C: "+",
-        0x2510: "+", 0x2514: "+", 0x2518: "+", 0x252C: "+", 0x2534: "+", 0x25CF: "*", 0x2713: "v", 0x2717: "x",
-    ]
 
     /// Waits up to `timeoutMs` for a key (-1: forever); nil on timeout.
     public func readKey(timeoutMs: Int32) -> Key? {

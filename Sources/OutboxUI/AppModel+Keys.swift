@@ -115,6 +115,7 @@ extension AppModel {
     }
 
     mutating func run(_ command: Command) -> UIEffect? {
+        usedCommands.insert(command)
         switch command {
         case .help: mode = .help(0)
         case .quit: return .quit
@@ -167,6 +168,7 @@ extension AppModel {
         case .export: return .export
         case .commandLine: mode = .command("")
         case .cycleTheme: return .nextTheme
+        case .zoomIn, .zoomOut, .fitTimeline: runTimeline(command)
         }
         return nil
     }

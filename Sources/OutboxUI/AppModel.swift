@@ -116,6 +116,13 @@ public struct AppModel {
     /// Comparing: rows in each state in any column, and rows that differ.
     public internal(set) var compareCounts = CompareCounts()
     public internal(set) var listHeight = 10
+    /// The timeline's scale as an index of `TimelineAxis.ladder` (`z`/`Z`), or nil
+    /// to fit the selected request's life (`f`, the default).
+    public internal(set) var timelineZoom: Int?
+    /// The screen width the timeline was last laid out for (the loop sets it).
+    public internal(set) var screenWidth = 80
+    /// The commands used so far: the hint bar leaves them out for the next ones.
+    public internal(set) var usedCommands: Set<Command> = []
     let memo = FilterMemo()
 
     /// The clock's speed.

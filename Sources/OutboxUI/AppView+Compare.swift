@@ -73,6 +73,14 @@ extension AppView {
         compareTabs(&buf, m, y: y, width: width)
         compareList(&buf, m, rect: L.list, g: g)
         compareDetail(&buf, m, rect: L.detail, g: g)
+        // The list's position on the separator under it, right of the last profile's title.
+        let cols = m.columns.count
+        let colW = max(8, (width - (cols - 1)) / cols)
+        let lastTitleEnd = (cols - 1) * (colW + 1) + 1 + m.columns[cols - 1].profile.rawValue.count + 2
+        let info = " \(m.top + 1)-\(min(m.rowCount, m.top + L.list.height - 1)) of \(m.rowCount) "
+        if width - 1 - info.count > lastTitleEnd {
+            listPosition(&buf, m, rows: L.list.height - 1, y: L.detail.y - 1, rightX: width)
+        }
         status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
         case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m))
@@ -191,7 +199,7 @@ extension AppView {
                     limit: c.stateW)
                 let budget = s.settings.retryAttempts
                 buf.put(
-                    budget > 0 ? "\(r.attempts)/\(budget)" : "\(r.attempts)", x: x + c.att, y: y, role: base,
+                    attemptsText(r, budget: budget), x: x + c.att, y: y, role: base,
                     limit: min(c.next - c.att - 1, c.colW - c.att))
                 if r.state == .retrying && r.nextAttemptAt >= 0 {
                     buf.put(
@@ -204,10 +212,6 @@ extension AppView {
                     for (j, cell) in cells.enumerated() { buf[x + c.timeline + j, y] = cell }
                 }
             }
-        }
-        if n > rows {
-            let info = " \(m.top + 1)-\(min(n, m.top + rows)) of \(n) "
-            buf.put(info, x: max(0, rect.width - info.count), y: rect.maxY - 1, role: .dim)
         }
     }
 

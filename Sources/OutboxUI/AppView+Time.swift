@@ -1,36 +1,16 @@
 import OutboxCore
 
-extension Glyphs {
-    /// Whether these are the ASCII glyphs (a locale that is not UTF-8).
-    public var isASCII: Bool { hLine == "-" }
-}
-
 /// The clock's parts of the screen: the speed or PAUSED and why in the header,
 /// breakpoints and a play's checks in the status bar, the breakpoint chooser,
 /// a play's `expect` results in the log.
 extension AppView {
     /// Text from the model as the glyphs can show it: under ASCII, the arrows,
-    /// speeds and marks the model writes become `->`, `0.1x`, `x`; other
-    /// characters (a request's name) are left to `put`.
+    /// speeds and marks the model writes become `->`, `0.1x`, `x`, by the one
+    /// table `ScreenBuffer.put` folds with (`Glyphs.asciiTable`). Anything else
+    /// is left to `put`, which escapes controls (`\u{9b}`) and folds the rest.
     static func glyphText(_ s: String, _ g: Glyphs) -> String {
         guard g.isASCII, s.unicodeScalars.contains(where: { !$0.isASCII }) else { return s }
-        var out = ""
-        for c in s {
-            switch c {
-            case "→": out += "->"
-            case "⅒": out += "0.1"
-            case "¼": out += "0.25"
-            case "×": out += "x"
-            case "·": out += "-"
-            case "…": out += "~"
-            case "—", "–": out += "-"
-            case "✓": out += "v"
-            case "✗": out += "x"
-            // Anything else as it is: `put` escapes controls, and other text is not the model's own marks.
-            default: out.append(c)
-            }
-        }
-        return out
+        return s.unicodeScalars.map { Glyphs.asciiTable[$0.value] ?? String(Character($0)) }.joined()
     }
 
     /// The header's clock state: `▶ ⅒×` running, `PAUSED ¼× · #3 → retrying (LT-4)` paused.

@@ -9,6 +9,7 @@ public enum AppView {
     public static func render(_ m: AppModel, width: Int, height: Int, glyphs g: Glyphs = .unicode) -> ScreenBuffer {
         var buf = ScreenBuffer(width: width, height: height)
         buf.cutMark = g.ellipsis.unicodeScalars.first!
+        buf.ascii = g.isASCII
         guard width >= minWidth, height >= minHeight else {
             tooSmall(&buf)
             return buf
@@ -30,6 +31,7 @@ public enum AppView {
         list(&buf, m, rect: L.list, g: g)
         separator(&buf, y: L.detail.y - 1, width: width, title: detailTitle(m), focused: m.focus == .detail,
                   rightTitle: "Backend", rightX: L.backend.x - 1, g: g)
+        listPosition(&buf, m, rows: L.list.height - 1, y: L.detail.y - 1, rightX: L.backend.x - 1)
         detail(&buf, m, rect: L.detail, g: g)
         backend(&buf, m, rect: L.backend, g: g)
         separator(&buf, y: L.log.y - 1, width: width, title: "Log", focused: m.focus == .log, rightTitle: nil,
@@ -88,7 +90,9 @@ public enum AppView {
 
     // MARK: Header
 
-    static func headerLines(_ m: AppModel, width: Int, g: Glyphs) -> [[(String, Role)]] {
+    /// The header's segments in one or two rows, whole; `short` words when the
+    /// full ones would run past the second row's end (80 columns, a flush under way).
+    static func headerLines(_ m: AppModel, width: Int, g: Glyphs, short: Bool = false) -> [[(String, Role)]] {
         let s = m.sim
         var clock: [(String, Role)] = [(" " + VirtualTime.clock(s.now).dropLast(2) + " ", .header)]
         clock.append(speedSegment(m, g: g))
@@ -102,12 +106,14 @@ public enum AppView {
         } else if s.profile == .linktrail {
             let mark = s.consent == .granted ? g.check : (s.consent == .denied ? g.cross2 : "?")
             let role: Role = s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
-            segs.append([(" consent \(mark) \(s.consent.word)" + (s.settings.requireConsent ? " (required) " : " (not required) "), role)])
+            let req = short ? " " : (s.settings.requireConsent ? " (required) " : " (not required) ")
+            segs.append([(" consent \(mark) \(s.consent.word)" + req, role)])
         }
         if !m.isComparing { segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)]) }
         if !m.isComparing && s.profile == .linktrail {
+            let why = short ? "" : " (\(s.flushTriggerText))"
             let f = s.flush.active
-                ? "flush running (\(s.flushTriggerText)) \(g.sep) sent \(s.flush.sent) \(g.sep) \(s.count(.queued)) left"
+                ? "flush running\(why) \(g.sep) sent \(s.flush.sent) \(g.sep) \(s.count(.queued)) left"
                 : "flush idle"
             segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
         }
@@ -119,7 +125,8 @@ public enum AppView {
         var used = 0
         let maxRows = 2
         for seg in segs {
-            let w = seg.reduce(0) { $0 + $1.0.count } + 1
+            // A separator between segments only: a row may end at the screen's edge.
+            let w = seg.reduce(0) { $0 + $1.0.count } + (used > 0 ? 1 : 0)
             if used + w > width && rows.count < maxRows && used > 0 {
                 rows.append([])
                 used = 0
@@ -128,6 +135,7 @@ public enum AppView {
             rows[rows.count - 1] += seg
             used += w
         }
+        if !short && used > width { return headerLines(m, width: width, g: g, short: true) }
         return rows
     }
 
@@ -173,11 +181,14 @@ public enum AppView {
     struct Columns {
         var id = 0, kind = 0, name = 0, state = 0, att = 0, next = 0, last = 0, rule = 0, timeline = 0
         var nameW = 10, timelineW = 0
+        /// Narrow: one column says when the next attempt goes (retrying) or what the last answer was.
+        var nextInLast = false
     }
 
     static func columns(width: Int) -> Columns {
         var c = Columns()
-        let fixed = 6 + 9 + 10 + 6 + 8 + 10 + 7
+        c.nextInLast = width < 100
+        let fixed = 6 + 9 + 10 + 6 + (c.nextInLast ? 0 : 8) + 10 + 7
         c.nameW = width >= 140 ? 18 : (width >= 100 ? 14 : 10)
         c.id = 0
         c.kind = 6
@@ -185,18 +196,38 @@ public enum AppView {
         c.state = c.name + c.nameW
         c.att = c.state + 10
         c.next = c.att + 6
-        c.last = c.next + 8
+        c.last = c.nextInLast ? c.next : c.next + 8
         c.rule = c.last + 10
         c.timeline = c.rule + 7 + 1
         c.timelineW = max(0, width - (fixed + c.nameW) - 1)
         return c
     }
 
-    /// Milliseconds a timeline column stands for, by speed.
+    /// Milliseconds a compare's timeline column stands for: the zoom, or by speed.
     static func msPerColumn(_ m: AppModel) -> Millis {
-        // A column a wall second at ⅒×, ¼× and 1×; two a second faster.
+        if let z = m.timelineZoom { return TimelineAxis.ladder[z] }
+        // By the speed's value (virtual ms a wall second), not its index: the list of speeds may grow.
         let rate = m.clockSpeed.msPerSecond
-        return rate <= 1000 ? rate : rate / 2
+        return rate <= 1000 ? 1000 : (rate <= 10_000 ? 5000 : (rate <= 60_000 ? 30_000 : 300_000))
+    }
+
+    /// The retry budget in the detail: what of it this run used, and the attempts
+    /// it does not account for (a flush's sends, earlier runs) said as such.
+    static func budgetText(_ r: Request, _ s: Simulation) -> String {
+        let budget = s.settings.retryAttempts
+        let inBudget = min(Int(r.budgetUsed), budget)
+        let beyond = Int(r.attempts) - inBudget
+        guard beyond > 0 else { return "budget \(inBudget)/\(budget)" }
+        let why = s.profile == .linktrail ? "by flushes (LT-11)" : (s.profile == .ios ? "after relaunches (IOS-6)" : "after relaunches")
+        return "budget \(inBudget)/\(budget), +\(beyond) \(why)"
+    }
+
+    /// What the att column shows: attempts out of the retry budget while the
+    /// budget accounts for every attempt; past that (a flush, a later launch sent
+    /// it again), the plain count, so it never reads `4/3` (the detail says why).
+    static func attemptsText(_ r: Request, budget: Int) -> String {
+        guard budget > 0, r.attempts == r.budgetUsed, Int(r.attempts) <= budget else { return "\(r.attempts)" }
+        return "\(r.attempts)/\(budget)"
     }
 
     static func list(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
@@ -204,15 +235,9 @@ public enum AppView {
         let y0 = rect.y
         buf.fill(Rect(x: 0, y: y0, width: rect.width, height: 1), role: .columnHeader)
         for (x, t) in [(c.id, "    #"), (c.kind, "kind"), (c.name, "name"), (c.state, "state"), (c.att, "att"),
-                       (c.next, "next"), (c.last, "last"), (c.rule, "rule")] {
+                       (c.next, c.nextInLast ? "next/last" : "next"), (c.last, "last"), (c.rule, "rule")]
+        where !(c.nextInLast && x == c.last && t == "last") {
             buf.put(t, x: x, y: y0, role: .columnHeader)
-        }
-        let span = msPerColumn(m) * Millis(max(1, c.timelineW))
-        if c.timelineW > 8 {
-            buf.put(g.vLine, x: c.timeline - 1, y: y0, role: .border)
-            let label = "timeline (last \(VirtualTime.duration(span)))"
-            buf.put(label, x: c.timeline, y: y0, role: .columnHeader, limit: c.timelineW - 4)
-            buf.put("now", x: rect.width - 3, y: y0, role: .columnHeader)
         }
         let rows = rect.height - 1
         let n = m.rowCount
@@ -220,16 +245,12 @@ public enum AppView {
             let hint = m.sim.appRunning ? "no requests here yet: t tracks a purchase, : runs any action" : "the app is closed: L launches it"
             buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
         }
-        let ids: [Int32]
-        if m.tab == .all && m.nameFilter.isEmpty {
-            ids = (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) }
-        } else {
-            let all = m.filteredIDs
-            ids = Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
+        let ids = visibleIDs(m, rows: rows)
+        let window = c.timelineW > 8 ? timelineWindow(m, ids: ids, cols: c.timelineW) : nil
+        if let w = window {
+            buf.put(g.vLine, x: c.timeline - 1, y: y0, role: .border)
+            timelineHeading(&buf, axis: w.axis, x: c.timeline, y: y0, width: c.timelineW, zoomed: m.timelineZoom != nil)
         }
-        // Columns are aligned to whole steps, so a tick inside a step redraws nothing here.
-        let step = msPerColumn(m)
-        let start = (m.sim.now / step + 1) * step - span
         for (i, id) in ids.enumerated() {
             let y = y0 + 1 + i
             let r = m.sim.request(id)
@@ -240,24 +261,38 @@ public enum AppView {
             buf.put(r.kind.word, x: c.kind, y: y, role: base, limit: 8)
             buf.put(m.sim.names[Int(r.nameID)], x: c.name, y: y, role: base, limit: c.nameW - 1)
             buf.put(r.state.word, x: c.state, y: y, role: sel ? .rowSelected : stateRole(r.state), limit: 9)
-            let budget = m.sim.settings.retryAttempts
-            buf.put(budget > 0 ? "\(r.attempts)/\(budget)" : "\(r.attempts)", x: c.att, y: y, role: base, limit: 5)
-            if r.state == .retrying && r.nextAttemptAt >= 0 {
+            buf.put(attemptsText(r, budget: m.sim.settings.retryAttempts), x: c.att, y: y, role: base, limit: 5)
+            let waiting = r.state == .retrying && r.nextAttemptAt >= 0
+            if waiting {
                 buf.put("in " + shortDuration(r.nextAttemptAt - m.sim.now), x: c.next, y: y, role: base, limit: 7)
             }
-            let last = r.state == .dropped ? (r.reason?.word ?? "") : (r.state == .inFlight ? g.ellipsis : r.lastOutcome.word)
-            buf.put(last, x: c.last, y: y, role: r.state == .dropped ? (sel ? base : .stateDropped) : base, limit: 9)
+            if !(waiting && c.nextInLast) {
+                let last = r.state == .dropped ? (r.reason?.word ?? "") : (r.state == .inFlight ? g.ellipsis : r.lastOutcome.word)
+                buf.put(last, x: c.last, y: y, role: r.state == .dropped ? (sel ? base : .stateDropped) : base, limit: 9)
+            }
             buf.put(r.rule.id, x: c.rule, y: y, role: base, limit: 6)
-            if c.timelineW > 8 {
+            if let w = window {
                 buf.put(g.vLine, x: c.timeline - 1, y: y, role: .border)
-                let cells = timeline(m.sim, id, start: start, msPerCol: msPerColumn(m), cols: c.timelineW, g: g)
+                let cells = timeline(m.sim, w.histories[i], axis: w.axis, g: g)
                 for (k, cell) in cells.enumerated() { buf[c.timeline + k, y] = cell }
             }
         }
-        if n > rows {
-            let info = " \(m.top + 1)-\(min(n, m.top + rows)) of \(n) "
-            buf.put(info, x: max(0, c.timeline - 2 - info.count), y: rect.maxY - 1, role: .dim)
-        }
+    }
+
+    /// The ids of the rows the list shows.
+    static func visibleIDs(_ m: AppModel, rows: Int) -> [Int32] {
+        let n = m.rowCount
+        if m.tab == .all && m.nameFilter.isEmpty { return (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) } }
+        let all = m.filteredIDs
+        return Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
+    }
+
+    /// Which rows of how many the list shows, on the line under it (never over a row).
+    static func listPosition(_ buf: inout ScreenBuffer, _ m: AppModel, rows: Int, y: Int, rightX: Int) {
+        let n = m.rowCount
+        guard n > rows else { return }
+        let info = " \(m.top + 1)-\(min(n, m.top + rows)) of \(n) "
+        buf.put(info, x: max(0, rightX - 1 - info.count), y: y, role: .dim)
     }
 
     /// One request's life on a time axis: attempts, answers, backoff waits, queued
@@ -340,7 +375,7 @@ public enum AppView {
         if let reason = r.reason { facts += " (\(reason.word))" }
         let sep = " " + g.sep + " "
         facts += "  attempts \(r.attempts)"
-        if s.settings.retryAttempts > 0 { facts += sep + "budget \(r.budgetUsed)/\(s.settings.retryAttempts)" }
+        if s.settings.retryAttempts > 0 { facts += sep + budgetText(r, s) }
         if r.state == .retrying { facts += sep + "next in " + shortDuration(r.nextAttemptAt - s.now) }
         facts += r.saved ? sep + "saved" : sep + "not saved"
         if s.profile == .ios && !r.kind.isLogoutRequest { facts += sep + "completion " + r.completion.word }
@@ -458,37 +493,44 @@ public enum AppView {
             buf.put(" " + glyphText(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
             return
         }
-        // The most useful keys that fit; help and quit always; breakpoints and a play's checks first.
+        // The keys a newcomer needs next, in the table's order, as many as fit;
+        // help and quit always; breakpoints and a play's checks first.
         let keys = timeStatus(m) + statusKeys(m)
         let tail = keys.filter { $0.0 == "?" || $0.0 == "q" }
-        var room = width - tail.reduce(0) { $0 + $1.0.count + $1.1.count + 3 }
+        var room = width - tail.reduce(0) { $0 + $1.0.count + $1.1.count + 2 }
         var shown: [(String, String)] = []
         for k in keys where k.0 != "?" && k.0 != "q" {
-            let w = k.0.count + k.1.count + 3
-            if w > room { break }
+            let w = k.0.count + k.1.count + 2
+            if w > room { continue }
             room -= w
             shown.append(k)
         }
         var x = 0
         for (key, label) in shown + tail {
             x = buf.put(" " + key, x: x, y: y, role: .statusKey)
-            x = buf.put(" " + label + " ", x: x, y: y, role: .statusBar)
+            x = buf.put(" " + label, x: x, y: y, role: .statusBar)
         }
     }
 
+    /// The status bar's keys, in order: a key already used drops out (its
+    /// place goes to the next one), except the toggles, whose label says what
+    /// they do now; Enter and Tab only once there is a request to look at.
     static func statusKeys(_ m: AppModel) -> [(String, String)] {
         var out: [(Int, String, String)] = []
         for b in KeyMap.bindings {
             guard let st = b.status else { continue }
             if b.command == .toggleConsent && !m.profiles.contains(.linktrail) { continue }
+            let toggle = [Command.toggleNetwork, .pause, .help, .quit].contains(b.command)
+            if !toggle && m.usedCommands.contains(b.command) { continue }
+            if (b.command == .detail || b.command == .nextPane) && m.selected == nil { continue }
             var label = st.label
             if b.command == .toggleNetwork { label = m.sim.online ? "offline" : "online" }
             if b.command == .pause { label = m.paused ? "resume" : "pause" }
             if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
             out.append((st.order, b.keys[0].label, label))
         }
-        if m.profiles.contains(.android) { out.append((1, "g", "getInstance")) }
-        if m.profiles.contains(where: \.isUserCom) { out.append((0, "p", "ping")) }
+        if m.profiles.contains(.android) && !m.usedCommands.contains(.getInstance) { out.append((1, "g", "getInstance")) }
+        if m.profiles.contains(where: \.isUserCom) && !m.usedCommands.contains(.ping) { out.append((0, "p", "ping")) }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
 
@@ -515,7 +557,7 @@ public enum AppView {
         let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
         var rows: [(String, String, Bool)] = []
         var section = ""
-        for l in KeyMap.helpLines(ascii: g.hLine == "-") {
+        for l in KeyMap.helpLines(ascii: g.isASCII) {
             if l.section != section {
                 section = l.section
                 rows.append((section, "", true))
@@ -523,6 +565,8 @@ public enum AppView {
             rows.append((l.keys, l.help, false))
         }
         rows += extra
+        rows.append(("timeline glyphs", "", true))
+        for (glyph, meaning) in timelineLegend(g) { rows.append((glyph, meaning, false)) }
         let inner = r.height - 2
         let twoColumns = r.width >= 150 || (rows.count > inner && r.width >= 120)
         let perCol = twoColumns ? (rows.count + 1) / 2 : rows.count

@@ -49,6 +49,7 @@ public enum Command: String, CaseIterable, Sendable {
     case pause, faster, slower, jumpNext, breakpoints
     case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
     case filterName, export, commandLine, cycleTheme
+    case zoomIn, zoomOut, fitTimeline
 }
 
 /// One row of the key table.
@@ -65,11 +66,11 @@ public struct KeyBinding: Sendable {
 /// docs/keys.md all come from it.
 public enum KeyMap {
     public static let bindings: [KeyBinding] = [
-        b([.char("?")], .help, "general", "show or hide this help", (9, "help")),
-        b([.char("q")], .quit, "general", "quit Outbox (the device keeps what the rules save)", (10, "quit")),
+        b([.char("?")], .help, "general", "show or hide this help", (20, "help")),
+        b([.char("q")], .quit, "general", "quit Outbox (the device keeps what the rules save)", (21, "quit")),
         b([.char("o")], .toggleNetwork, "device", "network online/offline", (1, "offline")),
         b([.char("c")], .toggleConsent, "device", "consent grant/deny (LinkTrail)", (2, "consent")),
-        b([.char("L")], .relaunch, "device", "quit and relaunch the app (launch when closed)", (5, "relaunch")),
+        b([.char("L")], .relaunch, "device", "quit and relaunch the app (launch when closed)", (9, "relaunch")),
         b([.char("g")], .getInstance, "device", "UserCom.getInstance() (Android)", nil),
         b([.char("t")], .trackPurchase, "requests", "track a test purchase (49.99 USD)", (0, "track")),
         b([.char("T")], .trackBurst, "requests", "track a burst of 20 events", nil),
@@ -79,10 +80,10 @@ public enum KeyMap {
         b([.char("n")], .notification, "requests", "send a notification report (UserCom)", nil),
         b([.char("u")], .logout, "requests", "logout: logout, token-removal, anonymous-ping (UserCom)", nil),
         b([.char("x")], .chooseAnswer, "backend", "choose what the backend answers next (once, N times, always)", (3, "backend")),
-        b([.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)", (4, "pause")),
-        b([.char("+"), .char("=")], .faster, "clock", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", (6, "speed")),
+        b([.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)", (8, "pause")),
+        b([.char("+"), .char("=")], .faster, "clock", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", (10, "speed")),
         b([.char("-")], .slower, "clock", "slower: from 1× to ¼× then ⅒× (slow motion: a 200 ms attempt lasts 2 s)", nil),
-        b([.char(".")], .jumpNext, "clock", "step: play the next scheduled moment (a timer, or a played file's next line) and pause there", nil),
+        b([.char(".")], .jumpNext, "clock", "step: play the next scheduled moment (a timer, or a played file's next line) and pause there", (4, "step")),
         b([.char("b")], .breakpoints, "clock", "breakpoints: pause when a request becomes a state, cites a rule, or the selected one moves", nil),
         b([.char("j"), .down], .down, "moving", "next request", nil),
         b([.char("k"), .up], .up, "moving", "previous request", nil),
@@ -90,14 +91,17 @@ public enum KeyMap {
         b([.pageUp], .pageUp, "moving", "a page up", nil),
         b([.home], .top, "moving", "first request", nil),
         b([.end], .bottom, "moving", "last request", nil),
-        b([.enter], .detail, "moving", "open/close the detail of the selected request", nil),
-        b([.tab], .nextPane, "moving", "next pane (requests, detail, log)", nil),
+        b([.enter], .detail, "moving", "open/close the detail of the selected request", (6, "detail")),
+        b([.tab], .nextPane, "moving", "next pane (requests, detail, log)", (7, "pane")),
         b([.backTab], .previousPane, "moving", "previous pane", nil),
         b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
         b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
-        b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", nil),
+        b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", (5, "find")),
+        b([.char("z")], .zoomIn, "timeline", "zoom the timeline in: fewer seconds a column (down to 100 ms)", nil),
+        b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
+        b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
         b([.char("e")], .export, "general", "export the timeline so far as JSONL", nil),
-        b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (7, "command")),
+        b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
     ]
 
@@ -131,7 +135,7 @@ public enum KeyMap {
         return out
     }
 
-    public static let sections = ["device", "requests", "backend", "clock", "moving", "general"]
+    public static let sections = ["device", "requests", "backend", "clock", "moving", "timeline", "general"]
 
     /// Not keys: the live compare's option and `:` commands (issue 11), listed
     /// after the keys in the help screen and docs/keys.md.
@@ -195,6 +199,10 @@ public enum KeyMap {
         out += " `outbox compare FILE` plays it |\n"
         out += "| `--play FILE` | start the screen playing FILE (as `:play`); a bad file exits 2 before the terminal is touched |\n"
         out += "| `--speed S` | the starting speed: `0.1`, `0.25`, `1`, `10`, `60`, `600` or `3600` |\n"
+        out += "\n## timeline glyphs\n\n| glyph | without UTF-8 | what it marks |\n|---|---|---|\n"
+        for (u, a) in zip(AppView.timelineLegend(.unicode), AppView.timelineLegend(.ascii)) {
+            out += "| `\(u.0)` | `\(a.0)` | \(u.1) |\n"
+        }
         out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
         out += "In the breakpoint chooser (`b`): `p` `f` `r` `q` `d` `x` set or clear a state (pending, in-flight, retrying,"
         out += " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"

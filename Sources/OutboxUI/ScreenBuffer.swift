@@ -52,6 +52,10 @@ public struct ScreenBuffer: Equatable, Sendable {
     public private(set) var cells: [Cell]
     /// Drawn in the last column of text that `put` had to cut (`Glyphs.ellipsis`).
     public var cutMark: Unicode.Scalar = "…"
+    /// An ASCII screen (the terminal is not UTF-8): every character that reaches a
+    /// cell is folded to ASCII (`Glyphs.asciiFold`: `×` is `x`, `→` is `->`), so
+    /// no cell holds a byte the terminal cannot show, whatever text the model hands over.
+    public var ascii = false
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -63,7 +67,9 @@ public struct ScreenBuffer: Equatable, Sendable {
         get { cells[y * width + x] }
         set {
             guard x >= 0, y >= 0, x < width, y < height else { return }
-            cells[y * width + x] = newValue
+            var c = newValue
+            if ascii && !c.char.isASCII { c = Cell(Glyphs.asciiFold(c.char).unicodeScalars.first!, c.role) }
+            cells[y * width + x] = c
         }
     }
 
@@ -106,6 +112,17 @@ public struct ScreenBuffer: Equatable, Sendable {
                 }
                 // Nonspacing marks start at U+0300: below it, no lookup.
                 if v >= 0x300 && (s.properties.generalCategory == .nonspacingMark || v == 0xFE0F) { continue }
+                if ascii && v >= 0x80 {
+                    for c in Glyphs.asciiFold(s).unicodeScalars {
+                        if cx >= end {
+                            cut = true
+                            break scan
+                        }
+                        if cx >= 0 { cells[y * width + cx] = Cell(checked: c, role) }
+                        cx += 1
+                    }
+                    continue
+                }
             }
             if cx >= end {
                 // Out of room: spaces may trail off unmarked; anything else is cut.
@@ -119,11 +136,12 @@ public struct ScreenBuffer: Equatable, Sendable {
         if cut {
             // Past the room: the last column shows the mark. Stopped early (too many
             // marks): the mark goes after what was drawn.
+            let mark = ascii && !cutMark.isASCII ? Glyphs.asciiFold(cutMark).unicodeScalars.first! : cutMark
             if cx < end {
-                if cx >= 0 { cells[y * width + cx] = Cell(cutMark, role) }
+                if cx >= 0 { cells[y * width + cx] = Cell(mark, role) }
                 cx += 1
             } else if cx > Swift.max(x, 0) {
-                cells[y * width + cx - 1] = Cell(cutMark, role)
+                cells[y * width + cx - 1] = Cell(mark, role)
             }
         }
         return cx
@@ -131,6 +149,7 @@ public struct ScreenBuffer: Equatable, Sendable {
 
     /// Fills a rectangle with one character and role.
     public mutating func fill(_ r: Rect, _ char: Unicode.Scalar = " ", role: Role) {
+        let char = ascii && !char.isASCII ? Glyphs.asciiFold(char).unicodeScalars.first! : char
         for yy in max(0, r.y)..<min(height, r.maxY) {
             for xx in max(0, r.x)..<min(width, r.maxX) { cells[yy * width + xx] = Cell(char, role) }
         }

@@ -136,7 +136,7 @@ final class PlayTests: XCTestCase {
         XCTAssertEqual(s.model.selected, 1)
         s.model.message = nil
         let status = s.statusRow()
-        XCTAssertTrue(status.hasPrefix(" b break retrying  . play "), status)
+        XCTAssertTrue(status.hasPrefix(" b break retrying . play "), status)
         s.type(" ")
         s.passWall(60_000)
         XCTAssertEqual(s.model.sim.now, 30_400, "the second attempt fails 30 s later")

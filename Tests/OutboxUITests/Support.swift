@@ -47,6 +47,7 @@ struct Session {
         self.width = width
         self.height = height
         model.setListHeight(AppView.listRows(model, width: width, height: height))
+        model.setScreenWidth(width)
         model.perform(.appLaunched)
     }
 
