@@ -12,6 +12,8 @@ enum InteractiveCommand {
         var speed: Int64 = 1
         var seed: UInt64 = 1
         var record: String?
+        /// `--force`: `--record` may replace a file that exists.
+        var force = false
         var stateDir = SQLiteDeviceStore.defaultDirectory()
         var memory = false
         /// `--compare`: the profiles shown side by side, on devices in memory.
@@ -69,6 +71,8 @@ enum InteractiveCommand {
             case "--record":
                 guard let v = value("--record") else { return nil }
                 o.record = v
+            case "--force":
+                o.force = true
             case "--state-dir":
                 guard let v = value("--state-dir") else { return nil }
                 o.stateDir = v
@@ -80,6 +84,10 @@ enum InteractiveCommand {
                 return nil
             }
             i += 1
+        }
+        if o.force && o.record == nil {
+            console.error("outbox: --force goes with --record FILE (it lets the recording replace FILE)")
+            return nil
         }
         if o.compare != nil && o.profileGiven {
             console.error("outbox: --profile and --compare do not go together; the first profile of --compare is the first column")
@@ -131,7 +139,10 @@ enum InteractiveCommand {
     static func newModel(_ profile: Profile, seed: UInt64, store: any DeviceStore) -> AppModel {
         var settings = Settings(profile: profile)
         settings.seed = seed
+        // What the device holds before the launch restores it: a recording starts with it.
+        let start = DeviceStart(of: store)
         var m = AppModel(sim: Simulation(profile: profile, settings: settings, store: store))
+        m.startingDevice = start
         m.perform(.appLaunched)
         return m
     }
@@ -151,6 +162,11 @@ enum InteractiveCommand {
 
     static func main(_ args: [String], console: Console) -> Int32 {
         guard let o = parse(args, console: console) else { return 2 }
+        // Checked first, before the terminal: an existing file is left untouched (the open refuses it again).
+        if let path = o.record, !o.force, Platform.exists(path) {
+            console.error("outbox: " + RecordingFile.existsMessage(path))
+            return 2
+        }
         let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
         var theme: Theme
         switch loadTheme(o.theme ?? "default") {
@@ -165,18 +181,27 @@ enum InteractiveCommand {
             console.error(refusal(why))
             return 2
         }
-        if let path = o.record,
-            !FileManager.default.isWritableFile(
-                atPath: (path as NSString).deletingLastPathComponent.isEmpty
-                    ? "." : (path as NSString).deletingLastPathComponent)
-        {
-            console.error("outbox: cannot write the recording to `\(shown(path))`: its folder is missing or read-only")
-            return 2
+        // Opened before anything else changes: an existing file is refused untouched.
+        var recording: RecordingFile?
+        if let path = o.record {
+            switch RecordingFile.open(path, force: o.force, seed: o.seed, version: CLI.version) {
+            case .success(let r): recording = r
+            case .failure(let why):
+                console.error("outbox: " + why.message)
+                return 2
+            }
+        }
+        /// A recording that never started is not left behind (unless it replaced a file).
+        func dropRecording() {
+            guard let r = recording else { return }
+            r.close()
+            if r.madeFirst { Platform.remove(r.path) }
         }
         let store: any DeviceStore
         switch o.compare != nil ? .success(InMemoryDeviceStore()) : openStore(o.profile, o) {
         case .success(let s): store = s
         case .failure(let e):
+            dropRecording()
             console.error("outbox: " + SafeText.escaped(e.description, max: 1000))
             return 2
         }
@@ -188,6 +213,7 @@ enum InteractiveCommand {
         Terminal.catchStopSignals()
         guard let term = Terminal(noColor: noColor) else {
             (store as? SQLiteDeviceStore)?.close()
+            dropRecording()
             console.error(
                 "outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
             return 2
@@ -196,24 +222,36 @@ enum InteractiveCommand {
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
         var loop = Loop(
-            model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme, options: o)
+            model: model, term: term, glyphs: glyphs, recording: recording, seed: o.seed, theme: theme, options: o)
         let outcome = loop.run()
         term.restore()
         // Written straight to stderr: after a hangup the terminal is gone, and a
         // message that cannot be shown must not end in a crash.
         console.flush()
         if let msg = outcome.message { Terminal.writeError(msg + "\n") }
-        if let path = o.record {
-            let replay = loop.model.isComparing ? "outbox compare" : "outbox run"
-            Terminal.writeError(
-                "outbox: recorded \(loop.model.recorded.count) actions to \(shown(path)); replay with `\(replay) \(shown(path))`\n"
-            )
+        if let r = loop.recording {
+            r.close()
+            Terminal.writeError(recordedLine(r, loop.model) + "\n")
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
         // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so
         // that one exits 131 instead.
         if outcome.signal != 0 && outcome.signal != SIGQUIT { Terminal.die(of: outcome.signal) }
         return outcome.status
+    }
+
+    /// What the exit says of a recording: where it is and how to replay it.
+    static func recordedLine(_ r: RecordingFile, _ model: AppModel) -> String {
+        let replay = model.isComparing ? "outbox compare" : "outbox run"
+        var line: String
+        if r.parts.count == 1 {
+            line = "outbox: recorded \(model.recorded.count) actions to \(shown(r.path)); replay with `\(replay) \(shown(r.path))`"
+        } else {
+            line = "outbox: recorded the session in \(r.parts.count) parts, one per clock (:profile, :compare): "
+                + r.parts.map(shown).joined(separator: ", ") + "; each replays on its own (the last: `\(replay) \(shown(r.path))`)"
+        }
+        if let why = r.failure { line += "; but the recording stopped: " + shown(why) }
+        return line
     }
 
     /// Text from the command line or a file, fit to quote in a message.
@@ -252,11 +290,12 @@ enum InteractiveCommand {
         var model: AppModel
         let term: Terminal
         let glyphs: Glyphs
-        let record: String?
+        var recording: RecordingFile?
         let seed: UInt64
         var theme: Theme
         let options: Options
         var frameMs: UInt64 = 33
+        var recordingFailureShown = false
 
         static func wallMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
 
@@ -273,7 +312,7 @@ enum InteractiveCommand {
             var carry: Int64 = 0
             var lastFrame: UInt64 = 0
             var dirty = true
-            saveRecording()
+            recording?.start(model)
             while true {
                 if let why = model.sim.store.failure {
                     saveRecording()
@@ -302,9 +341,13 @@ enum InteractiveCommand {
                 let wait: Int32 = model.paused ? 1000 : Int32(frameMs)
                 if let key = term.readKey(timeoutMs: wait) {
                     if key == .resize { term.refreshSize() }
-                    let recordedBefore = model.recorded.count, columnsBefore = model.others.count
+                    let columnsBefore = model.others.count
                     let effect = model.handle(key)
-                    if model.recorded.count != recordedBefore || model.others.count != columnsBefore { saveRecording() }
+                    if model.others.count != columnsBefore && effect == nil {
+                        newRecordingPart(why: ":compare off: one column, the first")
+                    } else {
+                        saveRecording()
+                    }
                     dirty = true
                     switch effect {
                     case .quit?:
@@ -318,11 +361,12 @@ enum InteractiveCommand {
                         switch InteractiveCommand.openStore(p, options) {
                         case .success(let store):
                             model = InteractiveCommand.newModel(p, seed: seed, store: store)
-                            saveRecording()
+                            newRecordingPart(why: ":profile \(p.rawValue): its device, a new clock")
                         case .failure(let e):
                             // Back to the device we had; say why the switch failed.
                             if case .success(let again) = InteractiveCommand.openStore(model.sim.profile, options) {
                                 model = InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again)
+                                newRecordingPart(why: "the \(model.sim.profile.rawValue) device reopened, a new clock")
                             }
                             model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
                         }
@@ -334,7 +378,7 @@ enum InteractiveCommand {
                         model = InteractiveCommand.newCompareModel(profiles, seed: seed)
                         model.message = ("comparing " + profiles.map(\.rawValue).joined(separator: ", ")
                             + " from 0, devices in memory; :compare off keeps the first", false)
-                        saveRecording()
+                        newRecordingPart(why: ":compare " + profiles.map(\.rawValue).joined(separator: ",") + ", a new clock")
                     case .nextTheme?:
                         let names = InteractiveCommand.themeNames
                         let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
@@ -369,11 +413,26 @@ enum InteractiveCommand {
             (model.sim.store as? SQLiteDeviceStore)?.close()
         }
 
-        /// Writes what the user did so far as a scenario file; after every action, so a crash loses nothing.
-        func saveRecording() {
-            guard let path = record else { return }
-            let text = model.recording(seed: seed, version: CLI.version, path: path)
-            try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        /// Appends what the user did since the last call to the recording; after
+        /// every action, so a crash loses nothing (RecordingFile).
+        mutating func saveRecording() {
+            guard recording != nil else { return }
+            recording!.append(model)
+            recordingTrouble()
+        }
+
+        /// The session goes on with a new clock: the recording goes on in a new part.
+        mutating func newRecordingPart(why: String) {
+            guard recording != nil else { return }
+            recording!.newPart(model, why: why)
+            recordingTrouble()
+        }
+
+        /// A recording that cannot be written says so on the screen, once.
+        mutating func recordingTrouble() {
+            guard let why = recording?.failure, !recordingFailureShown else { return }
+            recordingFailureShown = true
+            model.message = ("recording stopped: " + why, true)
         }
 
         /// Writes each column's timeline so far as JSONL, one file per profile.

@@ -90,6 +90,9 @@ public struct AppModel {
     /// Per recorded line, whether the first column took it (the rest were taken
     /// by other columns only): `:compare off` keeps only those.
     var recordedOnFirst: [Bool] = []
+    /// What the device held before the first action (a device on disk may hold
+    /// saved requests): the recording starts with it, so it replays without the device.
+    public var startingDevice = DeviceStart()
     /// Comparing: which columns skipped the last action, and why (the message line says so).
     public internal(set) var skipNote: String?
     /// Comparing: rows in each state in any column, and rows that differ.
@@ -252,6 +255,7 @@ public struct AppModel {
         text += "profile \(sim.profile.rawValue)\n"
         if isComparing { text += "compare " + profiles.map(\.rawValue).joined(separator: ",") + "\n" }
         if seed != 1 { text += "set seed \(seed)\n" }
+        for line in startingDevice.lines(profile: sim.profile) { text += line + "\n" }
         return text + recorded.joined(separator: "\n") + "\n"
     }
 
