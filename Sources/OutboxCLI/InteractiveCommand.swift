@@ -353,8 +353,8 @@ enum InteractiveCommand {
                     case .quit?:
                         quit()
                         return Outcome(status: 0)
-                    case .export?:
-                        export()
+                    case .export(let path, let replace)?:
+                        export(to: path, replace: replace)
                     case .switchProfile(let p)?:
                         if model.sim.appRunning { model.perform(.appQuit) }
                         closeStore()
@@ -435,26 +435,42 @@ enum InteractiveCommand {
             model.message = ("recording stopped: " + why, true)
         }
 
-        /// Writes each column's timeline so far as JSONL, one file per profile.
-        mutating func export() {
-            let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(
-                of: ".", with: "-")
-            let writer = TimelineWriter(format: .jsonl)
-            var paths: [String] = [], lines = 0
-            for sim in model.columns {
-                let path = FileManager.default.currentDirectoryPath + "/outbox-\(sim.profile.rawValue)-\(stamp).jsonl"
-                var out = ""
-                for e in sim.journal { out += writer.line(e, in: sim) + "\n" }
-                do {
-                    try out.write(toFile: path, atomically: true, encoding: .utf8)
-                } catch {
-                    model.message = ("export failed: cannot write \(path)", true)
-                    return
-                }
-                paths.append(path)
-                lines += sim.journal.count
+        /// Writes the timeline so far as JSONL (a compare: every column, with
+        /// `"profile"`) to `path`; a file there is replaced only with `replace`, else
+        /// the screen asks. Every failure is a message on the screen.
+        mutating func export(to path: String, replace: Bool) {
+            Loop.export(&model, to: path, replace: replace)
+        }
+
+        /// `export(to:replace:)` on a model: the tests call it.
+        static func export(_ model: inout AppModel, to given: String, replace: Bool) {
+            var path = given
+            if path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+                path = home + path.dropFirst()
             }
-            model.message = ("exported \(lines) lines to " + paths.joined(separator: ", "), false)
+            let shownPath = shown(given)
+            let fd: Int32
+            switch Platform.create(path, replace: replace, append: false) {
+            case .success(let f): fd = f
+            case .failure(.exists):
+                model.askReplace(given)
+                return
+            case .failure(.other(let why)):
+                model.message = ("export failed: cannot write \(shownPath): \(why)", true)
+                return
+            }
+            defer { Platform.closeFile(fd) }
+            let (text, lines) = model.exportText()
+            if let f = Platform.write(fd, Array(text.utf8)) {
+                let why: String
+                switch f {
+                case .brokenPipe: why = "broken pipe"
+                case .other(let w): why = w
+                }
+                model.message = ("export failed: cannot write \(shownPath): \(why)", true)
+                return
+            }
+            model.message = ("exported \(lines) lines to \(shownPath)" + (replace ? " (replaced)" : ""), false)
         }
     }
 }

@@ -143,7 +143,7 @@ public struct DeviceStart: Equatable, Sendable {
             if word == "waiting" {
                 // Only LinkTrail has installs: this is a LinkTrail line.
                 guard kind == .install else {
-                    return .failure(Problem("`waiting` is for an install held by the consent gate (LT-3), not a \(kind.word)"))
+                    return .failure(Problem("`waiting` is only for an install held by the consent gate (LT-3)"))
                 }
                 r.waitingForConsent = true
                 continue

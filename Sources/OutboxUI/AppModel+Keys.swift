@@ -50,6 +50,10 @@ extension AppModel {
             return nil
         case .chooseAnswer(let chosen):
             return chooser(chosen, key)
+        case .exportPath(let text):
+            return exportPrompt(text, key)
+        case .confirmReplace(let path):
+            return confirmReplace(path, key)
         case .normal:
             break
         }
@@ -169,7 +173,7 @@ extension AppModel {
             tab = StateTab(rawValue: (tab.rawValue + StateTab.allCases.count - 1) % StateTab.allCases.count)!
             settleSelection()
         case .filterName: mode = .filter(nameFilter)
-        case .export: return .export
+        case .export: startExport()
         case .commandLine: mode = .command("")
         case .cycleTheme: return .nextTheme
         }
@@ -212,6 +216,9 @@ extension AppModel {
                 return nil
             }
             return .switchProfile(p)
+        }
+        if words[0] == "export" || words[0] == "export!" {
+            return exportCommand(Array(words.dropFirst()), replace: words[0] == "export!")
         }
         if words[0] == "help" {
             mode = .help(0)

@@ -41,12 +41,18 @@ public enum Mode: Equatable, Sendable {
     case filter(String)
     /// The backend chooser: first the answer, then how often.
     case chooseAnswer(Answer?)
+    /// `e`: where to export, with what is typed so far (the default at first).
+    case exportPath(String)
+    /// The export's file exists: `y` replaces it, any other key keeps it.
+    case confirmReplace(String)
 }
 
 /// What the interactive loop must do after a key: things outside the model.
 public enum UIEffect: Equatable, Sendable {
     case quit
-    case export
+    /// Write the timeline so far as JSONL to `path` (relative to where Outbox
+    /// started); a file there is replaced only with `replace`.
+    case export(path: String, replace: Bool)
     case switchProfile(Profile)
     case nextTheme
     /// `:compare P,P,...`: start a fresh compare on these profiles (the loop makes

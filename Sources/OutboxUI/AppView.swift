@@ -441,6 +441,9 @@ public enum AppView {
         case .chooseAnswer(let a?):
             buf.put(" \(a.word): 1, 3 or 5 times, or a(lways)? Esc cancels", x: 0, y: y, role: .statusBar)
             return
+        case .exportPath, .confirmReplace:
+            exportLine(&buf, m, y: y, width: width)
+            return
         default: break
         }
         if let msg = m.message {

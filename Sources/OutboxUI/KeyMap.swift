@@ -95,7 +95,7 @@ public enum KeyMap {
         b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
         b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
         b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", nil),
-        b([.char("e")], .export, "general", "export the timeline so far as JSONL", nil),
+        b([.char("e")], .export, "general", "export the timeline (asks where)", nil),
         b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (7, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
     ]
@@ -170,6 +170,7 @@ public enum KeyMap {
         out += "| `:compare off` | back to one column: the first, with its clock and requests |\n"
         out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
+        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` asks nothing but that; `:export! PATH` replaces.\n"
         return out
     }
 }
