@@ -170,7 +170,7 @@ public enum KeyMap {
         out += "| `:compare off` | back to one column: the first, with its clock and requests |\n"
         out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
-        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` asks nothing but that; `:export! PATH` replaces.\n"
+        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking.\n"
         return out
     }
 }

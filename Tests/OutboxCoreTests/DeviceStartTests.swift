@@ -167,4 +167,20 @@ final class DeviceStartTests: XCTestCase {
             "00:00:00.000  #1    install        install         new → pending                                             LT-12",
         ])
     }
+
+    /// docs/scenarios.md's example of the section plays as its comment says.
+    func test_theDocsExample_playsAsItSays() throws {
+        let doc = try String(contentsOfFile: packageRoot + "/docs/scenarios.md", encoding: .utf8)
+        let section = try XCTUnwrap(doc.range(of: "## A device's starting contents"))
+        let rest = doc[section.upperBound...]
+        let open = try XCTUnwrap(rest.range(of: "```\n"))
+        let close = try XCTUnwrap(rest[open.upperBound...].range(of: "```"))
+        let lines = timeline(String(rest[open.upperBound..<close.lowerBound]))
+        XCTAssertEqual(lines.filter { $0.contains("LT-12") || $0.contains("delivered") }, [
+            "00:00:00.000  #1    event          purchase        new → queued            attempt 2                         LT-12",
+            "00:00:00.000  #2    event          signup          new → queued                                              LT-12",
+            "00:00:00.200  #1    event          purchase        in-flight → delivered   attempt 3   200                   LT-11",
+            "00:00:00.400  #2    event          signup          in-flight → delivered   attempt 1   200                   LT-11",
+        ])
+    }
 }
