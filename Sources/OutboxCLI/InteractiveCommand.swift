@@ -357,6 +357,7 @@ enum InteractiveCommand {
                         export(to: path, replace: replace)
                     case .switchProfile(let p)?:
                         if model.sim.appRunning { model.perform(.appQuit) }
+                        saveRecording()  // the quit ends this part
                         closeStore()
                         switch InteractiveCommand.openStore(p, options) {
                         case .success(let store):
@@ -374,6 +375,7 @@ enum InteractiveCommand {
                         // As a profile switch: the app closes on the device it ran on, and
                         // the compare starts afresh (its own clock at 0, devices in memory).
                         if model.sim.appRunning { model.perform(.appQuit) }
+                        saveRecording()  // the quit ends this part
                         closeStore()
                         model = InteractiveCommand.newCompareModel(profiles, seed: seed)
                         model.message = ("comparing " + profiles.map(\.rawValue).joined(separator: ", ")

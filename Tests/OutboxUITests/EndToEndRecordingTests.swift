@@ -53,4 +53,30 @@ extension EndToEndTests {
         XCTAssertTrue(out.contains("#1    event          first           new → queued"), out)
         XCTAssertTrue(out.contains("#2    ping           ping            new → queued"), out)
     }
+
+    /// `:profile ios` in a recorded session: the app closes on the first device
+    /// (the part ends with that `quit`), and the session goes on in a new part.
+    func test_record_profileSwitch_goesOnInANewPart() throws {
+        let rec = work + "/p.outbox"
+        XCTAssertTrue(start(outbox("--memory --record \(rec)") + "; " + Self.afterExit, width: 80, height: 24))
+        guard waitFor("OUTBOX") else { return }
+        keys("t")
+        guard waitForFile(rec, "the track line", { $0.contains("track purchase") }) else { return }
+        keys(":profile ios", "Enter")
+        guard waitFor(" ios ") else { return }
+        keys("p")
+        guard waitForFile(work + "/p-2.outbox", "the ping line", { $0.contains(" ping") }) else { return }
+        keys("q")
+        guard waitFor("EXIT=0") else { return }
+        let first = try String(contentsOfFile: rec, encoding: .utf8).split(separator: "\n").map(String.init)
+        XCTAssertEqual(first.count, 7, first.joined(separator: "\n"))
+        XCTAssertTrue(first[5].hasPrefix("at ") && first[5].hasSuffix(" quit"), first[5])
+        XCTAssertEqual(first[6], "# the session went on in \(work)/p-2.outbox (:profile ios: its device, a new clock)")
+        let second = try String(contentsOfFile: work + "/p-2.outbox", encoding: .utf8)
+        XCTAssertTrue(second.hasPrefix("# part 2 of a session; before: \(rec) (:profile ios: its device, a new clock)\n# recorded by outbox 0.1.0\n# replay: outbox run \(work)/p-2.outbox\nprofile ios\nat 0 launch\n"), second)
+        XCTAssertTrue(second.hasSuffix(" quit\n"), second)
+        XCTAssertEqual(sh("\(binary) run --quiet \(rec)").0, 0)
+        XCTAssertEqual(sh("\(binary) run --quiet \(work)/p-2.outbox").0, 0)
+        XCTAssertTrue(screen().contains("recorded the session in 2 parts"), screen())
+    }
 }
