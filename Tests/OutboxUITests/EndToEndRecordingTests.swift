@@ -69,7 +69,7 @@ extension EndToEndTests {
         keys("q")
         guard waitFor("EXIT=0") else { return }
         let first = try String(contentsOfFile: rec, encoding: .utf8).split(separator: "\n").map(String.init)
-        XCTAssertEqual(first.count, 7, first.joined(separator: "\n"))
+        guard first.count == 7 else { return XCTFail("expected 7 lines:\n" + first.joined(separator: "\n")) }
         XCTAssertTrue(first[5].hasPrefix("at ") && first[5].hasSuffix(" quit"), first[5])
         XCTAssertEqual(first[6], "# the session went on in \(work)/p-2.outbox (:profile ios: its device, a new clock)")
         let second = try String(contentsOfFile: work + "/p-2.outbox", encoding: .utf8)
