@@ -78,8 +78,9 @@ struct RecordingFile {
                 let previous = path
                 parts.append(next)
                 written = model.recorded.count
-                put("# part \(parts.count) of a session; before: \(SafeText.escaped(previous, max: 1000)) (\(why))\n"
-                    + model.recording(seed: seed, version: version, path: next))
+                put(
+                    "# part \(parts.count) of a session; before: \(SafeText.escaped(previous, max: 1000)) (\(why))\n"
+                        + model.recording(seed: seed, version: version, path: next))
                 return
             case .failure(.exists) where n < parts.count + 1000:
                 n += 1

@@ -64,7 +64,9 @@ public struct DeviceStart: Equatable, Sendable {
             var w = ["saved", r.kind.word, ActionSyntax.word(r.name)]
             if r.createdAt != 0 { w += ["created", VirtualTime.duration(r.createdAt)] }
             if r.attempts != 0 { w += ["attempts", String(r.attempts)] }
-            if profile == .linktrail { w += ["key", r.idempotencyKey == 0 ? "none" : Simulation.hexKey(r.idempotencyKey)] }
+            if profile == .linktrail {
+                w += ["key", r.idempotencyKey == 0 ? "none" : Simulation.hexKey(r.idempotencyKey)]
+            }
             if r.waitingForConsent && r.kind == .install && profile == .linktrail { w.append("waiting") }
             if let v = r.value { w.append("value=" + v.text) }
             if !r.currency.isEmpty { w.append("currency=" + r.currency) }
@@ -103,12 +105,15 @@ public struct DeviceStart: Equatable, Sendable {
         guard w.count >= 2 else { return .failure(Problem("bad saved line, expected " + savedForm)) }
         guard let kind = RequestKind(word: w[0]) else {
             return .failure(
-                Problem("unknown request kind `\(w[0])`, expected one of: " + RequestKind.allCases.map(\.word).joined(separator: ", ")))
+                Problem(
+                    "unknown request kind `\(w[0])`, expected one of: "
+                        + RequestKind.allCases.map(\.word).joined(separator: ", ")))
         }
         if let why = DeviceStart.kind(kind, on: profile) { return .failure(Problem(why)) }
         // The name is the word after the kind, whatever it holds (a screen may be named `a=b`).
-        var r = SavedRequest(id: 0, kind: kind, name: w[1], createdAt: 0, idempotencyKey: 0, value: nil, currency: "",
-                             attributes: [], attempts: 0, waitingForConsent: false)
+        var r = SavedRequest(
+            id: 0, kind: kind, name: w[1], createdAt: 0, idempotencyKey: 0, value: nil, currency: "",
+            attributes: [], attempts: 0, waitingForConsent: false)
         var seen = Set<String>()
         var i = 2
         while i < w.count {
@@ -157,7 +162,8 @@ public struct DeviceStart: Equatable, Sendable {
                 // to the clock's range, not to the input limit of `at` lines.
                 guard let t = VirtualTime.parse(value), t <= VirtualTime.maxClock else {
                     return .failure(
-                        Problem("bad created time `\(value)`, expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h)"))
+                        Problem("bad created time `\(value)`, expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h)")
+                    )
                 }
                 r.createdAt = t
             case "attempts":
@@ -174,7 +180,9 @@ public struct DeviceStart: Equatable, Sendable {
                 }
                 if profile != .linktrail {
                     guard lenient else {
-                        return .failure(Problem("`key`: idempotency keys are LinkTrail's (LT-7); profile \(profile.rawValue) has none"))
+                        return .failure(
+                            Problem(
+                                "`key`: idempotency keys are LinkTrail's (LT-7); profile \(profile.rawValue) has none"))
                     }
                     r.idempotencyKey = 0
                 }
@@ -185,7 +193,9 @@ public struct DeviceStart: Equatable, Sendable {
 
     /// Reads the words of a `device` line after `device` into `self`.
     mutating func parseDevice(_ w: [String]) -> Problem? {
-        guard !w.isEmpty, w.count % 2 == 0 else { return Problem("bad device line, expected " + DeviceStart.deviceForm) }
+        guard !w.isEmpty, w.count % 2 == 0 else {
+            return Problem("bad device line, expected " + DeviceStart.deviceForm)
+        }
         var seen = Set<String>()
         for k in stride(from: 0, to: w.count, by: 2) {
             let (word, value) = (w[k], w[k + 1])

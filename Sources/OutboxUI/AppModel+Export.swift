@@ -69,7 +69,9 @@ extension AppModel {
     /// `:export [PATH]` and `:export! PATH`.
     mutating func exportCommand(_ args: [String], replace: Bool) -> UIEffect? {
         guard args.count <= 1 else {
-            message = ("expected :export PATH (a path with spaces goes in quotes), or :export! PATH to replace a file", true)
+            message = (
+                "expected :export PATH (a path with spaces goes in quotes), or :export! PATH to replace a file", true
+            )
             return nil
         }
         guard let path = args.first, !path.isEmpty else {

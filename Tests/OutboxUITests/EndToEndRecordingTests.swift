@@ -22,15 +22,19 @@ extension EndToEndTests {
 
         // An existing file: refused, exit 2, untouched; the message names --force.
         try "keep me\n".write(toFile: rec, atomically: true, encoding: .utf8)
-        XCTAssertTrue(start(outbox("--profile ios --state-dir \(state) --record \(rec)") + "; " + Self.afterExit,
-                            width: 80, height: 24))
+        XCTAssertTrue(
+            start(
+                outbox("--profile ios --state-dir \(state) --record \(rec)") + "; " + Self.afterExit,
+                width: 80, height: 24))
         guard waitFor("EXIT=2") else { return }
         XCTAssertTrue(screen().contains("--force"), screen())
         XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), "keep me\n")
         try FileManager.default.removeItem(atPath: rec)
 
-        XCTAssertTrue(start(outbox("--profile ios --state-dir \(state) --record \(rec)") + "; " + Self.afterExit,
-                            width: 80, height: 24))
+        XCTAssertTrue(
+            start(
+                outbox("--profile ios --state-dir \(state) --record \(rec)") + "; " + Self.afterExit,
+                width: 80, height: 24))
         guard waitFor("OUTBOX"), let pid = startedPid() else { return }
         keys("t")
         guard waitForFile(rec, "the track line", { $0.contains("track purchase") }) else { return }
@@ -44,8 +48,10 @@ extension EndToEndTests {
         let text = try String(contentsOfFile: rec, encoding: .utf8)
         XCTAssertTrue(text.hasSuffix("\n"), text)
         let lines = text.split(separator: "\n").map(String.init)
-        XCTAssertEqual(Array(lines.prefix(3)), ["# recorded by outbox 0.1.0", "# replay: outbox run \(rec)", "profile ios"])
-        XCTAssertEqual(lines.filter { $0.hasPrefix("saved ") }, ["saved event first created 2s", "saved ping ping created 3s"])
+        XCTAssertEqual(
+            Array(lines.prefix(3)), ["# recorded by outbox 0.1.0", "# replay: outbox run \(rec)", "profile ios"])
+        XCTAssertEqual(
+            lines.filter { $0.hasPrefix("saved ") }, ["saved event first created 2s", "saved ping ping created 3s"])
         XCTAssertEqual(lines.filter { $0.hasPrefix("at ") }.count, 4, text)  // launch, track, offline, screen
         // It replays without the state directory: the saved requests come back at the launch.
         let (status, out) = sh("\(binary) run \(rec)")
@@ -73,7 +79,10 @@ extension EndToEndTests {
         XCTAssertTrue(first[5].hasPrefix("at ") && first[5].hasSuffix(" quit"), first[5])
         XCTAssertEqual(first[6], "# the session went on in \(work)/p-2.outbox (:profile ios: its device, a new clock)")
         let second = try String(contentsOfFile: work + "/p-2.outbox", encoding: .utf8)
-        XCTAssertTrue(second.hasPrefix("# part 2 of a session; before: \(rec) (:profile ios: its device, a new clock)\n# recorded by outbox 0.1.0\n# replay: outbox run \(work)/p-2.outbox\nprofile ios\nat 0 launch\n"), second)
+        XCTAssertTrue(
+            second.hasPrefix(
+                "# part 2 of a session; before: \(rec) (:profile ios: its device, a new clock)\n# recorded by outbox 0.1.0\n# replay: outbox run \(work)/p-2.outbox\nprofile ios\nat 0 launch\n"
+            ), second)
         XCTAssertTrue(second.hasSuffix(" quit\n"), second)
         XCTAssertEqual(sh("\(binary) run --quiet \(rec)").0, 0)
         XCTAssertEqual(sh("\(binary) run --quiet \(work)/p-2.outbox").0, 0)

@@ -12,7 +12,8 @@ final class ExportTests: XCTestCase {
     var dir = ""
 
     override func setUp() {
-        dir = FileManager.default.temporaryDirectory
+        dir =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("outbox-export-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
@@ -28,8 +29,11 @@ final class ExportTests: XCTestCase {
         let rec = dir + "/replay.outbox"
         try s.model.recording(seed: 1, version: "t", path: rec).write(toFile: rec, atomically: true, encoding: .utf8)
         let console = Console.capturing()
-        XCTAssertEqual(CLI.main(compare ? ["compare", "--format", "jsonl", rec] : ["run", "--format", "jsonl", rec], console: console), 0,
-                       console.err)
+        XCTAssertEqual(
+            CLI.main(
+                compare ? ["compare", "--format", "jsonl", rec] : ["run", "--format", "jsonl", rec], console: console),
+            0,
+            console.err)
         try FileManager.default.removeItem(atPath: rec)
         let now = Double(s.model.sim.now) / 1000
         return console.out.split(separator: "\n").filter { line in
@@ -80,7 +84,8 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(s.model.mode, .confirmReplace(path))
         let shown = "file exists; y replaces it, any other key keeps it: "
         XCTAssertEqual(lastRow(s), shown + "..." + path.suffix(80 - shown.count - 3))
-        XCTAssertEqual(s.screen(200, 24).lines.last!, shown + path + String(repeating: " ", count: 200 - shown.count - path.count))
+        XCTAssertEqual(
+            s.screen(200, 24).lines.last!, shown + path + String(repeating: " ", count: 200 - shown.count - path.count))
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "mine\n")
         XCTAssertNil(s.press(.char("n")))
         XCTAssertEqual(s.model.message?.text, "export cancelled: \(path) kept as it was")
@@ -101,7 +106,9 @@ final class ExportTests: XCTestCase {
         XCTAssertEqual(s.model.mode, .exportPath(s.model.defaultExportPath))
         s.press(.escape)
         s.command("export a b")
-        XCTAssertEqual(s.model.message?.text, "expected :export PATH (a path with spaces goes in quotes), or :export! PATH to replace a file")
+        XCTAssertEqual(
+            s.model.message?.text,
+            "expected :export PATH (a path with spaces goes in quotes), or :export! PATH to replace a file")
         s.command("export!")
         XCTAssertEqual(s.model.message?.text, "expected :export! PATH: the file to replace")
     }

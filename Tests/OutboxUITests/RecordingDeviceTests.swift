@@ -1,9 +1,9 @@
 import Foundation
+import OutboxStore
 import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore
-import OutboxStore
 @testable import OutboxUI
 
 /// Issue 12, part 7: a recording made on a device that already held saved
@@ -13,7 +13,10 @@ final class RecordingDeviceTests: XCTestCase {
     var dir = ""
 
     override func setUp() {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        dir =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "outbox-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            ).path
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     }
 
@@ -30,43 +33,43 @@ final class RecordingDeviceTests: XCTestCase {
     /// Leaves saved requests on the profile's device in `dir`, as an earlier session would.
     static let earlier: [Profile: String] = [
         .linktrail: """
-            profile linktrail
-            at 0 launch
-            at 0 consent grant
-            at 1s network offline
-            at 2s track first value=1.5 currency=EUR "note=two words"
-            at 3s track "second one"
-            at 20s quit
-            expect at 20s saved 2
-            """,
+        profile linktrail
+        at 0 launch
+        at 0 consent grant
+        at 1s network offline
+        at 2s track first value=1.5 currency=EUR "note=two words"
+        at 3s track "second one"
+        at 20s quit
+        expect at 20s saved 2
+        """,
         .ios: """
-            profile ios
-            at 0 launch
-            at 1s network offline
-            at 2s track first value=2 currency=USD
-            at 3s screen home
-            at 5s quit
-            expect at 5s saved 2
-            """,
+        profile ios
+        at 0 launch
+        at 1s network offline
+        at 2s track first value=2 currency=USD
+        at 3s screen home
+        at 5s quit
+        expect at 5s saved 2
+        """,
         .android: """
-            profile android
-            at 0 launch
-            at 0 getinstance
-            at 1s server 403 always
-            at 2s track first
-            at 3s screen home
-            at 5s quit
-            expect at 5s saved 2
-            """,
+        profile android
+        at 0 launch
+        at 0 getinstance
+        at 1s server 403 always
+        at 2s track first
+        at 3s screen home
+        at 5s quit
+        expect at 5s saved 2
+        """,
         .flutter: """
-            profile flutter
-            at 0 launch
-            at 1s network offline
-            at 2s track first
-            at 3s ping
-            at 5s quit
-            expect at 5s saved 2
-            """,
+        profile flutter
+        at 0 launch
+        at 1s network offline
+        at 2s track first
+        at 3s ping
+        at 5s quit
+        expect at 5s saved 2
+        """,
     ]
 
     /// Keys typed in the live session on that device, with a wait after each.
@@ -90,7 +93,9 @@ final class RecordingDeviceTests: XCTestCase {
             var o = InteractiveCommand.Options()
             o.stateDir = state
             o.profile = profile
-            guard case .success(let store) = InteractiveCommand.openStore(profile, o) else { return XCTFail("no store") }
+            guard case .success(let store) = InteractiveCommand.openStore(profile, o) else {
+                return XCTFail("no store")
+            }
             var model = InteractiveCommand.newModel(profile, seed: 7, store: store)
             XCTAssertEqual(model.startingDevice.saved.count, 2, profile.rawValue)
             let rec = dir + "/rec-\(profile.rawValue).outbox"
@@ -125,13 +130,17 @@ final class RecordingDeviceTests: XCTestCase {
             XCTAssertEqual(rs, 0, rerr)
             let replay = out.split(separator: "\n").map(String.init).filter {
                 // Lines up to the quit (the replay's clock may run on to timers the quit left).
-                guard let r = $0.range(of: "{\"t\":"), let end = $0[r.upperBound...].firstIndex(of: ",") else { return true }
+                guard let r = $0.range(of: "{\"t\":"), let end = $0[r.upperBound...].firstIndex(of: ",") else {
+                    return true
+                }
                 return (Double($0[r.upperBound..<end]) ?? 0) * 1000 <= Double(uiEnd)
             }
             XCTAssertEqual(ui, replay, "\(profile.rawValue): the replay differs\n" + text)
-            XCTAssertTrue(ui.contains { $0.contains("\"from\":\"new\",\"to\":\"queued\"") }, "restored requests: \(profile)")
+            XCTAssertTrue(
+                ui.contains { $0.contains("\"from\":\"new\",\"to\":\"queued\"") }, "restored requests: \(profile)")
             if profile == .linktrail {
-                XCTAssertTrue(ui.contains { $0.contains("is a duplicate (idempotency key") }, ui.joined(separator: "\n"))
+                XCTAssertTrue(
+                    ui.contains { $0.contains("is a duplicate (idempotency key") }, ui.joined(separator: "\n"))
                 XCTAssertTrue(text.contains("\ndevice consent granted install created opens 1\n"), text)
             }
         }
@@ -143,7 +152,10 @@ final class RecordingDeviceTests: XCTestCase {
         let (status, out, err) = cli(["--memory", "--record", rec])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(out, "")
-        XCTAssertEqual(err, "outbox: --record \(rec): the file exists and was left as it is; expected a new file: give another name, or --force to replace it\n")
+        XCTAssertEqual(
+            err,
+            "outbox: --record \(rec): the file exists and was left as it is; expected a new file: give another name, or --force to replace it\n"
+        )
         XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), "my notes\n")
         // The open refuses it too (a file made between the check and the open).
         guard case .failure(let p) = RecordingFile.open(rec, force: false, seed: 1, version: "t") else {
@@ -158,7 +170,8 @@ final class RecordingDeviceTests: XCTestCase {
         s.type("t")
         f.append(s.model)
         f.close()
-        XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), s.model.recording(seed: 1, version: "t", path: rec))
+        XCTAssertEqual(
+            try String(contentsOfFile: rec, encoding: .utf8), s.model.recording(seed: 1, version: "t", path: rec))
         // --force alone is a mistake, said so.
         let (fs, _, ferr) = cli(["--force"])
         XCTAssertEqual(fs, 2)
@@ -174,7 +187,8 @@ final class RecordingDeviceTests: XCTestCase {
         }
         XCTAssertEqual(p.message, "cannot write the recording to `\(dir)/link`: it is a symbolic link")
         XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "x\n")
-        guard case .failure(let q) = RecordingFile.open(dir + "/none/rec.outbox", force: false, seed: 1, version: "t") else {
+        guard case .failure(let q) = RecordingFile.open(dir + "/none/rec.outbox", force: false, seed: 1, version: "t")
+        else {
             return XCTFail("wrote into a missing folder")
         }
         XCTAssertEqual(q.message, "cannot write the recording to `\(dir)/none/rec.outbox`: its folder does not exist")
@@ -229,12 +243,22 @@ final class RecordingDeviceTests: XCTestCase {
         XCTAssertEqual(f.parts, [rec, dir + "/s-3.outbox", dir + "/s-4.outbox"])
         XCTAssertEqual(try String(contentsOfFile: dir + "/s-2.outbox", encoding: .utf8), "taken\n")
         let first = try String(contentsOfFile: rec, encoding: .utf8)
-        XCTAssertTrue(first.hasSuffix("at 0 track purchase value=49.99 currency=USD\n# the session went on in \(dir)/s-3.outbox (:compare ios,android, a new clock)\n"), first)
+        XCTAssertTrue(
+            first.hasSuffix(
+                "at 0 track purchase value=49.99 currency=USD\n# the session went on in \(dir)/s-3.outbox (:compare ios,android, a new clock)\n"
+            ), first)
         let second = try String(contentsOfFile: dir + "/s-3.outbox", encoding: .utf8)
-        XCTAssertTrue(second.hasPrefix("# part 2 of a session; before: \(rec) (:compare ios,android, a new clock)\n# recorded by outbox t\n"), second)
+        XCTAssertTrue(
+            second.hasPrefix(
+                "# part 2 of a session; before: \(rec) (:compare ios,android, a new clock)\n# recorded by outbox t\n"),
+            second)
         XCTAssertTrue(second.contains("\ncompare ios,android\n"), second)
         let third = try String(contentsOfFile: dir + "/s-4.outbox", encoding: .utf8)
-        XCTAssertEqual(third, "# part 2 of a session; before: \(dir)/s-3.outbox (:compare off: one column, the first)\n".replacingOccurrences(of: "part 2", with: "part 3") + s.model.recording(seed: 1, version: "t", path: dir + "/s-4.outbox"))
+        XCTAssertEqual(
+            third,
+            "# part 2 of a session; before: \(dir)/s-3.outbox (:compare off: one column, the first)\n"
+                .replacingOccurrences(of: "part 2", with: "part 3")
+                + s.model.recording(seed: 1, version: "t", path: dir + "/s-4.outbox"))
         XCTAssertEqual(cli(["run", "--quiet", rec]).0, 0)
         XCTAssertEqual(cli(["compare", "--quiet", dir + "/s-3.outbox"]).0, 0)
         XCTAssertEqual(cli(["run", "--quiet", dir + "/s-4.outbox"]).0, 0)
