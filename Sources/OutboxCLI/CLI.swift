@@ -159,6 +159,9 @@ enum Help {
         With no command, opens the interactive screen (press ? there for its keys).
         --compare ios,android,flutter shows 2 to 4 profiles side by side, on devices
         in memory: one clock, network and backend plan; every key acts on all.
+        --record FILE writes the session as a scenario, a line per action, starting
+        with what the device held (so `outbox run FILE` replays it); an existing
+        FILE is kept unless --force.
 
         commands:
           run       play scenario files headless and check their expect lines
