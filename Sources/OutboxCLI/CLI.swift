@@ -83,7 +83,7 @@ public enum CLI {
 
     public static let usage = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 0.1|0.25|1|10|60|600|3600] [--seed N]
-                      [--record FILE] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
+                      [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
@@ -166,6 +166,9 @@ enum Help {
         compare line opens as a compare, ending as `outbox compare`). A bad file
         exits 2 before the terminal is touched; --play goes without --record,
         --profile, --seed, --state-dir and --compare (the file decides).
+        --record FILE writes the session as a scenario, a line per action, starting
+        with what the device held (so `outbox run FILE` replays it); an existing
+        FILE is kept unless --force.
 
         commands:
           run       play scenario files headless and check their expect lines
@@ -181,7 +184,7 @@ enum Help {
 
     static let run = """
         usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 0.1|0.25|1|10|60|600|3600] [--seed N]
-                      [--record FILE] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
+                      [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
 

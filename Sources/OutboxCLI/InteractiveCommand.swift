@@ -12,6 +12,8 @@ enum InteractiveCommand {
         var speed = Speed.normal
         var seed: UInt64 = 1
         var record: String?
+        /// `--force`: `--record` may replace a file that exists.
+        var force = false
         var stateDir = SQLiteDeviceStore.defaultDirectory()
         var memory = false
         /// `--compare`: the profiles shown side by side, on devices in memory.
@@ -73,6 +75,8 @@ enum InteractiveCommand {
             case "--record":
                 guard let v = value("--record") else { return nil }
                 o.record = v
+            case "--force":
+                o.force = true
             case "--state-dir":
                 guard let v = value("--state-dir") else { return nil }
                 o.stateDir = v
@@ -88,6 +92,10 @@ enum InteractiveCommand {
                 return nil
             }
             i += 1
+        }
+        if o.force && o.record == nil {
+            console.error("outbox: --force goes with --record FILE (it lets the recording replace FILE)")
+            return nil
         }
         if o.compare != nil && o.profileGiven {
             console.error("outbox: --profile and --compare do not go together; the first profile of --compare is the first column")
@@ -154,7 +162,10 @@ enum InteractiveCommand {
     static func newModel(_ profile: Profile, seed: UInt64, store: any DeviceStore) -> AppModel {
         var settings = Settings(profile: profile)
         settings.seed = seed
+        // What the device holds before the launch restores it: a recording starts with it.
+        let start = DeviceStart(of: store)
         var m = AppModel(sim: Simulation(profile: profile, settings: settings, store: store))
+        m.startingDevice = start
         m.perform(.appLaunched)
         return m
     }
@@ -174,6 +185,11 @@ enum InteractiveCommand {
 
     static func main(_ args: [String], console: Console) -> Int32 {
         guard let o = parse(args, console: console) else { return 2 }
+        // Checked first, before the terminal: an existing file is left untouched (the open refuses it again).
+        if let path = o.record, !o.force, Platform.exists(path) {
+            console.error("outbox: " + RecordingFile.existsMessage(path))
+            return 2
+        }
         // A file to play is read and parsed first: bad input exits 2 before the terminal is touched.
         var played: [Scenario]?
         if let path = o.play {
@@ -198,18 +214,27 @@ enum InteractiveCommand {
             console.error(refusal(why))
             return 2
         }
-        if let path = o.record,
-            !FileManager.default.isWritableFile(
-                atPath: (path as NSString).deletingLastPathComponent.isEmpty
-                    ? "." : (path as NSString).deletingLastPathComponent)
-        {
-            console.error("outbox: cannot write the recording to `\(shown(path))`: its folder is missing or read-only")
-            return 2
+        // Opened before anything else changes: an existing file is refused untouched.
+        var recording: RecordingFile?
+        if let path = o.record {
+            switch RecordingFile.open(path, force: o.force, seed: o.seed, version: CLI.version) {
+            case .success(let r): recording = r
+            case .failure(let why):
+                console.error("outbox: " + why.message)
+                return 2
+            }
+        }
+        /// A recording that never started is not left behind (unless it replaced a file).
+        func dropRecording() {
+            guard let r = recording else { return }
+            r.close()
+            if r.madeFirst { Platform.remove(r.path) }
         }
         let store: any DeviceStore
         switch o.compare != nil || o.play != nil ? .success(InMemoryDeviceStore()) : openStore(o.profile, o) {
         case .success(let s): store = s
         case .failure(let e):
+            dropRecording()
             console.error("outbox: " + SafeText.escaped(e.description, max: 1000))
             return 2
         }
@@ -226,6 +251,7 @@ enum InteractiveCommand {
         Terminal.catchStopSignals()
         guard let term = Terminal(noColor: noColor) else {
             (store as? SQLiteDeviceStore)?.close()
+            dropRecording()
             console.error(
                 "outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
             return 2
@@ -234,18 +260,16 @@ enum InteractiveCommand {
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
         var loop = Loop(
-            model: model, term: term, glyphs: glyphs, record: o.record, seed: o.seed, theme: theme, options: o)
+            model: model, term: term, glyphs: glyphs, recording: recording, seed: o.seed, theme: theme, options: o)
         let outcome = loop.run()
         term.restore()
         // Written straight to stderr: after a hangup the terminal is gone, and a
         // message that cannot be shown must not end in a crash.
         console.flush()
         if let msg = outcome.message { Terminal.writeError(msg + "\n") }
-        if let path = o.record {
-            let replay = loop.model.isComparing ? "outbox compare" : "outbox run"
-            Terminal.writeError(
-                "outbox: recorded \(loop.model.recorded.count) actions to \(shown(path)); replay with `\(replay) \(shown(path))`\n"
-            )
+        if let r = loop.recording {
+            r.close()
+            Terminal.writeError(recordedLine(r, loop.model) + "\n")
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
         // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so
@@ -301,6 +325,20 @@ enum InteractiveCommand {
     /// Why a file to play was not loaded: one line per problem.
     struct LoadFailure: Error { let lines: [String] }
 
+    /// What the exit says of a recording: where it is and how to replay it.
+    static func recordedLine(_ r: RecordingFile, _ model: AppModel) -> String {
+        let replay = model.isComparing ? "outbox compare" : "outbox run"
+        var line: String
+        if r.parts.count == 1 {
+            line = "outbox: recorded \(model.recorded.count) actions to \(shown(r.path)); replay with `\(replay) \(shown(r.path))`"
+        } else {
+            line = "outbox: recorded the session in \(r.parts.count) parts, one per clock (:profile, :compare): "
+                + r.parts.map(shown).joined(separator: ", ") + "; each replays on its own (the last: `\(replay) \(shown(r.path))`)"
+        }
+        if let why = r.failure { line += "; but the recording stopped: " + shown(why) }
+        return line
+    }
+
     /// Text from the command line or a file, fit to quote in a message.
     static func shown(_ s: String) -> String { SafeText.escaped(s, max: 200) }
 
@@ -337,13 +375,14 @@ enum InteractiveCommand {
         var model: AppModel
         let term: Terminal
         let glyphs: Glyphs
-        let record: String?
+        var recording: RecordingFile?
         let seed: UInt64
         var theme: Theme
         let options: Options
         var frameMs: UInt64 = 33
         /// How long a message shows in place of the hint bar.
         static let messageMs: UInt64 = 4000
+        var recordingFailureShown = false
 
         static func wallMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
 
@@ -361,7 +400,7 @@ enum InteractiveCommand {
             var dirty = true
             var messageText: String?
             var messageSince: UInt64 = 0
-            saveRecording()
+            recording?.start(model)
             while true {
                 if let why = model.sim.store.failure {
                     saveRecording()
@@ -400,27 +439,33 @@ enum InteractiveCommand {
                 let wait: Int32 = model.paused ? 1000 : Int32(frameMs)
                 if let key = term.readKey(timeoutMs: wait) {
                     if key == .resize { term.refreshSize() }
-                    let recordedBefore = model.recorded.count, columnsBefore = model.others.count
+                    let columnsBefore = model.others.count
                     let effect = model.handle(key)
-                    if model.recorded.count != recordedBefore || model.others.count != columnsBefore { saveRecording() }
+                    if model.others.count != columnsBefore && effect == nil {
+                        newRecordingPart(why: ":compare off: one column, the first")
+                    } else {
+                        saveRecording()
+                    }
                     dirty = true
                     switch effect {
                     case .quit?:
                         quit()
                         return Outcome(status: 0)
-                    case .export?:
-                        export()
+                    case .export(let path, let replace)?:
+                        export(to: path, replace: replace)
                     case .switchProfile(let p)?:
                         if model.sim.appRunning { model.perform(.appQuit) }
+                        saveRecording()  // the quit ends this part
                         closeStore()
                         switch InteractiveCommand.openStore(p, options) {
                         case .success(let store):
                             model = carryingTime(InteractiveCommand.newModel(p, seed: seed, store: store))
-                            saveRecording()
+                            newRecordingPart(why: ":profile \(p.rawValue): its device, a new clock")
                         case .failure(let e):
                             // Back to the device we had; say why the switch failed.
                             if case .success(let again) = InteractiveCommand.openStore(model.sim.profile, options) {
                                 model = carryingTime(InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again))
+                                newRecordingPart(why: "the \(model.sim.profile.rawValue) device reopened, a new clock")
                             }
                             model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
                         }
@@ -428,11 +473,12 @@ enum InteractiveCommand {
                         // As a profile switch: the app closes on the device it ran on, and
                         // the compare starts afresh (its own clock at 0, devices in memory).
                         if model.sim.appRunning { model.perform(.appQuit) }
+                        saveRecording()  // the quit ends this part
                         closeStore()
                         model = carryingTime(InteractiveCommand.newCompareModel(profiles, seed: seed))
                         model.message = ("comparing " + profiles.map(\.rawValue).joined(separator: ", ")
                             + " from 0, devices in memory; :compare off keeps the first", false)
-                        saveRecording()
+                        newRecordingPart(why: ":compare " + profiles.map(\.rawValue).joined(separator: ",") + ", a new clock")
                     case .play(let path)?:
                         play(path)
                     case .nextTheme?:
@@ -464,7 +510,7 @@ enum InteractiveCommand {
         /// `:play FILE`: the file replaces the session (as a profile switch: the app
         /// closes on the device it ran on), keeping the speed and breakpoints.
         mutating func play(_ path: String) {
-            switch InteractiveCommand.playing(path, after: model, recording: record != nil) {
+            switch InteractiveCommand.playing(path, after: model, recording: recording != nil) {
             case .failure(let why):
                 model.message = (why.message, true)
             case .success(let next):
@@ -485,33 +531,64 @@ enum InteractiveCommand {
             (model.sim.store as? SQLiteDeviceStore)?.close()
         }
 
-        /// Writes what the user did so far as a scenario file; after every action, so a crash loses nothing.
-        func saveRecording() {
-            guard let path = record else { return }
-            let text = model.recording(seed: seed, version: CLI.version, path: path)
-            try? text.write(toFile: path, atomically: true, encoding: .utf8)
+        /// Appends what the user did since the last call to the recording; after
+        /// every action, so a crash loses nothing (RecordingFile).
+        mutating func saveRecording() {
+            guard recording != nil else { return }
+            recording!.append(model)
+            recordingTrouble()
         }
 
-        /// Writes each column's timeline so far as JSONL, one file per profile.
-        mutating func export() {
-            let stamp = VirtualTime.clock(model.sim.now).replacingOccurrences(of: ":", with: "").replacingOccurrences(
-                of: ".", with: "-")
-            let writer = TimelineWriter(format: .jsonl)
-            var paths: [String] = [], lines = 0
-            for sim in model.columns {
-                let path = FileManager.default.currentDirectoryPath + "/outbox-\(sim.profile.rawValue)-\(stamp).jsonl"
-                var out = ""
-                for e in sim.journal { out += writer.line(e, in: sim) + "\n" }
-                do {
-                    try out.write(toFile: path, atomically: true, encoding: .utf8)
-                } catch {
-                    model.message = ("export failed: cannot write \(path)", true)
-                    return
-                }
-                paths.append(path)
-                lines += sim.journal.count
+        /// The session goes on with a new clock: the recording goes on in a new part.
+        mutating func newRecordingPart(why: String) {
+            guard recording != nil else { return }
+            recording!.newPart(model, why: why)
+            recordingTrouble()
+        }
+
+        /// A recording that cannot be written says so on the screen, once.
+        mutating func recordingTrouble() {
+            guard let why = recording?.failure, !recordingFailureShown else { return }
+            recordingFailureShown = true
+            model.message = ("recording stopped: " + why, true)
+        }
+
+        /// Writes the timeline so far as JSONL (a compare: every column, with
+        /// `"profile"`) to `path`; a file there is replaced only with `replace`, else
+        /// the screen asks. Every failure is a message on the screen.
+        mutating func export(to path: String, replace: Bool) {
+            Loop.export(&model, to: path, replace: replace)
+        }
+
+        /// `export(to:replace:)` on a model: the tests call it.
+        static func export(_ model: inout AppModel, to given: String, replace: Bool) {
+            var path = given
+            if path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+                path = home + path.dropFirst()
             }
-            model.message = ("exported \(lines) lines to " + paths.joined(separator: ", "), false)
+            let shownPath = shown(given)
+            let fd: Int32
+            switch Platform.create(path, replace: replace, append: false) {
+            case .success(let f): fd = f
+            case .failure(.exists):
+                model.askReplace(given)
+                return
+            case .failure(.other(let why)):
+                model.message = ("export failed: cannot write \(shownPath): \(why)", true)
+                return
+            }
+            defer { Platform.closeFile(fd) }
+            let (text, lines) = model.exportText()
+            if let f = Platform.write(fd, Array(text.utf8)) {
+                let why: String
+                switch f {
+                case .brokenPipe: why = "broken pipe"
+                case .other(let w): why = w
+                }
+                model.message = ("export failed: cannot write \(shownPath): \(why)", true)
+                return
+            }
+            model.message = ("exported \(lines) lines to \(shownPath)" + (replace ? " (replaced)" : ""), false)
         }
     }
 }

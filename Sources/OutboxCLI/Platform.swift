@@ -96,3 +96,54 @@ enum Platform {
         return .success(out)
     }
 }
+
+extension Platform {
+    /// Why a file could not be created.
+    enum CreateFailure: Error, Equatable {
+        /// Something is already there and `replace` was not given.
+        case exists
+        case other(String)
+    }
+
+    /// Opens a file to write: a new one (`replace` false: anything already at the
+    /// path is refused and left as it is), or one emptied first (`replace`).
+    /// Never through a symbolic link, and only a regular file; `append` opens it
+    /// with O_APPEND, so each `write` lands whole at the end (a recording).
+    static func create(_ path: String, replace: Bool, append: Bool) -> Result<Int32, CreateFailure> {
+        var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK
+        flags |= replace ? O_TRUNC : O_EXCL
+        if append { flags |= O_APPEND }
+        let fd = open(path, flags, 0o644)
+        guard fd >= 0 else {
+            let e = errno
+            if e == EEXIST { return .failure(.exists) }
+            if e == ELOOP { return .failure(.other("it is a symbolic link")) }
+            if e == EISDIR { return .failure(.other("it is a directory")) }
+            if e == ENOENT { return .failure(.other("its folder does not exist")) }
+            return .failure(.other(errorText(e)))
+        }
+        var st = stat()
+        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return .failure(.other("it is not a regular file"))
+        }
+        return .success(fd)
+    }
+
+    static func closeFile(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    /// Removes a file this process made and will not keep (a recording that never started).
+    static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+}
+
+extension Platform {
+    /// Whether anything (a file, a directory, a link, even a broken one) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+}

@@ -85,6 +85,19 @@ enum RunCommand {
             }
         }
         if bad { return 2 }
+        if stateDir != nil {
+            // A device on disk and a file's starting contents cannot both be the device.
+            for sc in scenarios {
+                guard let line = sc.device.line else { continue }
+                console.error(
+                    SafeText.line(
+                        "\(sc.file):\(line): the file gives the device's starting contents (`saved`/`device` lines), "
+                            + "and --state-dir gives a saved device; expected one of them: run without --state-dir, "
+                            + "or remove the lines"))
+                bad = true
+            }
+            if bad { return 2 }
+        }
 
         let writer = TimelineWriter(format: format)
         var failed = 0, total = 0

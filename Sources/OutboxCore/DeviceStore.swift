@@ -112,7 +112,8 @@ public final class InMemoryDeviceStore: DeviceStore {
     public var consent: Consent = .undecided
     public var installCreated = false
     public var failure: String? { nil }
-    public var epoch: UInt64 { 0 }
+    /// 0 unless a scenario's `device opens N` line set it (`DeviceStart.seed`).
+    public var epoch: UInt64 = 0
     /// Chunks of rows allocated now, for tests.
     public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 

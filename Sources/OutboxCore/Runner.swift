@@ -48,6 +48,8 @@ public struct ScenarioRunner {
     public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(),
                 maxTransitions: Int = ScenarioRunner.defaultMaxTransitions, journal: JournalUse = .kept) {
         self.scenario = scenario
+        // The file's starting contents go on the device before the first line (DeviceStart).
+        if !scenario.device.isEmpty { scenario.device.seed(store) }
         self.sim = Simulation(profile: scenario.profile, settings: scenario.settings, store: store)
         self.maxTransitions = maxTransitions
         self.journalUse = journal

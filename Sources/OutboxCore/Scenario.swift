@@ -20,9 +20,12 @@ public struct Scenario: Sendable {
     /// The lines left out because `profile` lacks what they do, in file order
     /// (only when parsed to play a profile; `outbox run` makes them errors).
     public let skipped: [SkippedLine]
+    /// What the device holds when the scenario starts: its `saved` and `device`
+    /// lines (an extension); empty for the contract's fresh device.
+    public let device: DeviceStart
 
     public init(file: String, profile: Profile, settings: Settings, steps: Steps, fileProfile: Profile? = nil,
-                compareProfiles: [Profile]? = nil, skipped: [SkippedLine] = []) {
+                compareProfiles: [Profile]? = nil, skipped: [SkippedLine] = [], device: DeviceStart = DeviceStart()) {
         self.file = file
         self.profile = profile
         self.settings = settings
@@ -30,6 +33,7 @@ public struct Scenario: Sendable {
         self.fileProfile = fileProfile ?? profile
         self.compareProfiles = compareProfiles
         self.skipped = skipped
+        self.device = device
     }
 
     /// A line a profile lacks, left out when the file plays that profile.
@@ -281,6 +285,11 @@ struct ScenarioParser {
     var attributeLists = Set<[Attribute]>()
     var longNames = NameTable()
     var seenAt = false
+    /// The `saved` and `device` lines so far.
+    var device = DeviceStart()
+    var seenDevice = false
+    /// Indices in `device.saved` of LinkTrail lines that gave no `key`: given LT-7's at the end.
+    var keyless: [Int] = []
 
     init(file: String) { self.file = file }
 
@@ -361,12 +370,15 @@ struct ScenarioParser {
             fail(1, "no profile line, expected `profile linktrail|ios|android|flutter` first")
         }
         guard errors.isEmpty, let profile, let settings else { return .failure(ScenarioErrors(errors: errors)) }
+        for i in keyless {
+            device.saved[i].idempotencyKey = Simulation.linkTrailKey(seed: settings.seed, id: Int32(i + 1), opens: device.opens)
+        }
         // Time order, then file order (ORDER).
         steps.sortByTime()
         checkAppLifecycle(steps, file: bytes)
         guard errors.isEmpty else { return .failure(ScenarioErrors(errors: errors.sorted { $0.line < $1.line })) }
         return .success(Scenario(file: file, profile: profile, settings: settings, steps: steps, fileProfile: fileProfile,
-                                 compareProfiles: compareProfiles, skipped: skipped))
+                                 compareProfiles: compareProfiles, skipped: skipped, device: device))
     }
 
     /// Where the line starting at `from` ends: its `\n`, or the end of the file.
@@ -471,6 +483,9 @@ struct ScenarioParser {
             case .success(let list): compareProfiles = list
             case .failure(let why): fail(n, "bad compare line: " + why.message)
             }
+        case "saved", "device":
+            // An extension: the device's starting contents (DeviceStart).
+            startingContents(n, w, code)
         case "at":
             seenAt = true
             guard w.count >= 3 else {
@@ -513,7 +528,58 @@ struct ScenarioParser {
             var code = code
             code.withUTF8 { steps.append(line: n, time: t, check: k, text: $0) }
         default:
-            fail(n, "unknown statement `\(w[0])`, expected profile, compare, set, at or expect")
+            fail(n, "unknown statement `\(w[0])`, expected profile, compare, set, saved, device, at or expect")
+        }
+    }
+
+    /// A `saved` or `device` line: what the device holds when the scenario starts.
+    mutating func startingContents(_ n: Int, _ w: [String], _ code: String) {
+        let word = w[0]
+        guard !seenAt else {
+            fail(n, "`\(word)` after the first `at` line, expected the device's starting contents before the first `at`")
+            return
+        }
+        guard let profile else { return }
+        if device.line == nil { device.line = n }
+        if word == "device" {
+            guard !seenDevice else {
+                fail(n, "a second device line, expected one `device` line per scenario")
+                return
+            }
+            seenDevice = true
+            guard profile == .linktrail else {
+                let why = "the device line gives LinkTrail's consent (LT-1), install (LT-3) and open count (LT-7); profile \(profile.rawValue) has none"
+                if playing != nil {
+                    // Checked on LinkTrail's terms, then left out.
+                    var probe = DeviceStart()
+                    if let p = probe.parseDevice(Array(w.dropFirst())) { fail(n, p.message) } else {
+                        skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why))
+                    }
+                } else {
+                    fail(n, why)
+                }
+                return
+            }
+            if let p = device.parseDevice(Array(w.dropFirst())) { fail(n, p.message) }
+            return
+        }
+        if playing != nil, w.count >= 2, let kind = RequestKind(word: w[1]), let why = DeviceStart.kind(kind, on: profile) {
+            // A request this profile cannot hold: checked on a profile that can, then left out.
+            let other: Profile = kind == .install ? .linktrail : .ios
+            if case .failure(let p) = DeviceStart.parseSaved(Array(w.dropFirst()), profile: other, lenient: true) {
+                fail(n, p.message)
+            } else {
+                skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why))
+            }
+            return
+        }
+        switch DeviceStart.parseSaved(Array(w.dropFirst()), profile: profile, lenient: playing != nil) {
+        case .failure(let p): fail(n, p.message)
+        case .success(let (r, keyGiven)):
+            var r = r
+            r.id = Int32(device.saved.count + 1)
+            if !keyGiven { keyless.append(device.saved.count) }
+            device.saved.append(r)
         }
     }
 
@@ -702,28 +768,7 @@ public enum ActionSyntax {
 
     /// The scenario words for an action: what `parse` reads back to the same action.
     public static func text(for action: Action) -> String {
-        func q(_ s: String) -> String {
-            // Quoted when it holds a space, a quote, `#`, a backslash or anything
-            // `SafeText` escapes (controls, bidi overrides): those are written as
-            // the escapes `QuotedEscape` reads back, so a recording stays one line
-            // per action and holds no control byte.
-            let plain = !s.isEmpty && !s.unicodeScalars.contains(where: {
-                $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || SafeText.needsEscape($0)
-            })
-            if plain { return s }
-            var out = "\""
-            for u in s.unicodeScalars {
-                if u == "\"" || u == "\\" {
-                    out.append("\\")
-                    out.unicodeScalars.append(u)
-                } else if let e = SafeText.escape(u) {
-                    out += e
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-            return out + "\""
-        }
+        func q(_ s: String) -> String { word(s) }
         switch action {
         case .appLaunched: return "launch"
         case .appQuit: return "quit"
@@ -750,6 +795,30 @@ public enum ActionSyntax {
             }
         case .settingChanged(let k, let v): return "set \(k) \(v)"
         }
+    }
+
+    /// One word of a scenario line: as it is, or quoted with the escapes `LineLexer` reads back.
+    public static func word(_ s: String) -> String {
+        // Quoted when it holds a space, a quote, `#`, a backslash or anything
+        // `SafeText` escapes (controls, bidi overrides): those are written as
+        // the escapes `QuotedEscape` reads back, so a recording stays one line
+        // per action and holds no control byte.
+        let plain = !s.isEmpty && !s.unicodeScalars.contains(where: {
+            $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || SafeText.needsEscape($0)
+        })
+        if plain { return s }
+        var out = "\""
+        for u in s.unicodeScalars {
+            if u == "\"" || u == "\\" {
+                out.append("\\")
+                out.unicodeScalars.append(u)
+            } else if let e = SafeText.escape(u) {
+                out += e
+            } else {
+                out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
     }
 
     public static let verbs =

@@ -425,8 +425,7 @@ public struct Simulation {
         var k: UInt64 = 0
         if profile == .linktrail {
             // LT-7: a key per request, from the seed, so runs are repeatable.
-            var g = SplitMix64(seed: settings.seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(id) ^ (store.epoch << 40))
-            k = key ?? (g.next() | 1)
+            k = key ?? Simulation.linkTrailKey(seed: settings.seed, id: id, opens: store.epoch)
         }
         requests.append(
             Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, hasValue: value != nil,
@@ -434,6 +433,13 @@ public struct Simulation {
         extras.add(id, revenue: value.map { Revenue(amount: $0, currencyID: currencyID) }, attributes: attrs)
         requestsByName.add(id, name: nameID)
         return id
+    }
+
+    /// LT-7: the idempotency key of request `id` made on a device opened `opens`
+    /// times before, from the seed, so runs are repeatable.
+    static func linkTrailKey(seed: UInt64, id: Int32, opens: UInt64) -> UInt64 {
+        var g = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(id) ^ (opens << 40))
+        return g.next() | 1
     }
 
     /// Changes one request in a single access. Each `requests[i].field = x` on its

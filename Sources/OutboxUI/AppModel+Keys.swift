@@ -53,6 +53,10 @@ extension AppModel {
         case .chooseBreak:
             breakChooser(key)
             return nil
+        case .exportPath(let text):
+            return exportPrompt(text, key)
+        case .confirmReplace(let path):
+            return confirmReplace(path, key)
         case .normal:
             break
         }
@@ -165,7 +169,7 @@ extension AppModel {
             tab = StateTab(rawValue: (tab.rawValue + StateTab.allCases.count - 1) % StateTab.allCases.count)!
             settleSelection()
         case .filterName: mode = .filter(nameFilter)
-        case .export: return .export
+        case .export: startExport()
         case .commandLine: mode = .command("")
         case .cycleTheme: return .nextTheme
         case .zoomIn, .zoomOut, .fitTimeline: runTimeline(command)
@@ -220,6 +224,9 @@ extension AppModel {
                 return nil
             }
             return .play(words[1])
+        }
+        if words[0] == "export" || words[0] == "export!" {
+            return exportCommand(Array(words.dropFirst()), replace: words[0] == "export!")
         }
         if words[0] == "help" {
             mode = .help(0)

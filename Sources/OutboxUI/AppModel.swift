@@ -43,12 +43,18 @@ public enum Mode: Equatable, Sendable {
     case chooseAnswer(Answer?)
     /// The breakpoint chooser (`b`).
     case chooseBreak
+    /// `e`: where to export, with what is typed so far (the default at first).
+    case exportPath(String)
+    /// The export's file exists: `y` replaces it, any other key keeps it.
+    case confirmReplace(String)
 }
 
 /// What the interactive loop must do after a key: things outside the model.
 public enum UIEffect: Equatable, Sendable {
     case quit
-    case export
+    /// Write the timeline so far as JSONL to `path` (relative to where Outbox
+    /// started); a file there is replaced only with `replace`.
+    case export(path: String, replace: Bool)
     case switchProfile(Profile)
     case nextTheme
     /// `:compare P,P,...`: start a fresh compare on these profiles (the loop makes
@@ -111,6 +117,9 @@ public struct AppModel {
     /// Per recorded line, whether the first column took it (the rest were taken
     /// by other columns only): `:compare off` keeps only those.
     var recordedOnFirst: [Bool] = []
+    /// What the device held before the first action (a device on disk may hold
+    /// saved requests): the recording starts with it, so it replays without the device.
+    public var startingDevice = DeviceStart()
     /// Comparing: which columns skipped the last action, and why (the message line says so).
     public internal(set) var skipNote: String?
     /// Comparing: rows in each state in any column, and rows that differ.
@@ -291,6 +300,7 @@ public struct AppModel {
         text += "profile \(sim.profile.rawValue)\n"
         if isComparing { text += "compare " + profiles.map(\.rawValue).joined(separator: ",") + "\n" }
         if seed != 1 { text += "set seed \(seed)\n" }
+        for line in startingDevice.lines(profile: sim.profile) { text += line + "\n" }
         return text + recorded.joined(separator: "\n") + "\n"
     }
 

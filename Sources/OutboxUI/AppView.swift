@@ -486,6 +486,9 @@ public enum AppView {
         case .chooseBreak where m.message?.isError != true:
             buf.put(" breakpoint: press a letter to set or clear it; Esc cancels", x: 0, y: y, role: .statusBar)
             return
+        case .exportPath, .confirmReplace:
+            exportLine(&buf, m, y: y, width: width)
+            return
         default: break
         }
         if let msg = m.message {

@@ -100,7 +100,7 @@ public enum KeyMap {
         b([.char("z")], .zoomIn, "timeline", "zoom the timeline in: fewer seconds a column (down to 100 ms)", nil),
         b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
         b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
-        b([.char("e")], .export, "general", "export the timeline so far as JSONL", nil),
+        b([.char("e")], .export, "general", "export the timeline (asks where)", nil),
         b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
     ]
@@ -208,6 +208,7 @@ public enum KeyMap {
         out += " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"
         out += " Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
+        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking.\n"
         return out
     }
 }
