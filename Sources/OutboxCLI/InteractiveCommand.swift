@@ -293,7 +293,7 @@ enum InteractiveCommand {
                         message: "outbox: stopped by \(Terminal.signalName(sig)); the app was closed as on q",
                         signal: sig)
                 }
-                model.setListHeight(AppView.listRows(model, width: term.width, height: term.height))
+                model.setScreen(width: term.width, height: term.height)
                 if dirty || Loop.wallMs() - lastFrame >= frameMs {
                     term.draw(AppView.render(model, width: term.width, height: term.height, glyphs: glyphs))
                     lastFrame = Loop.wallMs()

@@ -45,11 +45,14 @@ extension AppModel {
                 mode = .normal
                 nameFilter = t
                 settleSelection()
-                message = t.isEmpty ? nil : ("filter: names containing \"\(t)\"", false)
+                message = t.isEmpty ? nil : ("filter: \(SafeText.escaped(t, max: 60)): \(filteredAllRows) \(isComparing ? "rows" : "requests") (Esc on / clears)", false)
             }
             return nil
         case .chooseAnswer(let chosen):
             return chooser(chosen, key)
+        case .logSearch(let text):
+            logSearchKey(text, key)
+            return nil
         case .normal:
             break
         }
@@ -112,6 +115,7 @@ extension AppModel {
     }
 
     mutating func run(_ command: Command) -> UIEffect? {
+        if paneCommand(command) { return nil }
         switch command {
         case .help: mode = .help(0)
         case .quit: return .quit
@@ -159,7 +163,7 @@ extension AppModel {
         case .pageUp: moveSelection(by: -listHeight)
         case .top: select(row: 0)
         case .bottom: select(row: rowCount - 1)
-        case .detail: detailExpanded.toggle()
+        case .detail: toggleFullDetail()
         case .nextPane: focus = Pane(rawValue: (focus.rawValue + 1) % Pane.allCases.count)!
         case .previousPane: focus = Pane(rawValue: (focus.rawValue + Pane.allCases.count - 1) % Pane.allCases.count)!
         case .nextTab:
@@ -168,7 +172,8 @@ extension AppModel {
         case .previousTab:
             tab = StateTab(rawValue: (tab.rawValue + StateTab.allCases.count - 1) % StateTab.allCases.count)!
             settleSelection()
-        case .filterName: mode = .filter(nameFilter)
+        case .filterName: mode = focus == .log && !isComparing ? .logSearch(panes.logSearch) : .filter(nameFilter)
+        case .back, .nextMatch, .previousMatch, .logRequest: break  // paneCommand
         case .export: return .export
         case .commandLine: mode = .command("")
         case .cycleTheme: return .nextTheme
@@ -212,6 +217,10 @@ extension AppModel {
                 return nil
             }
             return .switchProfile(p)
+        }
+        if words[0] == "log" {
+            logCommand(Array(words.dropFirst()))
+            return nil
         }
         if words[0] == "help" {
             mode = .help(0)

@@ -49,6 +49,7 @@ public enum Command: String, CaseIterable, Sendable {
     case pause, faster, slower, jumpNext
     case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
     case filterName, export, commandLine, cycleTheme
+    case back, nextMatch, previousMatch, logRequest
 }
 
 /// One row of the key table.
@@ -89,12 +90,16 @@ public enum KeyMap {
         b([.pageUp], .pageUp, "moving", "a page up", nil),
         b([.home], .top, "moving", "first request", nil),
         b([.end], .bottom, "moving", "last request", nil),
-        b([.enter], .detail, "moving", "open/close the detail of the selected request", nil),
-        b([.tab], .nextPane, "moving", "next pane (requests, detail, log)", nil),
+        b([.enter], .detail, "moving", "full-screen detail of the selected request (Enter or Esc closes)", nil),
+        b([.escape], .back, "moving", "close the full-screen detail; clear the log search", nil),
+        b([.tab], .nextPane, "moving", "next pane (requests, detail, log); j/k PgUp/PgDn Home/End then scroll that pane", nil),
         b([.backTab], .previousPane, "moving", "previous pane", nil),
         b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
         b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
-        b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", nil),
+        b([.char("/")], .filterName, "moving", "filter the list: name, rule:LT-5, 503, timeout, kind:ping, state:retrying, all words must match (log focused: search the log)", nil),
+        b([.char(">")], .nextMatch, "moving", "log search: next (later) match", nil),
+        b([.char("<")], .previousMatch, "moving", "log search: previous (earlier) match", nil),
+        b([.char("l")], .logRequest, "moving", "log: only the selected request's lines, or all again (:log request N, :log all)", nil),
         b([.char("e")], .export, "general", "export the timeline so far as JSONL", nil),
         b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (7, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
