@@ -173,6 +173,7 @@ public struct AppModel {
             return
         }
         let r = min(max(0, row), n - 1)
+        if id(atRow: r) != selected { panes.detailScroll = 0 }  // another request's detail starts afresh
         selected = id(atRow: r)
         if r < top { top = r }
         if r >= top + listHeight { top = r - listHeight + 1 }
