@@ -108,15 +108,6 @@ extension AppModel {
 
     // MARK: The detail
 
-    /// The detail's history lines, their first row shown, for the selection.
-    func detailWindow() -> (lines: Int, top: Int, rows: Int) {
-        guard let id = selected, !isComparing else { return (0, 0, 0) }
-        let rect = AppView.detailHistoryRect(self, width: panes.width, height: panes.height)
-        let doc = AppView.detailHistory(sim, id, width: rect.width, g: .unicode)
-        let scroll = panes.detailFor == id ? panes.detailScroll : 0
-        return (doc.lines.count, AppView.detailTop(doc, rows: rect.height, scroll: scroll), rect.height)
-    }
-
     mutating func scrollDetail(by delta: Int) {
         guard let id = selected else { return }
         if panes.detailFor != id {
@@ -142,22 +133,31 @@ extension AppModel {
         let memo = panes.logMemo
         if memo.key == key { return memo.positions }
         memo.positions = sim.logPositions.filter {
-            if case .log(let l) = sim.journal[Int($0)] { return l.request == id }
+            if case .log(let l) = sim.journal[Int($0)] { return AppModel.logLine(l, isAbout: id) }
             return false
         }
         memo.key = key
         return memo.positions
     }
 
-    /// The log line at a position of `logLines`.
-    func logLine(_ i: Int) -> LogLine? {
-        guard case .log(let l) = sim.journal[Int(logLines[i])] else { return nil }
-        return l
+    /// Whether a log line is about a request: made for it, or naming it (`#4 'purchase'`,
+    /// `completion(#4 ...`; `#4` followed by a digit is another request).
+    static func logLine(_ l: LogLine, isAbout id: Int32) -> Bool {
+        if l.request == id { return true }
+        let mark = Array("#\(id)".utf8), text = Array(l.text.utf8)
+        guard text.count >= mark.count else { return false }
+        for i in 0...(text.count - mark.count) where text[i] == mark[0] {
+            guard Array(text[i..<i + mark.count]) == mark else { continue }
+            let after = i + mark.count
+            if after == text.count || !(48...57).contains(text[after]) { return true }
+        }
+        return false
     }
 
     mutating func scrollLog(by delta: Int) {
         let n = logLines.count
-        logScroll = max(0, min(logScroll.subtractingReportingOverflow(delta).partialValue, n - 1))
+        let most = max(0, n - paneRows(.log))  // the oldest page at most
+        logScroll = max(0, min(logScroll.subtractingReportingOverflow(delta).partialValue, most))
     }
 
     mutating func setLogRequest(_ id: Int32?) {
@@ -245,7 +245,7 @@ extension AppModel {
         let rows = max(1, paneRows(.log))
         // Scrolled so the match is in view, a few lines from the bottom edge when it can be.
         let end = n - logScroll  // one past the last line shown
-        if i >= end || i < end - rows { logScroll = max(0, min(n - 1, n - 1 - i - rows / 2)) }
+        if i >= end || i < end - rows { logScroll = max(0, min(max(0, n - rows), n - 1 - i - rows / 2)) }
         let count = countMatches()
         message = (
             "log: match \(count.before + 1) of \(count.all) for \"\(SafeText.escaped(panes.logSearch, max: 40))\"; < earlier, > later, Esc clears",

@@ -406,10 +406,11 @@ public enum AppView {
             return
         case .filter(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
-            let help = m.focus == .log && m.logSearching
-                ? "  (search the log: Enter finds, Esc cancels)"
-                : "  (Enter keeps, Esc clears; rule: kind: state: status: name:)"
-            buf.put("/" + t + "_" + help, x: 0, y: y, role: .commandLine)
+            buf.put("/" + t + "_  (Enter keeps, Esc clears; rule: kind: state: status: name:)", x: 0, y: y, role: .commandLine)
+            return
+        case .logSearch(let t):
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
+            buf.put("/" + t + "_  (search the log: Enter finds, Esc cancels)", x: 0, y: y, role: .commandLine)
             return
         case .chooseAnswer(nil):
             buf.put(" backend answers next: press a letter; Esc cancels", x: 0, y: y, role: .statusBar)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -53,7 +54,8 @@ final class PanesDetailTests: XCTestCase {
             for (rect, what) in [(pane, "focused pane"), (full, "full-screen")] {
                 let lines = AppView.wrap(rule.text, width: rect.width - AppView.ruleIndent - 1)
                 XCTAssertEqual(lines.joined(separator: " "), rule.text, "\(rule.id) \(what)")
-                XCTAssertTrue(lines.allSatisfy { $0.count <= rect.width - AppView.ruleIndent - 1 }, "\(rule.id) \(what)")
+                XCTAssertTrue(
+                    lines.allSatisfy { $0.count <= rect.width - AppView.ruleIndent - 1 }, "\(rule.id) \(what)")
                 // The transition's line and the whole text fit the pane at once.
                 XCTAssertLessThanOrEqual(lines.count + 1, rect.height, "\(rule.id) \(what): \(lines)")
             }
