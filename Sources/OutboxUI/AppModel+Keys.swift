@@ -45,7 +45,9 @@ extension AppModel {
                 mode = .normal
                 nameFilter = t
                 settleSelection()
-                message = t.isEmpty ? nil : ("filter: \(SafeText.escaped(t, max: 60)): \(filteredAllRows) \(isComparing ? "rows" : "requests") (Esc on / clears)", false)
+                let n = filteredAllRows
+                let what = (isComparing ? "row" : "request") + (n == 1 ? "" : "s")
+                message = t.isEmpty ? nil : ("filter: \(SafeText.escaped(t, max: 60)): \(n) \(what) (Esc on / clears)", false)
             }
             return nil
         case .chooseAnswer(let chosen):

@@ -160,7 +160,9 @@ extension AppView {
                 ? "no requests yet: t tracks a purchase on every column, : runs any action"
                 : "the app is closed: L launches it"
             if let why = m.emptyFilterReason {
-                buf.put("  " + why, x: 0, y: y0 + 1, role: .notice, limit: rect.width - 2)
+                for (i, l) in wrap(why, width: rect.width - 4).prefix(max(1, rect.height - 1)).enumerated() {
+                    buf.put("  " + l, x: 0, y: y0 + 1 + i, role: .notice, limit: rect.width - 2)
+                }
             } else {
                 buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
             }
