@@ -98,6 +98,8 @@ public struct ListFilter: Equatable, Sendable {
                 words.filter { $0.0 == v }.isEmpty ? words.filter { $0.0.hasPrefix(v) } : words.filter { $0.0 == v }
             if hits.count == 1 {
                 out.append(hits[0].1)
+            } else if hits.count > 1 {
+                problem = "\(key): \(v) could be " + hits.map(\.0).joined(separator: " or ")
             } else {
                 problem = "\(key): expected " + words.map(\.0).joined(separator: ", ")
             }
