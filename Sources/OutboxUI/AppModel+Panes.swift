@@ -8,6 +8,22 @@ final class LogMemo {
     var positions: [Int32] = []
 }
 
+/// The selected request's detail lines, built (wrapped) once per change of the
+/// model or the pane's width, not once per frame.
+final class DetailMemo {
+    struct Key: Equatable { var id: Int32, transitions: Int, requests: Int, width: Int, ascii: Bool }
+    var key: Key?
+    var doc = AppView.DetailDoc()
+
+    func doc(_ s: Simulation, _ id: Int32, width: Int, g: Glyphs) -> AppView.DetailDoc {
+        let k = Key(id: id, transitions: s.transitionCount, requests: s.requests.count, width: width, ascii: g.arrow != "→")
+        if k == key { return doc }
+        doc = AppView.detailHistory(s, id, width: width, g: g)
+        key = k
+        return doc
+    }
+}
+
 /// What the detail and log panes show besides the selection (issue 12, part 4).
 public struct PaneState {
     /// The screen size the loop last gave (`AppModel.setScreen`).
@@ -24,6 +40,7 @@ public struct PaneState {
     /// The log shows only this request's lines, or all when nil.
     public internal(set) var logRequest: Int32?
     let logMemo = LogMemo()
+    let detailMemo = DetailMemo()
 }
 
 extension AppModel {
@@ -115,7 +132,7 @@ extension AppModel {
             panes.detailScroll = 0
         }
         let rect = AppView.detailHistoryRect(self, width: panes.width, height: panes.height)
-        let doc = AppView.detailHistory(sim, id, width: rect.width, g: .unicode)
+        let doc = panes.detailMemo.doc(sim, id, width: rect.width, g: .unicode)
         let start = AppView.detailTop(doc, rows: rect.height, scroll: 0)
         let maxTop = max(0, doc.lines.count - rect.height)
         // top = start - scroll, kept within 0...maxTop.

@@ -99,7 +99,7 @@ extension AppView {
         _ buf: inout ScreenBuffer, _ m: AppModel, _ id: Int32, rect: Rect, titleY: Int, g: Glyphs
     ) {
         guard rect.height > 0 else { return }
-        let doc = detailHistory(m.sim, id, width: rect.width, g: g)
+        let doc = m.panes.detailMemo.doc(m.sim, id, width: rect.width, g: g)
         let scroll = m.panes.detailFor == id ? m.panes.detailScroll : 0
         let top = detailTop(doc, rows: rect.height, scroll: scroll)
         for (i, line) in doc.lines[top..<min(doc.lines.count, top + rect.height)].enumerated() {
