@@ -11,12 +11,12 @@ final class LogMemo {
 /// The selected request's detail lines, built (wrapped) once per change of the
 /// model or the pane's width, not once per frame.
 final class DetailMemo {
-    struct Key: Equatable { var id: Int32, transitions: Int, requests: Int, width: Int, ascii: Bool }
+    struct Key: Equatable { var profile: Profile, id: Int32, transitions: Int, requests: Int, width: Int, ascii: Bool }
     var key: Key?
     var doc = AppView.DetailDoc()
 
     func doc(_ s: Simulation, _ id: Int32, width: Int, g: Glyphs) -> AppView.DetailDoc {
-        let k = Key(id: id, transitions: s.transitionCount, requests: s.requests.count, width: width, ascii: g.arrow != "→")
+        let k = Key(profile: s.profile, id: id, transitions: s.transitionCount, requests: s.requests.count, width: width, ascii: g.arrow != "→")
         if k == key { return doc }
         doc = AppView.detailHistory(s, id, width: width, g: g)
         key = k
@@ -71,7 +71,9 @@ extension AppModel {
             stepMatch(command == .nextMatch ? 1 : -1)
             return true
         case .logRequest:
-            if panes.logRequest != nil {
+            if isComparing {
+                message = ("a compare shows no log; :compare off shows the first column's", true)
+            } else if panes.logRequest != nil {
                 setLogRequest(nil)
             } else if let id = selectedRequestID {
                 setLogRequest(id)

@@ -157,5 +157,12 @@ final class ListFilterTests: XCTestCase {
         s.type("/")
         s.press(.escape)
         XCTAssertEqual(s.model.rowCount, s.model.match.rows.count)
+        // The log keys say there is no log here; Tab to the log then / still filters the list.
+        s.type("l")
+        XCTAssertEqual(s.model.message?.text, "a compare shows no log; :compare off shows the first column's")
+        s.press(.tab)
+        s.press(.tab)
+        s.type("/ping")
+        XCTAssertEqual(s.model.mode, .filter("ping"))
     }
 }
