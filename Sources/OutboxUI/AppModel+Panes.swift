@@ -16,7 +16,9 @@ final class DetailMemo {
     var doc = AppView.DetailDoc()
 
     func doc(_ s: Simulation, _ id: Int32, width: Int, g: Glyphs) -> AppView.DetailDoc {
-        let k = Key(profile: s.profile, id: id, transitions: s.transitionCount, requests: s.requests.count, width: width, ascii: g.arrow != "→")
+        let k = Key(
+            profile: s.profile, id: id, transitions: s.transitionCount, requests: s.requests.count, width: width,
+            ascii: g.arrow != "→")
         if k == key { return doc }
         doc = AppView.detailHistory(s, id, width: width, g: g)
         key = k
@@ -151,9 +153,15 @@ extension AppModel {
         let key = LogMemo.Key(count: sim.logPositions.count, start: sim.journalStart, request: id)
         let memo = panes.logMemo
         if memo.key == key { return memo.positions }
-        memo.positions = sim.logPositions.filter {
-            if case .log(let l) = sim.journal[Int($0)] { return AppModel.logLine(l, isAbout: id) }
-            return false
+        // The log only grows (until forgotten): look at the new lines only.
+        var from = 0
+        if let k = memo.key, k.request == id, k.start == key.start, k.count <= key.count {
+            from = k.count
+        } else {
+            memo.positions = []
+        }
+        for p in sim.logPositions[from...] {
+            if case .log(let l) = sim.journal[Int(p)], AppModel.logLine(l, isAbout: id) { memo.positions.append(p) }
         }
         memo.key = key
         return memo.positions

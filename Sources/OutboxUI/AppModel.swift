@@ -147,13 +147,12 @@ public struct AppModel {
 
     func computeFilteredIDs() -> [Int32] {
         if isComparing { return compareFilteredRows() }
+        // Without a filter (`filtered(_:)` does the filter): the tab alone.
         let want = tab.state
-        if let s = want, !s.isFinal, nameFilter.isEmpty { return sim.live(in: s) }
+        if let s = want, !s.isFinal { return sim.live(in: s) }
         var out: [Int32] = []
-        let needle = nameFilter.lowercased()
         for r in sim.requests where r.nameID != 0 || r.state != .dropped {
             if let s = want, r.state != s { continue }
-            if !needle.isEmpty && !sim.names[Int(r.nameID)].lowercased().contains(needle) { continue }
             out.append(r.id)
         }
         return out

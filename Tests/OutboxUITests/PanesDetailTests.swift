@@ -142,4 +142,41 @@ final class PanesDetailTests: XCTestCase {
         s.press(.tab)
         XCTAssertTrue(row(s.screen(), 9).contains("lines 6-13 of 13"), row(s.screen(), 9))
     }
+
+    /// Under LANG=C the panes write only ASCII: the focus mark, the full-screen
+    /// title, the `lines` note and the "more" mark, the log's title, search prompt
+    /// and message, and the filter's empty list. (The header's `1×` and log texts
+    /// such as `app closed · 2 saved` are part 8's, checked there.)
+    func test_panesUnderLangC_onlyASCII() {
+        var s = quitWhileRetrying()
+        func check(_ what: String, _ rows: [Int]) {
+            let buf = s.screen(glyphs: .ascii)
+            var bad: [String] = []
+            for y in rows {
+                for x in 0..<buf.width where !buf[x, y].char.isASCII {
+                    bad.append("\(x),\(y) \(Character(buf[x, y].char))")
+                }
+            }
+            XCTAssertEqual(bad, [], "\(what):\n\(buf.text)")
+        }
+        check("detail", Array(13..<19))
+        XCTAssertTrue(s.screen(glyphs: .ascii).text.contains("a   ~|"), s.screen(glyphs: .ascii).text)
+        s.press(.tab)
+        check("focused detail", Array(9..<19))
+        XCTAssertTrue(s.screen(glyphs: .ascii).text.contains("- > #2 purchase---"), s.screen(glyphs: .ascii).text)
+        s.press(.enter)
+        check("full-screen detail", Array(3..<23))
+        XCTAssertTrue(s.screen(glyphs: .ascii).text.contains("- > #2 purchase - Enter or Esc closes ---"))
+        s.press(.escape)
+        s.press(.tab)
+        s.type("/app")
+        check("log search prompt", [23])
+        s.press(.enter)
+        check("log search", [14, 23])
+        XCTAssertTrue(s.screen(glyphs: .ascii).text.contains("- > Log /app---"), s.screen(glyphs: .ascii).text)
+        s.press(.tab)
+        s.type("/rule:LT-99")
+        s.press(.enter)
+        check("empty filter", [2, 3, 4, 23])
+    }
 }
