@@ -420,7 +420,7 @@ enum InteractiveCommand {
                         message: "outbox: stopped by \(Terminal.signalName(sig)); the app was closed as on q",
                         signal: sig)
                 }
-                model.setListHeight(AppView.listRows(model, width: term.width, height: term.height))
+                model.setScreen(width: term.width, height: term.height)
                 model.setScreenWidth(term.width)
                 // A message covers the hint bar for a few seconds of wall time, then goes.
                 if model.message?.text != messageText {

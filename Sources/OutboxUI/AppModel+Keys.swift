@@ -45,7 +45,9 @@ extension AppModel {
                 mode = .normal
                 nameFilter = t
                 settleSelection()
-                message = t.isEmpty ? nil : ("filter: names containing \"\(t)\"", false)
+                let n = filteredAllRows
+                let what = (isComparing ? "row" : "request") + (n == 1 ? "" : "s")
+                message = t.isEmpty ? nil : ("filter: \(SafeText.escaped(t, max: 60)): \(n) \(what) (Esc on / clears)", false)
             }
             return nil
         case .chooseAnswer(let chosen):
@@ -57,6 +59,9 @@ extension AppModel {
             return exportPrompt(text, key)
         case .confirmReplace(let path):
             return confirmReplace(path, key)
+        case .logSearch(let text):
+            logSearchKey(text, key)
+            return nil
         case .normal:
             break
         }
@@ -120,6 +125,7 @@ extension AppModel {
 
     mutating func run(_ command: Command) -> UIEffect? {
         usedCommands.insert(command)
+        if paneCommand(command) { return nil }
         switch command {
         case .help: mode = .help(0)
         case .quit: return .quit
@@ -159,7 +165,7 @@ extension AppModel {
         case .pageUp: moveSelection(by: -listHeight)
         case .top: select(row: 0)
         case .bottom: select(row: rowCount - 1)
-        case .detail: detailExpanded.toggle()
+        case .detail: toggleFullDetail()
         case .nextPane: focus = Pane(rawValue: (focus.rawValue + 1) % Pane.allCases.count)!
         case .previousPane: focus = Pane(rawValue: (focus.rawValue + Pane.allCases.count - 1) % Pane.allCases.count)!
         case .nextTab:
@@ -168,7 +174,8 @@ extension AppModel {
         case .previousTab:
             tab = StateTab(rawValue: (tab.rawValue + StateTab.allCases.count - 1) % StateTab.allCases.count)!
             settleSelection()
-        case .filterName: mode = .filter(nameFilter)
+        case .filterName: mode = focus == .log && !isComparing ? .logSearch(panes.logSearch) : .filter(nameFilter)
+        case .back, .nextMatch, .previousMatch, .logRequest: break  // paneCommand
         case .export: startExport()
         case .commandLine: mode = .command("")
         case .cycleTheme: return .nextTheme
@@ -227,6 +234,10 @@ extension AppModel {
         }
         if words[0] == "export" || words[0] == "export!" {
             return exportCommand(Array(words.dropFirst()), replace: words[0] == "export!")
+        }
+        if words[0] == "log" {
+            logCommand(Array(words.dropFirst()))
+            return nil
         }
         if words[0] == "help" {
             mode = .help(0)

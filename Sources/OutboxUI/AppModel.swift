@@ -24,10 +24,15 @@ public enum Pane: Int, CaseIterable, Sendable { case list, detail, log }
 /// The last filtered list and what it was computed for.
 final class FilterMemo {
     struct Key: Equatable {
-        var tab: StateTab, name: String, transitions: Int, requests: Int, journal: Int, now: Millis
+        var tab: StateTab, name: String, transitions: Int, requests: Int, journal: Int
     }
     var key: Key?
     var ids: [Int32] = []
+    /// With a filter: per state, the requests (rows) it keeps.
+    var counts: [Int] = []
+    var total = 0
+    /// With a filter and an empty list: why, once worked out.
+    var why: String??
 }
 
 /// What the keyboard is talking to.
@@ -39,6 +44,8 @@ public enum Mode: Equatable, Sendable {
     case command(String)
     /// The `/` name filter, with what is typed so far.
     case filter(String)
+    /// The `/` log search (the log focused), with what is typed so far.
+    case logSearch(String)
     /// The backend chooser: first the answer, then how often.
     case chooseAnswer(Answer?)
     /// The breakpoint chooser (`b`).
@@ -112,6 +119,8 @@ public struct AppModel {
     public internal(set) var banner: (text: String, until: Millis)?
     /// Lines up from the newest in the log pane.
     public internal(set) var logScroll = 0
+    /// The detail's and the log's scroll, the log's search and filter (AppModel+Panes.swift).
+    public internal(set) var panes = PaneState()
     /// What the user did, as scenario lines (for --record).
     public internal(set) var recorded: [String] = []
     /// Per recorded line, whether the first column took it (the rest were taken
@@ -160,9 +169,15 @@ public struct AppModel {
     /// Comparing, the list holds rows of `match`: row r is "id" r + 1.
     public var filteredIDs: [Int32] {
         let key = FilterMemo.Key(tab: tab, name: nameFilter, transitions: sim.transitionCount + otherTransitions,
-                                 requests: sim.requests.count + match.rows.count, journal: sim.journal.count, now: sim.now)
+                                 requests: sim.requests.count + match.rows.count, journal: sim.journal.count)
         if memo.key == key { return memo.ids }
-        let ids = computeFilteredIDs()
+        memo.why = nil
+        let ids: [Int32]
+        if nameFilter.isEmpty {
+            ids = computeFilteredIDs()
+        } else {
+            (ids, memo.counts, memo.total) = filtered(listFilter)
+        }
         memo.key = key
         memo.ids = ids
         return ids
@@ -170,13 +185,12 @@ public struct AppModel {
 
     func computeFilteredIDs() -> [Int32] {
         if isComparing { return compareFilteredRows() }
+        // Without a filter (`filtered(_:)` does the filter): the tab alone.
         let want = tab.state
-        if let s = want, !s.isFinal, nameFilter.isEmpty { return sim.live(in: s) }
+        if let s = want, !s.isFinal { return sim.live(in: s) }
         var out: [Int32] = []
-        let needle = nameFilter.lowercased()
         for r in sim.requests where r.nameID != 0 || r.state != .dropped {
             if let s = want, r.state != s { continue }
-            if !needle.isEmpty && !sim.names[Int(r.nameID)].lowercased().contains(needle) { continue }
             out.append(r.id)
         }
         return out
@@ -196,6 +210,7 @@ public struct AppModel {
             return
         }
         let r = min(max(0, row), n - 1)
+        if id(atRow: r) != selected { panes.detailScroll = 0 }  // another request's detail starts afresh
         selected = id(atRow: r)
         if r < top { top = r }
         if r >= top + listHeight { top = r - listHeight + 1 }

@@ -118,10 +118,12 @@ extension AppView {
             return
         }
         let short = width < 100
-        let counts = m.compareCounts.inState
+        let filtered = m.filteredCounts
+        let counts = filtered ?? m.compareCounts.inState
         var x = buf.put(short ? "" : " Rows ", x: 0, y: y, role: .paneTitle)
         for t in StateTab.allCases {
-            let n = t.state.map { counts[Int($0.rawValue)] } ?? m.match.rows.count
+            var n = t.state.map { counts[Int($0.rawValue)] } ?? m.match.rows.count
+            if t == .all, filtered != nil { n = m.filteredAllRows }
             let label = short ? ["all", "pend", "fly", "retry", "queue", "deliv", "drop"][t.rawValue] : t.word
             let role: Role = t == m.tab ? .tabActive : (t.state.map(stateRole) ?? .tab)
             x = buf.put(" \(label) \(n) ", x: x, y: y, role: role)
@@ -166,7 +168,13 @@ extension AppView {
                 m.sim.appRunning
                 ? "no requests yet: t tracks a purchase on every column, : runs any action"
                 : "the app is closed: L launches it"
-            buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
+            if let why = m.emptyFilterReason {
+                for (i, l) in wrap(why, width: rect.width - 4).prefix(max(1, rect.height - 1)).enumerated() {
+                    buf.put("  " + l, x: 0, y: y0 + 1 + i, role: .notice, limit: rect.width - 2)
+                }
+            } else {
+                buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
+            }
         }
         let items: [Int32]
         if m.tab == .all && m.nameFilter.isEmpty {

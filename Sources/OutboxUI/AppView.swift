@@ -31,12 +31,17 @@ public enum AppView {
         list(&buf, m, rect: L.list, g: g)
         separator(&buf, y: L.detail.y - 1, width: width, title: detailTitle(m), focused: m.focus == .detail,
                   rightTitle: "Backend", rightX: L.backend.x - 1, g: g)
-        listPosition(&buf, m, rows: L.list.height - 1, y: L.detail.y - 1, rightX: L.backend.x - 1)
+        // The line under the list says which rows it shows; with the detail focused,
+        // which of the detail's lines show instead (detailHistoryDraw).
+        if m.focus != .detail { listPosition(&buf, m, rows: L.list.height - 1, y: L.detail.y - 1, rightX: L.backend.x - 1) }
         detail(&buf, m, rect: L.detail, g: g)
         backend(&buf, m, rect: L.backend, g: g)
-        separator(&buf, y: L.log.y - 1, width: width, title: "Log", focused: m.focus == .log, rightTitle: nil,
+        separator(&buf, y: L.log.y - 1, width: width, title: logTitle(m), focused: m.focus == .log, rightTitle: nil,
                   rightX: L.backend.x - 1, g: g, joinUp: true)
-        log(&buf, m, rect: L.log, g: g)
+        // A played file's log interleaves its `expect` results (AppView+Time); otherwise the
+        // log pane with its focus, scroll, search and one-request filter (AppView+Panes).
+        if m.player != nil { playLog(&buf, m, rect: L.log, g: g) } else { logPane(&buf, m, rect: L.log) }
+        if m.detailExpanded { fullDetail(&buf, m, width: width, height: height, headerRows: head.count, g: g) }
         status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
         case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m))
@@ -57,9 +62,12 @@ public enum AppView {
         let free = height - top - 1 - 2  // status bar, two separators
         var logH = max(2, free / 5)
         var detailH = max(4, free * 3 / 10)
-        if m.detailExpanded {
+        if m.detailExpanded || m.focus == .detail {
             detailH = max(4, free * 6 / 10)
             logH = 2
+        } else if m.focus == .log {
+            logH = max(2, free * 45 / 100)
+            detailH = 4
         }
         let listH = max(3, free - logH - detailH)
         let list = Rect(x: 0, y: top, width: width, height: listH)
@@ -149,8 +157,10 @@ public enum AppView {
         }
         let short = width < 100
         var x = buf.put(short ? "" : " Requests ", x: 0, y: y, role: .paneTitle)
+        let counts = m.filteredCounts
         for t in StateTab.allCases {
-            let n = t.state.map { m.sim.count($0) } ?? (m.sim.requests.count)
+            var n = t.state.map { m.sim.count($0) } ?? (m.sim.requests.count)
+            if let c = counts { n = t.state.map { c[Int($0.rawValue)] } ?? m.filteredAllRows }
             var label = t.word
             if short {
                 label = ["all", "pend", "fly", "retry", "queue", "deliv", "drop"][t.rawValue]
@@ -243,7 +253,13 @@ public enum AppView {
         let n = m.rowCount
         if n == 0 {
             let hint = m.sim.appRunning ? "no requests here yet: t tracks a purchase, : runs any action" : "the app is closed: L launches it"
-            buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
+            if let why = m.emptyFilterReason {
+                for (i, l) in wrap(why, width: rect.width - 4).prefix(max(1, rect.height - 1)).enumerated() {
+                    buf.put("  " + l, x: 0, y: y0 + 1 + i, role: .notice, limit: rect.width - 2)
+                }
+            } else {
+                buf.put("  " + hint, x: 0, y: y0 + 1, role: .dim)
+            }
         }
         let ids = visibleIDs(m, rows: rows)
         let window = c.timelineW > 8 ? timelineWindow(m, ids: ids, cols: c.timelineW) : nil
@@ -388,28 +404,8 @@ public enum AppView {
         if !attrs.isEmpty { facts2 += sep + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
         buf.put(facts2, x: rect.x, y: y, role: .dim, limit: rect.width)
         y += 1
-        let hist = s.history(of: id)
-        let room = rect.maxY - y
-        guard room > 0 else { return }
-        // Each transition with its rule; the rule's text beside it when there is room.
-        var lines: [[(String, Role)]] = []
-        for t in hist {
-            var line: [(String, Role)] = [(" " + VirtualTime.clock(t.time) + " ", .dim)]
-            line.append(((t.from?.word ?? "new") + " " + g.arrow + " ", .normal))
-            line.append((t.to.word, stateRole(t.to)))
-            var extra = ""
-            if t.attempt > 0 && t.to == .inFlight { extra += "  attempt \(t.attempt)" }
-            if !t.outcome.isNone { extra += "  " + t.outcome.word }
-            if let reason = t.reason { extra += "  " + reason.word }
-            line.append((extra + "  ", .normal))
-            line.append((t.rule.id + " ", .helpKey))
-            line.append((t.rule.text, .dim))
-            lines.append(line)
-        }
-        for (i, line) in lines.suffix(room).enumerated() {
-            var x = rect.x
-            for (text, role) in line { x = buf.put(text, x: x, y: y + i, role: role, limit: rect.maxX - x) }
-        }
+        detailHistoryDraw(&buf, m, id, rect: Rect(x: rect.x, y: y, width: rect.width, height: rect.maxY - y),
+                          titleY: rect.y - 1, g: g)
     }
 
     static func backend(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
@@ -431,35 +427,14 @@ public enum AppView {
         }
     }
 
-    static func log(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs = .unicode) {
-        if m.player != nil {
-            playLog(&buf, m, rect: rect, g: g)
-            return
-        }
-        let positions = m.sim.logPositions
-        let end = max(0, positions.count - m.logScroll)
-        let first = max(0, end - rect.height)
-        for (i, p) in positions[first..<end].enumerated() {
-            guard case .log(let l) = m.sim.journal[Int(p)] else { continue }
-            let role: Role
-            switch l.source {
-            case .sdk: role = l.text.contains("[WARNING]") ? .logWarning : .logSDK
-            case .onError: role = .logError
-            case .completion: role = .logCompletion
-            case .backend: role = .logBackend
-            case .outbox: role = l.text.hasPrefix("consent denied") ? .logWarning : .logOutbox
-            }
-            let x = buf.put(" " + VirtualTime.clock(l.time) + " ", x: rect.x, y: rect.y + i, role: .dim)
-            buf.put(l.text, x: x, y: rect.y + i, role: role, limit: rect.maxX - x)
-        }
-    }
-
     static func separator(_ buf: inout ScreenBuffer, y: Int, width: Int, title: String, focused: Bool, rightTitle: String?,
                           rightX: Int, g: Glyphs, joinUp: Bool = false)
     {
         buf.fill(Rect(x: 0, y: y, width: width, height: 1), g.hLine.unicodeScalars.first!, role: .border)
         buf.put(g.hLine + " ", x: 0, y: y, role: .border)
-        buf.put(title, x: 2, y: y, role: focused ? .paneTitleFocused : .paneTitle, limit: max(0, rightX - 4))
+        // The focused pane's title is marked (not only coloured): `▶ Log` / `> Log`.
+        buf.put(focused ? g.play + " " + title : title, x: 2, y: y, role: focused ? .paneTitleFocused : .paneTitle,
+                limit: max(0, rightX - 4))
         buf.put(joinUp ? g.teeUp : g.teeDown, x: rightX, y: y, role: .border)
         if let r = rightTitle { buf.put(" " + r + " ", x: rightX + 2, y: y, role: .paneTitle) }
     }
@@ -475,7 +450,11 @@ public enum AppView {
             return
         case .filter(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
-            buf.put("/" + t + "_  (Enter keeps, Esc clears)", x: 0, y: y, role: .commandLine)
+            buf.put("/" + t + "_  (Enter keeps, Esc clears; rule: kind: state: status: name:)", x: 0, y: y, role: .commandLine)
+            return
+        case .logSearch(let t):
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
+            buf.put("/" + t + "_  (search the log: Enter finds, Esc cancels)", x: 0, y: y, role: .commandLine)
             return
         case .chooseAnswer(nil):
             buf.put(" backend answers next: press a letter; Esc cancels", x: 0, y: y, role: .statusBar)

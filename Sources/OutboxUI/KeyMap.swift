@@ -50,6 +50,7 @@ public enum Command: String, CaseIterable, Sendable {
     case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
     case filterName, export, commandLine, cycleTheme
     case zoomIn, zoomOut, fitTimeline
+    case back, nextMatch, previousMatch, logRequest
 }
 
 /// One row of the key table.
@@ -91,12 +92,16 @@ public enum KeyMap {
         b([.pageUp], .pageUp, "moving", "a page up", nil),
         b([.home], .top, "moving", "first request", nil),
         b([.end], .bottom, "moving", "last request", nil),
-        b([.enter], .detail, "moving", "open/close the detail of the selected request", (6, "detail")),
-        b([.tab], .nextPane, "moving", "next pane (requests, detail, log)", (7, "pane")),
+        b([.enter], .detail, "moving", "full-screen detail of the selected request (Enter or Esc closes)", (6, "detail")),
+        b([.escape], .back, "moving", "close the full-screen detail; clear the log search", nil),
+        b([.tab], .nextPane, "moving", "next pane (requests, detail, log); the moving keys then scroll it", (7, "pane")),
         b([.backTab], .previousPane, "moving", "previous pane", nil),
         b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
         b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
-        b([.char("/")], .filterName, "moving", "filter the list by name (Enter to keep, Esc to clear)", (5, "find")),
+        b([.char("/")], .filterName, "moving", "filter the list (see filter and log); the log focused: search the log", (5, "find")),
+        b([.char(">")], .nextMatch, "moving", "log search: next (later) match", nil),
+        b([.char("<")], .previousMatch, "moving", "log search: previous (earlier) match", nil),
+        b([.char("l")], .logRequest, "moving", "log: only the selected request's lines, or all again (:log request N, :log all)", nil),
         b([.char("z")], .zoomIn, "timeline", "zoom the timeline in: fewer seconds a column (down to 100 ms)", nil),
         b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
         b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
@@ -156,6 +161,14 @@ public enum KeyMap {
         ("--play", "FILE: start playing a scenario file (as :play)"),
     ]
 
+    /// Not keys: the list filter's words and the `:log` command (issue 12), listed
+    /// after the keys in the help screen and docs/keys.md.
+    public static let paneLines: [(keys: String, help: String)] = [
+        ("/ words", "all must match: name, rule:LT-5, kind:ping, state:retrying, 503, timeout"),
+        ("/ a,b", "commas: either value (state:retrying,queued); state:ret is enough"),
+        (":log", "request N: only its lines (no N: the selected one's); :log all: every line"),
+    ]
+
     /// The help screen's lines.
     public static func helpLines(ascii: Bool = false) -> [(keys: String, help: String, section: String)] {
         var out: [(String, String, String)] = []
@@ -166,6 +179,7 @@ public enum KeyMap {
         }
         for l in compareLines { out.append((l.keys, l.help, "compare")) }
         for l in timeLines { out.append((l.keys, l.help, "breakpoints and play")) }
+        for l in paneLines { out.append((l.keys, l.help, "filter and log")) }
         return out
     }
 
@@ -209,6 +223,26 @@ public enum KeyMap {
         out += " Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
         out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking.\n"
+        out += "\n## filter and log\n\n"
+        out += "`/` with the list focused filters it by space-separated words, all of which a request must match"
+        out += " (a compare's row matches when one of its columns' requests does):\n\n"
+        out += "| word | keeps the requests |\n|---|---|\n"
+        out += "| `rule:LT-5` | whose last transition cites the rule (the list's `rule` column) |\n"
+        out += "| `kind:ping` | of that kind; a prefix naming one kind is enough (`kind:notif`) |\n"
+        out += "| `state:retrying` | in that state; a prefix naming one state is enough (`state:ret`) |\n"
+        out += "| `503`, `timeout`, `offline`, `network-lost`, `partial`, `status:503` | whose last attempt got that answer"
+        out += " (the list's `last` column) |\n"
+        out += "| `purch`, `name:503` | whose name contains the text, ignoring case |\n"
+        out += "\nA value may list alternatives with commas (`state:retrying,queued`). The tab counts count what the filter"
+        out += " keeps; an empty list says which word matched nothing (`no request matches rule:LT-99`).\n\n"
+        out += "`/` with the log focused (Tab) searches the log: Enter selects the latest line holding the text (ignoring"
+        out += " case) and marks the others' text; `<` goes to the earlier match, `>` to the later one (not `n`: that key"
+        out += " sends a notification report); Esc clears the search.\n\n"
+        out += "`l` shows only the selected request's log lines (made for it, or naming it as `#4`), `l` again every line;"
+        out += " `:log request N`, `:log request` (the selected one) and `:log all` do the same from the command line.\n\n"
+        out += "Tab focuses the detail or the log (its title is marked `▶`, `>` under `LANG=C`) and makes it taller;"
+        out += " then j, k, the arrows, PgUp, PgDn, Home and End scroll it. Enter shows the detail full-screen; Enter or Esc"
+        out += " goes back.\n"
         return out
     }
 }

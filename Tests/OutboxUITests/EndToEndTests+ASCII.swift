@@ -17,12 +17,13 @@ extension EndToEndTests {
         look("backend 503 x2")
         keys("t")
         look("retrying")
-        keys("Enter")
+        keys("Enter")  // the detail, full-screen
         look("attempt 1")
-        keys("Tab")
+        keys("Escape")
+        keys("Tab")  // the detail focused
         keys("?")
         look("Keys")
-        keys("PgDn", "PgDn", "PgDn", "PgDn")
+        keys("PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn")
         look("timeline glyphs")
         keys("Escape")
         keys("x")

@@ -171,8 +171,11 @@ final class ScreenTests: XCTestCase {
         first.apply(.appQuit)
         // A new process on the same device: a fresh model, the device as it was.
         var m = AppModel(sim: Simulation(profile: .android, store: device))
-        m.setListHeight(AppView.listRows(m, width: 100, height: 30))
+        m.setScreen(width: 100, height: 30)
         m.perform(.appLaunched)
+        _ = m.handle(.home)
+        // The history's start: the detail focused (Tab), scrolled to its top (Home).
+        _ = m.handle(.tab)
         _ = m.handle(.home)
         let text = AppView.render(m, width: 100, height: 30).text
         XCTAssertTrue(text.contains("created 00:00:01.500 in an earlier run"), text)

@@ -46,7 +46,7 @@ struct Session {
         model = AppModel(sim: Simulation(profile: profile, settings: s))
         self.width = width
         self.height = height
-        model.setListHeight(AppView.listRows(model, width: width, height: height))
+        model.setScreen(width: width, height: height)
         model.setScreenWidth(width)
         model.perform(.appLaunched)
     }
@@ -64,7 +64,7 @@ struct Session {
     @discardableResult
     mutating func press(_ key: Key) -> UIEffect? {
         let e = model.handle(key)
-        model.setListHeight(AppView.listRows(model, width: width, height: height))
+        model.setScreen(width: width, height: height)
         return e
     }
 

@@ -147,7 +147,7 @@ final class TimeTests: XCTestCase {
         XCTAssertTrue(s.statusRow().hasPrefix(" b break retrying "), s.statusRow())
         s.type("?")
         var help = ""
-        for _ in 0..<40 {
+        for _ in 0..<90 {
             help += s.screen().text
             s.press(.char("j"))
         }

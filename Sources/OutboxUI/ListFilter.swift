@@ -1,0 +1,235 @@
+import OutboxCore
+
+/// The list filter typed after `/`: space-separated words, each a condition,
+/// and a request is listed when it meets them all (issue 12, part 5).
+///
+/// - `rule:LT-5`: the rule of the request's last transition (the list's `rule` column);
+/// - `kind:ping`: its kind;
+/// - `state:retrying`: its state (a prefix that names one state is enough: `state:ret`);
+/// - `status:503`, or just `503` / `timeout` / `offline` / `network-lost` / `partial`:
+///   the answer of its last attempt (the list's `last` column);
+/// - `name:TEXT`, or any other word: its name contains TEXT (case-insensitive).
+///
+/// A value may list alternatives with commas (`state:retrying,queued`). A word
+/// that cannot mean anything (`state:later`, `colour:red`) matches nothing and
+/// says why in the empty list.
+public struct ListFilter: Equatable, Sendable {
+    public enum Field: String, Sendable { case name, rule, kind, state, status }
+
+    public struct Term: Equatable, Sendable {
+        /// The word as typed.
+        public let text: String
+        public let field: Field
+        /// Lowercased name parts (name), or raw values / codes (the others).
+        var names: [String] = []
+        var codes: [Int16] = []
+        /// Why the word cannot match, or nil.
+        public var problem: String?
+    }
+
+    public let terms: [Term]
+
+    public init(_ text: String) {
+        terms = text.split(separator: " ").map { ListFilter.term(String($0)) }
+    }
+
+    public var isEmpty: Bool { terms.isEmpty }
+
+    static let statusWords: [String: Outcome] = [
+        "timeout": .timeout, "offline": .offline, "network-lost": .networkLost, "partial": .partial,
+    ]
+
+    static func outcome(_ word: String) -> Outcome? {
+        if let o = statusWords[word] { return o }
+        guard word.count == 3, let n = Int(word), (100...599).contains(n) else { return nil }
+        return .http(n)
+    }
+
+    static func term(_ word: String) -> Term {
+        let lower = word.lowercased()
+        guard let colon = lower.firstIndex(of: ":") else {
+            if let o = outcome(lower) { return Term(text: word, field: .status, codes: [o.code]) }
+            return Term(text: word, field: .name, names: [lower])
+        }
+        let key = String(lower[..<colon])
+        let values = lower[lower.index(after: colon)...].split(separator: ",").map(String.init)
+        var t: Term
+        switch key {
+        case "name":
+            t = Term(text: word, field: .name, names: values)
+        case "rule":
+            t = Term(text: word, field: .rule)
+            for v in values {
+                if let r = RuleID.allCases.first(where: { $0.id.lowercased() == v }) {
+                    t.codes.append(Int16(r.rawValue))
+                }
+            }
+            if t.codes.count < values.count { t.problem = "no rule has that ID (see docs/rules.md)" }
+        case "kind":
+            t = Term(text: word, field: .kind)
+            t.codes = pick(values, RequestKind.allCases.map { ($0.word, Int16($0.rawValue)) }, &t.problem, "kind")
+        case "state":
+            t = Term(text: word, field: .state)
+            t.codes = pick(values, RequestState.allCases.map { ($0.word, Int16($0.rawValue)) }, &t.problem, "state")
+        case "status":
+            t = Term(text: word, field: .status)
+            for v in values {
+                if let o = outcome(v) {
+                    t.codes.append(o.code)
+                } else {
+                    t.problem = "status: expected an HTTP status (503) or timeout, offline, network-lost, partial"
+                }
+            }
+        default:
+            return Term(
+                text: word, field: .name,
+                problem: "unknown filter `\(key):`; expected rule:, kind:, state:, status: or name:")
+        }
+        if values.isEmpty { t.problem = "\(key): needs a value" }
+        return t
+    }
+
+    /// The codes of the words named by `values`: a whole word, or a prefix naming one.
+    static func pick(_ values: [String], _ words: [(String, Int16)], _ problem: inout String?, _ key: String) -> [Int16]
+    {
+        var out: [Int16] = []
+        for v in values {
+            let hits =
+                words.filter { $0.0 == v }.isEmpty ? words.filter { $0.0.hasPrefix(v) } : words.filter { $0.0 == v }
+            if hits.count == 1 {
+                out.append(hits[0].1)
+            } else if hits.count > 1 {
+                problem = "\(key): \(v) could be " + hits.map(\.0).joined(separator: " or ")
+            } else {
+                problem = "\(key): expected " + words.map(\.0).joined(separator: ", ")
+            }
+        }
+        return out
+    }
+
+    /// A matcher for one simulation: the name words are looked up once per name,
+    /// so each request costs a few comparisons of small integers.
+    struct Matcher {
+        let terms: [Term]
+        /// Per term, per name id, whether the name matches (name terms only).
+        let nameHits: [[Bool]]
+
+        init(_ filter: ListFilter, names: [String], only: Int? = nil) {
+            terms = only.map { [filter.terms[$0]] } ?? filter.terms
+            var hits: [[Bool]] = []
+            for t in terms {
+                if t.field == .name && t.problem == nil {
+                    hits.append(
+                        names.map { n in
+                            let l = n.lowercased()
+                            return t.names.contains { l.contains($0) }
+                        })
+                } else {
+                    hits.append([])
+                }
+            }
+            nameHits = hits
+        }
+
+        func matches(_ r: Request) -> Bool {
+            for (i, t) in terms.enumerated() {
+                if t.problem != nil { return false }
+                switch t.field {
+                case .name: if !nameHits[i][Int(r.nameID)] { return false }
+                case .rule: if !t.codes.contains(Int16(r.rule.rawValue)) { return false }
+                case .kind: if !t.codes.contains(Int16(r.kind.rawValue)) { return false }
+                case .state: if !t.codes.contains(Int16(r.state.rawValue)) { return false }
+                case .status: if !t.codes.contains(r.lastOutcome.code) { return false }
+                }
+            }
+            return true
+        }
+    }
+}
+
+extension AppModel {
+    /// The parsed `/` filter.
+    public var listFilter: ListFilter { ListFilter(nameFilter) }
+
+    /// With a filter: the listed ids (one column) or rows + 1 (a compare) under
+    /// the tab, and how many match the filter in each state (the tab counts),
+    /// in one pass over the requests.
+    func filtered(_ filter: ListFilter) -> (ids: [Int32], counts: [Int], total: Int) {
+        var counts = [Int](repeating: 0, count: RequestState.allCases.count)
+        var out: [Int32] = []
+        var total = 0
+        let want = tab.state.map { Int($0.rawValue) }
+        if isComparing {
+            let sims = columns
+            let matchers = sims.map { ListFilter.Matcher(filter, names: $0.names) }
+            for (i, row) in match.rows.enumerated() {
+                var bits = 0
+                for (c, id) in row.ids.enumerated() {
+                    guard let id else { continue }
+                    let r = sims[c].request(id)
+                    if matchers[c].matches(r) { bits |= 1 << Int(r.state.rawValue) }
+                }
+                guard bits != 0 else { continue }
+                total += 1
+                for k in counts.indices where bits & (1 << k) != 0 { counts[k] += 1 }
+                if want == nil || bits & (1 << want!) != 0 { out.append(Int32(i + 1)) }
+            }
+            return (out, counts, total)
+        }
+        let matcher = ListFilter.Matcher(filter, names: sim.names)
+        for r in sim.requests where r.nameID != 0 || r.state != .dropped {
+            guard matcher.matches(r) else { continue }
+            let s = Int(r.state.rawValue)
+            counts[s] += 1
+            total += 1
+            if want == nil || want == s { out.append(r.id) }
+        }
+        return (out, counts, total)
+    }
+
+    /// Per state, how many requests (rows) the filter keeps; nil without a filter.
+    public var filteredCounts: [Int]? {
+        guard !nameFilter.isEmpty else { return nil }
+        _ = filteredIDs
+        return memo.counts
+    }
+
+    /// With a filter: the requests (rows) it keeps in all states.
+    public var filteredAllRows: Int {
+        _ = filteredIDs
+        return memo.total
+    }
+
+    /// Why the list is empty under the filter: the first word that cannot match
+    /// or matches nothing on its own, else the tab or the combination.
+    public var emptyFilterReason: String? {
+        guard !nameFilter.isEmpty, rowCount == 0 else { return nil }
+        if let w = memo.why { return w }
+        let w = workOutEmptyReason()
+        memo.why = .some(w)
+        return w
+    }
+
+    func workOutEmptyReason() -> String {
+        let f = listFilter
+        let what = isComparing ? "row" : "request"
+        for (i, t) in f.terms.enumerated() {
+            if let p = t.problem { return "no \(what) matches \(t.text): \(p)" }
+            if !anyMatches(f, term: i) { return "no \(what) matches \(t.text)" }
+        }
+        let all = filteredAllRows
+        let words = f.terms.map(\.text).joined(separator: " ")
+        if all > 0, tab != .all {
+            return "no \(tab.word) \(what) matches \(words) (\(all) in other states: ] / [ change tab)"
+        }
+        return "no \(what) matches all of \(words) (each matches some)"
+    }
+
+    func anyMatches(_ f: ListFilter, term: Int) -> Bool {
+        for s in columns {
+            let m = ListFilter.Matcher(f, names: s.names, only: term)
+            if s.requests.contains(where: { ($0.nameID != 0 || $0.state != .dropped) && m.matches($0) }) { return true }
+        }
+        return false
+    }
+}
