@@ -43,10 +43,34 @@ final class AsciiScreenTests: XCTestCase {
         add("detail", detail)
         var help = s
         help.type("?")
-        for i in 0..<12 {
-            add("help \(i)", help)
+        for i in 0..<100 {
+            if i % 4 == 0 { add("help \(i)", help) }
             help.type("j")
         }
+        var slow = s
+        slow.type("--")  // ⅒×: the header's speed
+        add("tenth speed", slow)
+        slow.type(" ")
+        add("paused", slow)
+        var breakpoints = s
+        breakpoints.type("b")
+        add("break chooser", breakpoints)
+        breakpoints.type("r")
+        add("break set", breakpoints)
+        var export = s
+        export.type("e")
+        add("export prompt", export)
+        var logSearch = s
+        logSearch.press(.tab)
+        logSearch.press(.tab)
+        logSearch.type("/app")
+        add("log search", logSearch)
+        logSearch.press(.enter)
+        add("log found", logSearch)
+        var focused = s
+        focused.press(.tab)
+        focused.press(.enter)
+        add("detail full, focused", focused)
         var chooser = s
         chooser.type("x")
         add("chooser", chooser)
