@@ -105,6 +105,7 @@ extension AppModel {
         }
         let before = listSize
         let journals = columns.map { $0.journalStart + $0.journal.count }
+        let receivedBefore = columns.map(\.backend.received)
         message = nil
         playInstant(t)
         // A play's `expect` lines reached here, or its end, say so instead.
@@ -122,7 +123,12 @@ extension AppModel {
         if player?.finished == true { return }
         pauseWhy = "step"
         if played != nil { return }
-        let what = firstTransition(since: journals)
+        var what = firstTransition(since: journals)
+        if what == nil {
+            // No transition: an attempt reached the backend (LAT: at half the latency).
+            let got = zip(columns, receivedBefore).map { $0.0.backend.received - $0.1 }.max() ?? 0
+            if got > 0 { what = got == 1 ? "the backend received a request" : "the backend received \(got) requests" }
+        }
         message = ("stepped to \(VirtualTime.clock(t))" + (what.map { ": " + $0 } ?? "") + "; space resumes", false)
     }
 

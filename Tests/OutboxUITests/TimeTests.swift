@@ -289,7 +289,8 @@ final class TimeTests: XCTestCase {
         s.type(".")
         XCTAssertTrue(s.model.paused)
         XCTAssertEqual(s.model.sim.now, 100, "the attempt reaches the backend at half the latency")
-        XCTAssertEqual(s.model.message?.text, "stepped to 00:00:00.100; space resumes")
+        XCTAssertEqual(
+            s.model.message?.text, "stepped to 00:00:00.100: the backend received a request; space resumes")
         s.type(".")
         XCTAssertEqual(s.model.sim.now, 200)
         XCTAssertEqual(s.model.message?.text, "stepped to 00:00:00.200: #1 → retrying (IOS-4); space resumes")
