@@ -20,15 +20,16 @@ extension AppView {
         let hist = s.history(of: id)
         let pad = String(repeating: " ", count: ruleIndent)
         for (i, t) in hist.enumerated() {
+            // The rule's ID right after the time: a narrow pane cuts the line's end, never the why.
             var line: [(String, Role)] = [(" " + VirtualTime.clock(t.time) + " ", .dim)]
-            line.append(((t.from?.word ?? "new") + " " + g.arrow + " ", .normal))
+            line.append((t.rule.id, .helpKey))
+            line.append((" " + (t.from?.word ?? "new") + " " + g.arrow + " ", .normal))
             line.append((t.to.word, stateRole(t.to)))
             var extra = ""
             if t.attempt > 0 && t.to == .inFlight { extra += "  attempt \(t.attempt)" }
             if !t.outcome.isNone { extra += "  " + t.outcome.word }
             if let reason = t.reason { extra += "  " + reason.word }
-            line.append((extra + "  ", .normal))
-            line.append((t.rule.id, .helpKey))
+            if !extra.isEmpty { line.append((extra, .normal)) }
             doc.lines.append(line)
             if i + 1 < hist.count && hist[i + 1].rule == t.rule { continue }
             doc.anchors.append(doc.lines.count - 1)

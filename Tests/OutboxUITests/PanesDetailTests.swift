@@ -74,7 +74,7 @@ final class PanesDetailTests: XCTestCase {
         assertSnapshot(screen.text, "panes-detail-80x24")
         XCTAssertEqual(detailRow(screen), 13)
         XCTAssertFalse(row(screen, 13).contains("lines "), row(screen, 13))
-        XCTAssertTrue(row(screen, 16).contains("retrying → queued  LT-12"), row(screen, 16))
+        XCTAssertTrue(row(screen, 16).contains("LT-12 retrying → queued"), row(screen, 16))
         XCTAssertTrue(row(screen, 18).contains("a   …│"), row(screen, 18))
 
         // Tab: the detail is focused (marked ▶), taller, and holds the whole text.
@@ -87,7 +87,7 @@ final class PanesDetailTests: XCTestCase {
         XCTAssertTrue(row(screen, sepY).hasPrefix("─ ▶ #2 purchase"), row(screen, sepY))
         XCTAssertEqual(screen[2, sepY].role, .paneTitleFocused)
         let body = paneText(screen, rows: (sepY + 3)..<21, width: 53)
-        XCTAssertTrue(body.contains("retrying → queued  LT-12 " + text), body)
+        XCTAssertTrue(body.contains("LT-12 retrying → queued " + text), body)
         XCTAssertTrue(row(screen, sepY).contains("lines 6-13 of 13"), row(screen, sepY))
 
         // j/k scroll the detail, not the list.
@@ -97,7 +97,7 @@ final class PanesDetailTests: XCTestCase {
         XCTAssertTrue(row(s.screen(), sepY).contains("lines 4-11 of 13"), row(s.screen(), sepY))
         s.press(.home)
         XCTAssertTrue(row(s.screen(), sepY).contains("lines 1-8 of 13"), row(s.screen(), sepY))
-        XCTAssertTrue(row(s.screen(), sepY + 3).contains("new → pending  LT-1a"), s.screen().text)
+        XCTAssertTrue(row(s.screen(), sepY + 3).contains("LT-1a new → pending"), s.screen().text)
         s.press(.pageDown)
         XCTAssertTrue(row(s.screen(), sepY).contains("lines 6-13 of 13"), row(s.screen(), sepY))
         s.press(.pageUp)

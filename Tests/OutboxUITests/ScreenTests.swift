@@ -140,7 +140,7 @@ final class ScreenTests: XCTestCase {
         s.type("j")
         XCTAssertEqual(s.model.selected, 2)
         let text = s.screen().text
-        XCTAssertTrue(text.contains("in-flight → dropped  403  rejected  LT-6"), text)
+        XCTAssertTrue(text.contains("LT-6 in-flight → dropped  403  rejected"), text)
         XCTAssertTrue(text.contains("[LinkTrail] [WARNING] Event 'purchase' rejected (403) — not retried."), text)
         XCTAssertTrue(text.contains("key "), text)
     }
