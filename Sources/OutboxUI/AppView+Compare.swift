@@ -276,8 +276,14 @@ extension AppView {
             y += 1
             let hist = s.history(of: id)
             let room = rect.maxY - y
-            guard room > 0 else { continue }
-            for (k, t) in hist.suffix(room).enumerated() {
+            guard room > 0, let last = hist.last else { continue }
+            // The newest transitions, one line each, then the whole text of the rule
+            // behind the last one, wrapped to the column: why it is where it is now.
+            // Short of room, the text keeps at least the last transition above it.
+            let why = wrap(last.rule.text, width: colW - 2)
+            let shownWhy = Array(why.prefix(max(0, room - 1)))
+            let steps = Array(hist.suffix(max(1, room - shownWhy.count)))
+            for (k, t) in steps.enumerated() {
                 // Narrow (four columns at 80): the state and the rule matter more than the time.
                 let clock = colW >= 24 ? String(VirtualTime.clock(t.time).dropFirst(3).dropLast(2)) + " " : ""
                 var lx = buf.put(clock, x: x, y: y + k, role: .dim, limit: colW)
@@ -286,10 +292,13 @@ extension AppView {
                 var extra = ""
                 if !t.outcome.isNone { extra += " " + t.outcome.word }
                 if let reason = t.reason { extra += " " + reason.word }
-                lx = buf.put(extra, x: lx, y: y + k, role: .normal, limit: x + colW - lx)
-                if x + colW - lx >= 12 {
-                    buf.put("  " + t.rule.text, x: lx, y: y + k, role: .dim, limit: x + colW - lx)
-                }
+                buf.put(extra, x: lx, y: y + k, role: .normal, limit: x + colW - lx)
+            }
+            y += steps.count
+            for (k, l) in shownWhy.enumerated() {
+                // The last line shown runs on into the next one, so `put` cuts it with its mark.
+                let more = k == shownWhy.count - 1 && shownWhy.count < why.count ? " " + why[k + 1] : ""
+                buf.put("  " + l + more, x: x, y: y + k, role: .dim, limit: colW)
             }
         }
     }
