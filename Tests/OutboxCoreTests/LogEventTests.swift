@@ -31,7 +31,8 @@ final class LogEventTests: XCTestCase {
     }
 
     func assertLogged(_ actual: [Logged], _ expected: [Logged], file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(actual, expected, "\n" + actual.map(\.description).joined(separator: "\n"), file: file, line: line)
+        XCTAssertEqual(
+            actual, expected, "\n" + actual.map(\.description).joined(separator: "\n"), file: file, line: line)
     }
 
     /// Consent: a rejection's onError and warning, an exhausted request kept, the
