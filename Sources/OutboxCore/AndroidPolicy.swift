@@ -44,7 +44,7 @@ enum AndroidPolicy: DeliveryPolicy {
     static func getInstance(_ sim: inout Simulation, at trigger: ResendTrigger = .getInstance) {
         let why = trigger == .launch ? "launch" : "call"
         let ids = sim.takeQueued()
-        sim.log(.sdk, .resend(trigger: trigger, count: Int32(ids.count)), "UserCom.getInstance() (\(why)): resending \(ids.count) saved", rule: .and3)
+        sim.log(.sdk, .resend(count: Int32(ids.count), trigger: trigger), "UserCom.getInstance() (\(why)): resending \(ids.count) saved", rule: .and3)
         for id in ids { sim.send(id, rule: .and3) }
     }
 }

@@ -72,7 +72,7 @@ enum IOSPolicy: DeliveryPolicy {
 
     static func networkReturned(_ sim: inout Simulation) {
         let ids = sim.takeQueued()
-        if !ids.isEmpty { sim.log(.sdk, .resend(trigger: .networkBack, count: Int32(ids.count)), "queue restarts: \(ids.count) queued go out (IOS-5)", rule: .ios5) }
+        if !ids.isEmpty { sim.log(.sdk, .resend(count: Int32(ids.count), trigger: .networkBack), "queue restarts: \(ids.count) queued go out (IOS-5)", rule: .ios5) }
         for id in ids { sim.send(id, rule: .ios5) }
     }
 
@@ -84,12 +84,12 @@ enum IOSPolicy: DeliveryPolicy {
         }
         guard sim.online else {
             if sim.count(.queued) > 0 {
-                sim.log(.sdk, .resendWaits(for: .networkBack, count: Int32(clamping: sim.count(.queued))), "offline at launch: \(sim.count(.queued)) saved wait (IOS-5)", rule: .ios5)
+                sim.log(.sdk, .resendWaits(count: Int32(clamping: sim.count(.queued)), for: .networkBack), "offline at launch: \(sim.count(.queued)) saved wait (IOS-5)", rule: .ios5)
             }
             return
         }
         let ids = sim.takeQueued()
-        if !ids.isEmpty { sim.log(.sdk, .resend(trigger: .launch, count: Int32(ids.count)), "launch: \(ids.count) saved go out (IOS-6)", rule: .ios6) }
+        if !ids.isEmpty { sim.log(.sdk, .resend(count: Int32(ids.count), trigger: .launch), "launch: \(ids.count) saved go out (IOS-6)", rule: .ios6) }
         for id in ids { sim.send(id, rule: .ios6) }
     }
 

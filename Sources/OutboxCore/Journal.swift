@@ -34,13 +34,14 @@ public enum LogSource: UInt8, Sendable {
 /// reads `event`, `source`, `request` and `rule`, never `text`: rewording a line
 /// changes nothing but the words.
 public struct LogLine: Sendable {
+    // Ordered by size: 40 bytes in all, no more than a transition's entry needs.
     public let time: Millis
-    public let source: LogSource
     public let text: String
+    public let event: LogEvent
     /// The request it is about, or -1.
     public let request: Int32
+    public let source: LogSource
     public let rule: RuleID?
-    public let event: LogEvent
 
     public init(time: Millis, source: LogSource, text: String, request: Int32 = -1, rule: RuleID? = nil, event: LogEvent = .note) {
         self.time = time
@@ -52,7 +53,12 @@ public struct LogLine: Sendable {
     }
 }
 
-/// What a log line reports, with its facts. The kinds are the SDK's and the
+/// What a log line reports, with its facts.
+///
+/// Eight bytes, so a journal entry stays 40 (`LogEventTests` holds it): every
+/// inline payload is at most seven bytes (Int32 first), leaving the spare bits
+/// the tag goes in; the three bigger ones are boxed (`indirect`), made only for a
+/// flush or a purge. The kinds are the SDK's and the
 /// model's, not one profile's: a profile logs a purge, a resend or a flush with
 /// these, whatever its words. Facts the line's request already holds (its name,
 /// its key) are not repeated: `LogLine.request` names it.
@@ -90,32 +96,32 @@ public enum LogEvent: Sendable, Equatable {
     /// The line's request was dropped at once: consent was not given (`consent`: denied or undecided).
     case consentDrop(Consent)
     /// Consent was withdrawn: what was live went, by where it was.
-    case purged(saved: Int32, inFlight: Int32, retrying: Int32)
+    indirect case purged(saved: Int32, inFlight: Int32, retrying: Int32)
     /// The app logged out: its logout requests are made next.
     case logout
     /// A warning about the line's request, after `outcome` (a rejection, not retried).
     case warning(outcome: Outcome)
-    /// The app's error callback, for the line's request after `outcome` and `attempts`;
-    /// `kept`: it stays saved (else it is dropped).
-    case onError(outcome: Outcome, attempts: Int32, kept: Bool)
+    /// The app's error callback, for the line's request after `attempts` (the
+    /// last ending with `outcome`); `kept`: it stays saved (else it is dropped).
+    case onError(attempts: Int32, outcome: Outcome, kept: Bool)
     /// The line's request's completion handler was called with `result` (success or failure).
     case completion(Completion)
     /// The line's request finished but its completion handler was lost with a quit.
     case completionLost
     /// `count` saved requests go out again, because of `trigger`.
-    case resend(trigger: ResendTrigger, count: Int32)
+    case resend(count: Int32, trigger: ResendTrigger)
     /// Saved requests (`count` of them now) are not sent yet: they wait for `trigger`.
-    case resendWaits(for: ResendTrigger, count: Int32)
+    case resendWaits(count: Int32, for: ResendTrigger)
 
     // The flush (a queue sent one request at a time).
     /// A flush started because of `trigger`, with `queued` requests to send.
-    case flushStarted(FlushTrigger, queued: Int32)
+    indirect case flushStarted(FlushTrigger, queued: Int32)
     /// A flush was asked for with nothing queued: it started and ended at once.
     case flushNothingQueued(FlushTrigger)
     /// A flush was asked for while one ran: one more pass follows it.
     case flushMorePass(FlushTrigger)
     /// The flush under way ended, for `end`, having sent `sent`, with `left` still queued.
-    case flushEnded(FlushEnd, sent: Int32, left: Int32)
+    indirect case flushEnded(FlushEnd, sent: Int32, left: Int32)
 
     // The backend.
     /// The backend saw the line's request's idempotency key before: not counted again.

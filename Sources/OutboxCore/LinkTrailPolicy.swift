@@ -60,13 +60,13 @@ enum LinkTrailPolicy: DeliveryPolicy {
             } else if Int(r.budgetUsed) < sim.settings.retryAttempts {
                 sim.retryLater(id, rule: .lt4, outcome: outcome)
             } else {
-                sim.log(.onError, .onError(outcome: outcome, attempts: r.budgetUsed, kept: true), request: id, rule: .lt5) {
+                sim.log(.onError, .onError(attempts: r.budgetUsed, outcome: outcome, kept: true), request: id, rule: .lt5) {
                     "onError: '\($0.name(of: id))' failed (\(outcome.word)) after \(r.budgetUsed) attempts; kept in the offline queue"
                 }
                 sim.move(id, to: .queued, rule: .lt5, outcome: outcome)
             }
         } else {
-            sim.log(.onError, .onError(outcome: outcome, attempts: r.budgetUsed, kept: false), request: id, rule: .lt6) { "onError: '\($0.name(of: id))' rejected (\(outcome.word))" }
+            sim.log(.onError, .onError(attempts: r.budgetUsed, outcome: outcome, kept: false), request: id, rule: .lt6) { "onError: '\($0.name(of: id))' rejected (\(outcome.word))" }
             sim.log(.sdk, .warning(outcome: outcome), request: id, rule: .lt6) {
                 "[LinkTrail] [WARNING] Event '\($0.name(of: id))' rejected (\(outcome.word)) — not retried."
             }

@@ -401,10 +401,10 @@ public struct Simulation {
 
     mutating func networkReturned() {
         switch profile {
-        case .linktrail: log(.outbox, .resendWaits(for: .flush, count: Int32(clamping: count(.queued))), "the network returning does not flush (LT-8)", rule: .lt8)
+        case .linktrail: log(.outbox, .resendWaits(count: Int32(clamping: count(.queued)), for: .flush), "the network returning does not flush (LT-8)", rule: .lt8)
         case .ios: IOSPolicy.networkReturned(&self)
-        case .android: log(.outbox, .resendWaits(for: .getInstance, count: Int32(clamping: count(.queued))), "saved requests wait for getInstance() (AND-3)", rule: .and3)
-        case .flutter: log(.outbox, .resendWaits(for: .launch, count: Int32(clamping: count(.queued))), "saved requests wait for the next launch (FL-4)", rule: .fl4)
+        case .android: log(.outbox, .resendWaits(count: Int32(clamping: count(.queued)), for: .getInstance), "saved requests wait for getInstance() (AND-3)", rule: .and3)
+        case .flutter: log(.outbox, .resendWaits(count: Int32(clamping: count(.queued)), for: .launch), "saved requests wait for the next launch (FL-4)", rule: .fl4)
         }
     }
 

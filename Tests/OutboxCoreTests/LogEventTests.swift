@@ -68,14 +68,14 @@ final class LogEventTests: XCTestCase {
                 L(0, .flushNothingQueued(.launch), -1, .lt8),
                 L(200, .flushNothingQueued(.success(1)), -1, .lt8),
                 L(1000, .plan, -1, .ans),
-                L(1200, .onError(outcome: .http(422), attempts: 1, kept: false), 2, .lt6),
+                L(1200, .onError(attempts: 1, outcome: .http(422), kept: false), 2, .lt6),
                 L(1200, .warning(outcome: .http(422)), 2, .lt6),
                 L(2000, .plan, -1, .ans),
-                L(8600, .onError(outcome: .http(503), attempts: 3, kept: true), 3, .lt5),
+                L(8600, .onError(attempts: 3, outcome: .http(503), kept: true), 3, .lt5),
                 L(10000, .network(online: false), -1, .net),
                 L(11000, .networkUnchanged(online: false)),
                 L(12000, .network(online: true), -1, .net),
-                L(12000, .resendWaits(for: .flush, count: 1), -1, .lt8),
+                L(12000, .resendWaits(count: 1, for: .flush), -1, .lt8),
                 L(13000, .plan, -1, .ans),
                 L(13200, .flushStarted(.success(4), queued: 1), -1, .lt8),
                 L(13400, .flushEnded(.queueEmpty, sent: 1, left: 0), -1, .lt11),
@@ -126,10 +126,10 @@ final class LogEventTests: XCTestCase {
                 L(0, .flushNothingQueued(.launch), -1, .lt8),
                 L(200, .flushNothingQueued(.success(1)), -1, .lt8),
                 L(1000, .network(online: false), -1, .net),
-                L(1000, .onError(outcome: .offline, attempts: 1, kept: true), 2, .lt5),
-                L(1000, .onError(outcome: .offline, attempts: 1, kept: true), 3, .lt5),
+                L(1000, .onError(attempts: 1, outcome: .offline, kept: true), 2, .lt5),
+                L(1000, .onError(attempts: 1, outcome: .offline, kept: true), 3, .lt5),
                 L(2000, .network(online: true), -1, .net),
-                L(2000, .resendWaits(for: .flush, count: 2), -1, .lt8),
+                L(2000, .resendWaits(count: 2, for: .flush), -1, .lt8),
                 L(3000, .plan, -1, .ans),
                 L(3000, .consentSet(.granted), -1, .lt1),
                 L(3000, .flushStarted(.consentGranted, queued: 2), -1, .lt8),
@@ -143,10 +143,10 @@ final class LogEventTests: XCTestCase {
                 L(5000, .plan, -1, .ans),
                 L(5100, .backendPartial(droppedAttributes: 2), 5, .backend),
                 L(5200, .flushNothingQueued(.success(5)), -1, .lt8),
-                L(14000, .onError(outcome: .timeout, attempts: 1, kept: true), 4, .lt5),
+                L(14000, .onError(attempts: 1, outcome: .timeout, kept: true), 4, .lt5),
                 L(20000, .setting),
                 L(20000, .plan, -1, .ans),
-                L(20200, .onError(outcome: .http(503), attempts: 1, kept: true), 6, .lt5),
+                L(20200, .onError(attempts: 1, outcome: .http(503), kept: true), 6, .lt5),
                 L(21000, .appClosing),
                 L(21000, .appClosed(saved: 2)),
                 L(22000, .appLaunched(launch: 2)),
@@ -197,10 +197,10 @@ final class LogEventTests: XCTestCase {
                 L(2100, .appClosed(saved: 2)),
                 L(3000, .network(online: false), -1, .net),
                 L(3000, .appLaunched(launch: 2)),
-                L(3000, .resendWaits(for: .networkBack, count: 2), -1, .ios5),
+                L(3000, .resendWaits(count: 2, for: .networkBack), -1, .ios5),
                 L(4000, .plan, -1, .ans),
                 L(4000, .network(online: true), -1, .net),
-                L(4000, .resend(trigger: .networkBack, count: 2), -1, .ios5),
+                L(4000, .resend(count: 2, trigger: .networkBack), -1, .ios5),
                 L(4200, .completionLost, 1, .ios6),
                 L(4200, .completionLost, 2, .ios6),
                 L(5000, .plan, -1, .ans),
@@ -213,7 +213,7 @@ final class LogEventTests: XCTestCase {
                 L(9100, .appClosed(saved: 1)),
                 L(10000, .plan, -1, .ans),
                 L(10000, .appLaunched(launch: 3)),
-                L(10000, .resend(trigger: .launch, count: 1), -1, .ios6),
+                L(10000, .resend(count: 1, trigger: .launch), -1, .ios6),
                 L(10200, .completionLost, 8, .ios6),
             ])
     }
@@ -241,19 +241,19 @@ final class LogEventTests: XCTestCase {
             logs,
             [
                 L(0, .appLaunched(launch: 1)),
-                L(0, .resend(trigger: .launch, count: 0), -1, .and3),
+                L(0, .resend(count: 0, trigger: .launch), -1, .and3),
                 L(1000, .plan, -1, .ans),
                 L(2000, .network(online: false), -1, .net),
                 L(2000, .network(online: true), -1, .net),
-                L(2000, .resendWaits(for: .getInstance, count: 1), -1, .and3),
+                L(2000, .resendWaits(count: 1, for: .getInstance), -1, .and3),
                 L(3000, .plan, -1, .ans),
-                L(3000, .resend(trigger: .getInstance, count: 1), -1, .and3),
+                L(3000, .resend(count: 1, trigger: .getInstance), -1, .and3),
                 L(4000, .plan, -1, .ans),
                 L(5000, .appClosing),
                 L(5000, .appClosed(saved: 1)),
                 L(6000, .plan, -1, .ans),
                 L(6000, .appLaunched(launch: 2)),
-                L(6000, .resend(trigger: .launch, count: 1), -1, .and3),
+                L(6000, .resend(count: 1, trigger: .launch), -1, .and3),
             ])
     }
 
@@ -276,11 +276,11 @@ final class LogEventTests: XCTestCase {
                 L(0, .appLaunched(launch: 1)),
                 L(1000, .network(online: false), -1, .net),
                 L(2000, .network(online: true), -1, .net),
-                L(2000, .resendWaits(for: .launch, count: 1), -1, .fl4),
+                L(2000, .resendWaits(count: 1, for: .launch), -1, .fl4),
                 L(3000, .appClosing),
                 L(3000, .appClosed(saved: 1)),
                 L(4000, .appLaunched(launch: 2)),
-                L(4000, .resend(trigger: .launch, count: 1), -1, .fl4),
+                L(4000, .resend(count: 1, trigger: .launch), -1, .fl4),
             ])
     }
 
@@ -293,5 +293,13 @@ final class LogEventTests: XCTestCase {
         XCTAssertEqual(LogEvent.storeRowRemoved(request: 7, state: .delivered).otherRequest, 7)
         XCTAssertEqual(LogEvent.flushStarted(.launch, queued: 2).otherRequest, -1)
         XCTAssertEqual(LogEvent.purged(saved: 1, inFlight: 0, retrying: 0).otherRequest, -1)
+    }
+
+    /// A log line costs a journal entry no more than before it carried its event:
+    /// the journal of a long live session is mostly these.
+    func test_sizes_journalEntryStays40Bytes() {
+        XCTAssertEqual(MemoryLayout<LogEvent>.size, 8)
+        XCTAssertEqual(MemoryLayout<LogLine>.stride, 40)
+        XCTAssertEqual(MemoryLayout<JournalEntry>.stride, 40)
     }
 }
