@@ -84,7 +84,8 @@ enum IOSPolicy: DeliveryPolicy {
         }
         guard sim.online else {
             if sim.count(.queued) > 0 {
-                sim.log(.sdk, .resendWaits(count: Int32(clamping: sim.count(.queued)), for: .networkBack), "offline at launch: \(sim.count(.queued)) saved wait (IOS-5)", rule: .ios5)
+                let queued = Int32(clamping: sim.count(.queued))
+                sim.log(.sdk, .resendWaits(count: queued, for: .networkBack), "offline at launch: \(sim.count(.queued)) saved wait (IOS-5)", rule: .ios5)
             }
             return
         }

@@ -9,7 +9,8 @@ enum LinkTrailPolicy: DeliveryPolicy {
         guard gateOpen(sim) else {
             // LT-1: not sent, not saved.
             sim.enter(id, .dropped, rule: .lt1, reason: .consent)
-            sim.log(.sdk, .consentDrop(sim.consent), request: id, rule: .lt1) { "[LinkTrail] Event '\($0.name(of: id))' dropped: consent \($0.consent.word)" }
+            let consent = sim.consent
+            sim.log(.sdk, .consentDrop(consent), request: id, rule: .lt1) { "[LinkTrail] Event '\($0.name(of: id))' dropped: consent \($0.consent.word)" }
             return
         }
         sim.enter(id, .pending, rule: .lt1a)
@@ -18,7 +19,8 @@ enum LinkTrailPolicy: DeliveryPolicy {
     }
 
     static func launched(_ sim: inout Simulation) {
-        sim.log(.sdk, .configured(consent: sim.consent, required: sim.settings.requireConsent), "[LinkTrail] configure (consent \(sim.consent.word)"
+        let (consent, required) = (sim.consent, sim.settings.requireConsent)
+        sim.log(.sdk, .configured(consent: consent, required: required), "[LinkTrail] configure (consent \(sim.consent.word)"
             + (sim.settings.requireConsent ? ", required)" : ", not required)"))
         if !sim.store.installCreated {
             sim.store.installCreated = true
@@ -99,7 +101,8 @@ enum LinkTrailPolicy: DeliveryPolicy {
         sim.flush.active = true
         sim.flush.trigger = trigger
         sim.flush.sent = 0
-        sim.log(.sdk, .flushStarted(trigger, queued: Int32(clamping: sim.count(.queued))), rule: .lt8) { "flush started (LT-8: \($0.flushTriggerText)) · \($0.count(.queued)) queued" }
+        let queued = Int32(clamping: sim.count(.queued))
+        sim.log(.sdk, .flushStarted(trigger, queued: queued), rule: .lt8) { "flush started (LT-8: \($0.flushTriggerText)) · \($0.count(.queued)) queued" }
         continueFlush(&sim)
     }
 
@@ -121,7 +124,8 @@ enum LinkTrailPolicy: DeliveryPolicy {
     /// Ends the flush under way; `end` is only turned into text for the journal.
     static func endFlush(_ sim: inout Simulation, _ end: FlushEnd, rule: RuleID, allowMorePass: Bool = true) {
         sim.flush.active = false
-        sim.log(.sdk, .flushEnded(end, sent: Int32(clamping: sim.flush.sent), left: Int32(clamping: sim.count(.queued))), rule: rule) {
+        let (sent, left) = (Int32(clamping: sim.flush.sent), Int32(clamping: sim.count(.queued)))
+        sim.log(.sdk, .flushEnded(end, sent: sent, left: left), rule: rule) {
             "flush ended (\(rule.id): \($0.text(of: end))) · sent \($0.flush.sent) · \($0.count(.queued)) left"
         }
         if sim.flush.morePass && allowMorePass {

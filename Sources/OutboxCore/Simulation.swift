@@ -274,7 +274,8 @@ public struct Simulation {
         appRunning = true
         launches += 1
         consent = store.consent
-        log(.outbox, .appLaunched(launch: Int32(clamping: launches)), "app launched (launch \(launches))")
+        let launch = Int32(clamping: launches)
+        log(.outbox, .appLaunched(launch: launch), "app launched (launch \(launches))")
         restoreSaved()
         switch profile {
         case .linktrail: LinkTrailPolicy.launched(&self)
@@ -359,7 +360,8 @@ public struct Simulation {
         if flush.active { LinkTrailPolicy.endFlush(&self, .appClosed, rule: .lt12, allowMorePass: false) }
         flush.morePass = false
         appRunning = false
-        log(.outbox, .appClosed(saved: Int32(clamping: savedCount)), "app closed · \(savedCount) saved on the device")
+        let saved = Int32(clamping: savedCount)
+        log(.outbox, .appClosed(saved: saved), "app closed · \(savedCount) saved on the device")
     }
 
     /// AND-2, FL-2: a saved request stays saved; one never saved is lost.
@@ -400,11 +402,12 @@ public struct Simulation {
     }
 
     mutating func networkReturned() {
+        let queued = Int32(clamping: count(.queued))
         switch profile {
-        case .linktrail: log(.outbox, .resendWaits(count: Int32(clamping: count(.queued)), for: .flush), "the network returning does not flush (LT-8)", rule: .lt8)
+        case .linktrail: log(.outbox, .resendWaits(count: queued, for: .flush), "the network returning does not flush (LT-8)", rule: .lt8)
         case .ios: IOSPolicy.networkReturned(&self)
-        case .android: log(.outbox, .resendWaits(count: Int32(clamping: count(.queued)), for: .getInstance), "saved requests wait for getInstance() (AND-3)", rule: .and3)
-        case .flutter: log(.outbox, .resendWaits(count: Int32(clamping: count(.queued)), for: .launch), "saved requests wait for the next launch (FL-4)", rule: .fl4)
+        case .android: log(.outbox, .resendWaits(count: queued, for: .getInstance), "saved requests wait for getInstance() (AND-3)", rule: .and3)
+        case .flutter: log(.outbox, .resendWaits(count: queued, for: .launch), "saved requests wait for the next launch (FL-4)", rule: .fl4)
         }
     }
 
@@ -524,23 +527,24 @@ public struct Simulation {
                                               outcome: outcome, reason: reason, rule: rule, previous: previous)))
     }
 
-    /// A log line whose text is built only when the journal is kept (`keepsJournal`):
-    /// long headless runs turn it off and should not pay for the strings. The
-    /// event is a few numbers, made either way.
+    /// A log line whose event and text are built only when the journal is kept
+    /// (`keepsJournal`): long headless runs turn it off and should not pay for the
+    /// strings, nor for an event's box. An event that reads the model is given
+    /// values read before the call (exclusive access).
     mutating func log(
-        _ source: LogSource, _ event: LogEvent, request: Int32 = -1, rule: RuleID? = nil,
+        _ source: LogSource, _ event: @autoclosure () -> LogEvent, request: Int32 = -1, rule: RuleID? = nil,
         _ text: (Simulation) -> String
     ) {
         guard keepsJournal && keepsLogLines else { return }
-        log(source, event, text(self), request: request, rule: rule)
+        log(source, event(), text(self), request: request, rule: rule)
     }
 
     mutating func log(
-        _ source: LogSource, _ event: LogEvent, _ text: String, request: Int32 = -1, rule: RuleID? = nil
+        _ source: LogSource, _ event: @autoclosure () -> LogEvent, _ text: String, request: Int32 = -1, rule: RuleID? = nil
     ) {
         guard keepsJournal && keepsLogLines else { return }
         logPositions.append(Int32(journal.count))
-        journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule, event: event)))
+        journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule, event: event())))
     }
 
     /// Forgets the journal's entries so far, for a run that has handed them on
@@ -628,7 +632,8 @@ public struct Simulation {
                 "backend: #\(id) '\($0.name(of: id))' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again"
             }
         case .counted where r.plannedAnswer == .partial:
-            log(.backend, .backendPartial(droppedAttributes: Int32(clamping: attributes(of: id).count)), request: id, rule: .backend) {
+            let dropped = Int32(clamping: attributes(of: id).count)
+            log(.backend, .backendPartial(droppedAttributes: dropped), request: id, rule: .backend) {
                 let dropped = $0.attributes(of: id).map(\.key)
                 return "backend: #\(id) '\($0.name(of: id))' accepted in part"
                     + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", "))
