@@ -531,20 +531,26 @@ public struct Simulation {
     /// (`keepsJournal`): long headless runs turn it off and should not pay for the
     /// strings, nor for an event's box. An event that reads the model is given
     /// values read before the call (exclusive access).
+    @inline(__always)
     mutating func log(
         _ source: LogSource, _ event: @autoclosure () -> LogEvent, request: Int32 = -1, rule: RuleID? = nil,
         _ text: (Simulation) -> String
     ) {
         guard keepsJournal && keepsLogLines else { return }
-        log(source, event(), text(self), request: request, rule: rule)
+        appendLog(LogLine(time: now, source: source, text: text(self), request: request, rule: rule, event: event()))
     }
 
+    @inline(__always)
     mutating func log(
         _ source: LogSource, _ event: @autoclosure () -> LogEvent, _ text: String, request: Int32 = -1, rule: RuleID? = nil
     ) {
         guard keepsJournal && keepsLogLines else { return }
+        appendLog(LogLine(time: now, source: source, text: text, request: request, rule: rule, event: event()))
+    }
+
+    mutating func appendLog(_ line: LogLine) {
         logPositions.append(Int32(journal.count))
-        journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule, event: event())))
+        journal.append(.log(line))
     }
 
     /// Forgets the journal's entries so far, for a run that has handed them on
