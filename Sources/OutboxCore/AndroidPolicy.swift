@@ -37,12 +37,14 @@ enum AndroidPolicy: DeliveryPolicy {
     }
 
     static func launched(_ sim: inout Simulation) {
-        getInstance(&sim, why: "launch")
+        getInstance(&sim, at: .launch)
     }
 
-    static func getInstance(_ sim: inout Simulation, why: String = "call") {
+    /// `trigger`: `.launch` when the launch calls it, else `.getInstance` (the app calls it).
+    static func getInstance(_ sim: inout Simulation, at trigger: ResendTrigger = .getInstance) {
+        let why = trigger == .launch ? "launch" : "call"
         let ids = sim.takeQueued()
-        sim.log(.sdk, "UserCom.getInstance() (\(why)): resending \(ids.count) saved", rule: .and3)
+        sim.log(.sdk, .resend(count: Int32(ids.count), trigger: trigger), "UserCom.getInstance() (\(why)): resending \(ids.count) saved", rule: .and3)
         for id in ids { sim.send(id, rule: .and3) }
     }
 }

@@ -22,7 +22,7 @@ enum FlutterPolicy: DeliveryPolicy {
 
     static func launched(_ sim: inout Simulation) {
         let ids = sim.takeQueued()
-        if !ids.isEmpty { sim.log(.sdk, "launch: resending \(ids.count) saved (FL-4)", rule: .fl4) }
+        if !ids.isEmpty { sim.log(.sdk, .resend(count: Int32(ids.count), trigger: .launch), "launch: resending \(ids.count) saved (FL-4)", rule: .fl4) }
         for id in ids { sim.send(id, rule: .fl4) }
     }
 }

@@ -53,12 +53,12 @@ enum IOSPolicy: DeliveryPolicy {
     /// Calls the request's completion handler, unless it was lost with a quit (IOS-6).
     static func complete(_ sim: inout Simulation, _ id: Int32, _ result: Completion, _ text: String) {
         if sim.request(id).completionLost {
-            sim.log(.completion, "\(sim.label(id)): no completion handler to call (it survived a quit, IOS-6)",
+            sim.log(.completion, .completionLost, "\(sim.label(id)): no completion handler to call (it survived a quit, IOS-6)",
                     request: id, rule: .ios6)
             return
         }
         sim.requests[Int(id) - 1].completion = result
-        sim.log(.completion, "completion(\(sim.label(id))): " + text, request: id,
+        sim.log(.completion, .completion(result), "completion(\(sim.label(id))): " + text, request: id,
                 rule: result == .success ? .ios3 : (sim.request(id).reason == .exhausted ? .ios4 : .ios3))
     }
 
@@ -72,7 +72,7 @@ enum IOSPolicy: DeliveryPolicy {
 
     static func networkReturned(_ sim: inout Simulation) {
         let ids = sim.takeQueued()
-        if !ids.isEmpty { sim.log(.sdk, "queue restarts: \(ids.count) queued go out (IOS-5)", rule: .ios5) }
+        if !ids.isEmpty { sim.log(.sdk, .resend(count: Int32(ids.count), trigger: .networkBack), "queue restarts: \(ids.count) queued go out (IOS-5)", rule: .ios5) }
         for id in ids { sim.send(id, rule: .ios5) }
     }
 
@@ -84,12 +84,13 @@ enum IOSPolicy: DeliveryPolicy {
         }
         guard sim.online else {
             if sim.count(.queued) > 0 {
-                sim.log(.sdk, "offline at launch: \(sim.count(.queued)) saved wait (IOS-5)", rule: .ios5)
+                let queued = Int32(clamping: sim.count(.queued))
+                sim.log(.sdk, .resendWaits(count: queued, for: .networkBack), "offline at launch: \(sim.count(.queued)) saved wait (IOS-5)", rule: .ios5)
             }
             return
         }
         let ids = sim.takeQueued()
-        if !ids.isEmpty { sim.log(.sdk, "launch: \(ids.count) saved go out (IOS-6)", rule: .ios6) }
+        if !ids.isEmpty { sim.log(.sdk, .resend(count: Int32(ids.count), trigger: .launch), "launch: \(ids.count) saved go out (IOS-6)", rule: .ios6) }
         for id in ids { sim.send(id, rule: .ios6) }
     }
 

@@ -9,7 +9,8 @@ enum LinkTrailPolicy: DeliveryPolicy {
         guard gateOpen(sim) else {
             // LT-1: not sent, not saved.
             sim.enter(id, .dropped, rule: .lt1, reason: .consent)
-            sim.log(.sdk, request: id, rule: .lt1) { "[LinkTrail] Event '\($0.name(of: id))' dropped: consent \($0.consent.word)" }
+            let consent = sim.consent
+            sim.log(.sdk, .consentDrop(consent), request: id, rule: .lt1) { "[LinkTrail] Event '\($0.name(of: id))' dropped: consent \($0.consent.word)" }
             return
         }
         sim.enter(id, .pending, rule: .lt1a)
@@ -18,7 +19,8 @@ enum LinkTrailPolicy: DeliveryPolicy {
     }
 
     static func launched(_ sim: inout Simulation) {
-        sim.log(.sdk, "[LinkTrail] configure (consent \(sim.consent.word)"
+        let (consent, required) = (sim.consent, sim.settings.requireConsent)
+        sim.log(.sdk, .configured(consent: consent, required: required), "[LinkTrail] configure (consent \(sim.consent.word)"
             + (sim.settings.requireConsent ? ", required)" : ", not required)"))
         if !sim.store.installCreated {
             sim.store.installCreated = true
@@ -56,18 +58,18 @@ enum LinkTrailPolicy: DeliveryPolicy {
         } else if isRetryable(outcome) {
             if byFlush {
                 sim.move(id, to: .queued, rule: .lt11, outcome: outcome)
-                endFlush(&sim, why: { "\(outcome.word) on \($0.label(id))" }, rule: .lt11)
+                endFlush(&sim, .failed(outcome, request: id), rule: .lt11)
             } else if Int(r.budgetUsed) < sim.settings.retryAttempts {
                 sim.retryLater(id, rule: .lt4, outcome: outcome)
             } else {
-                sim.log(.onError, request: id, rule: .lt5) {
+                sim.log(.onError, .onError(attempts: r.budgetUsed, outcome: outcome, kept: true), request: id, rule: .lt5) {
                     "onError: '\($0.name(of: id))' failed (\(outcome.word)) after \(r.budgetUsed) attempts; kept in the offline queue"
                 }
                 sim.move(id, to: .queued, rule: .lt5, outcome: outcome)
             }
         } else {
-            sim.log(.onError, request: id, rule: .lt6) { "onError: '\($0.name(of: id))' rejected (\(outcome.word))" }
-            sim.log(.sdk, request: id, rule: .lt6) {
+            sim.log(.onError, .onError(attempts: r.budgetUsed, outcome: outcome, kept: false), request: id, rule: .lt6) { "onError: '\($0.name(of: id))' rejected (\(outcome.word))" }
+            sim.log(.sdk, .warning(outcome: outcome), request: id, rule: .lt6) {
                 "[LinkTrail] [WARNING] Event '\($0.name(of: id))' rejected (\(outcome.word)) — not retried."
             }
             sim.move(id, to: .dropped, rule: .lt6, outcome: outcome, reason: .rejected)
@@ -86,31 +88,32 @@ enum LinkTrailPolicy: DeliveryPolicy {
     static func startFlush(_ sim: inout Simulation, trigger: FlushTrigger) {
         if sim.flush.active {
             if !sim.flush.morePass {
-                sim.log(.sdk, rule: .lt9) { "flush under way: \($0.text(of: trigger)) asks for one more pass (LT-9)" }
+                sim.log(.sdk, .flushMorePass(trigger), rule: .lt9) { "flush under way: \($0.text(of: trigger)) asks for one more pass (LT-9)" }
             }
             sim.flush.morePass = true
             return
         }
         if sim.count(.queued) == 0 && gateOpen(sim) {
             // Nothing saved to send: the flush starts and ends at once; one line says so.
-            sim.log(.sdk, rule: .lt8) { "flush (LT-8: \($0.text(of: trigger))): nothing queued" }
+            sim.log(.sdk, .flushNothingQueued(trigger), rule: .lt8) { "flush (LT-8: \($0.text(of: trigger))): nothing queued" }
             return
         }
         sim.flush.active = true
         sim.flush.trigger = trigger
         sim.flush.sent = 0
-        sim.log(.sdk, rule: .lt8) { "flush started (LT-8: \($0.flushTriggerText)) · \($0.count(.queued)) queued" }
+        let queued = Int32(clamping: sim.count(.queued))
+        sim.log(.sdk, .flushStarted(trigger, queued: queued), rule: .lt8) { "flush started (LT-8: \($0.flushTriggerText)) · \($0.count(.queued)) queued" }
         continueFlush(&sim)
     }
 
     static func continueFlush(_ sim: inout Simulation) {
         guard sim.flush.active else { return }
         guard gateOpen(sim) else {
-            endFlush(&sim, why: { "consent \($0.consent.word)" }, rule: .lt10)
+            endFlush(&sim, .gateClosed(sim.consent), rule: .lt10)
             return
         }
         guard let id = sim.popOldestQueued() else {
-            endFlush(&sim, why: { _ in "queue empty" }, rule: .lt11)
+            endFlush(&sim, .queueEmpty, rule: .lt11)
             return
         }
         sim.flush.sent += 1
@@ -118,10 +121,13 @@ enum LinkTrailPolicy: DeliveryPolicy {
         sim.send(id, rule: .lt11)
     }
 
-    /// Ends the flush under way; `why` is only turned into text for the journal.
-    static func endFlush(_ sim: inout Simulation, why: (Simulation) -> String, rule: RuleID, allowMorePass: Bool = true) {
+    /// Ends the flush under way; `end` is only turned into text for the journal.
+    static func endFlush(_ sim: inout Simulation, _ end: FlushEnd, rule: RuleID, allowMorePass: Bool = true) {
         sim.flush.active = false
-        sim.log(.sdk, rule: rule) { "flush ended (\(rule.id): \(why($0))) · sent \($0.flush.sent) · \($0.count(.queued)) left" }
+        let (sent, left) = (Int32(clamping: sim.flush.sent), Int32(clamping: sim.count(.queued)))
+        sim.log(.sdk, .flushEnded(end, sent: sent, left: left), rule: rule) {
+            "flush ended (\(rule.id): \($0.text(of: end))) · sent \($0.flush.sent) · \($0.count(.queued)) left"
+        }
         if sim.flush.morePass && allowMorePass {
             sim.flush.morePass = false
             startFlush(&sim, trigger: .deferred)
@@ -133,7 +139,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
     static func grant(_ sim: inout Simulation) {
         sim.consent = .granted
         sim.store.consent = .granted
-        sim.log(.sdk, "[LinkTrail] setConsent(true)", rule: .lt1)
+        sim.log(.sdk, .consentSet(.granted), "[LinkTrail] setConsent(true)", rule: .lt1)
         sendHeldInstall(&sim)
         startFlush(&sim, trigger: .consentGranted)
     }
@@ -141,7 +147,7 @@ enum LinkTrailPolicy: DeliveryPolicy {
     static func deny(_ sim: inout Simulation) {
         sim.consent = .denied
         sim.store.consent = .denied
-        sim.log(.sdk, "[LinkTrail] setConsent(false)", rule: .lt1)
+        sim.log(.sdk, .consentSet(.denied), "[LinkTrail] setConsent(false)", rule: .lt1)
         var ids: [Int32] = []
         for s in [RequestState.pending, .inFlight, .retrying, .queued] { ids += sim.liveSets[Int(s.rawValue)] }
         ids.sort()
@@ -159,9 +165,9 @@ enum LinkTrailPolicy: DeliveryPolicy {
         }
         if sim.flush.active {
             sim.flush.morePass = false
-            endFlush(&sim, why: { _ in "consent withdrawn" }, rule: .lt10, allowMorePass: false)
+            endFlush(&sim, .consentWithdrawn, rule: .lt10, allowMorePass: false)
         }
-        sim.log(.outbox, "consent denied: purged \(saved) saved · \(inFlight) in flight · \(retrying) retrying (LT-2)", rule: .lt2)
+        sim.log(.outbox, .purged(saved: Int32(saved), inFlight: Int32(inFlight), retrying: Int32(retrying)), "consent denied: purged \(saved) saved · \(inFlight) in flight · \(retrying) retrying (LT-2)", rule: .lt2)
     }
 
     // MARK: Closing (LT-12)

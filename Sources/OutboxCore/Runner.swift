@@ -103,7 +103,7 @@ public struct ScenarioRunner {
             case .action(let a):
                 if let why = sim.apply(a) {
                     // Validation runs before; reaching this is a model bug worth seeing.
-                    sim.log(.outbox, "line \(s.line) refused: \(why)")
+                    sim.log(.outbox, .refused(line: Int32(clamping: s.line)), "line \(s.line) refused: \(why)")
                 }
             case .check:
                 checks.append(s)

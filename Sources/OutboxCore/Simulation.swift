@@ -240,21 +240,21 @@ public struct Simulation {
         case .productViewed(let n): created(create(.product, name: n))
         case .notificationReported(let n): created(create(.notification, name: n))
         case .loggedOut:
-            log(.sdk, "logout(): sending logout, token-removal, anonymous-ping")
+            log(.sdk, .logout, "logout(): sending logout, token-removal, anonymous-ping")
             for (kind, name) in [(RequestKind.logout, "logout"), (.tokenRemoval, "token-removal"), (.anonymousPing, "anonymous-ping")] {
                 created(create(kind, name: name))
             }
         case .networkWentOnline:
-            guard !online else { log(.outbox, "network already online"); return nil }
+            guard !online else { log(.outbox, .networkUnchanged(online: true), "network already online"); return nil }
             online = true
             networkChanges.append((now, true))
-            log(.outbox, "network online", rule: .net)
+            log(.outbox, .network(online: true), "network online", rule: .net)
             if appRunning { networkReturned() }
         case .networkWentOffline:
-            guard online else { log(.outbox, "network already offline"); return nil }
+            guard online else { log(.outbox, .networkUnchanged(online: false), "network already offline"); return nil }
             online = false
             networkChanges.append((now, false))
-            log(.outbox, "network offline", rule: .net)
+            log(.outbox, .network(online: false), "network offline", rule: .net)
             // NET: every attempt on the wire fails now as a transport error, oldest first.
             for id in liveSets[Int(RequestState.inFlight.rawValue)].sorted() {
                 requests[Int(id) - 1].generation &+= 1
@@ -262,10 +262,10 @@ public struct Simulation {
             }
         case .serverPlanned(let answer, let rep):
             plan = ServerPlan(answer, rep)
-            log(.outbox, rule: .ans) { "backend will answer: " + $0.plan.text }
+            log(.outbox, .plan, rule: .ans) { "backend will answer: " + $0.plan.text }
         case .settingChanged(let key, let value):
             _ = settings.set(key, value, profile: profile)
-            log(.outbox, "set \(key) \(value)")
+            log(.outbox, .setting, "set \(key) \(value)")
         }
         return nil
     }
@@ -274,7 +274,8 @@ public struct Simulation {
         appRunning = true
         launches += 1
         consent = store.consent
-        log(.outbox, "app launched (launch \(launches))")
+        let launch = Int32(clamping: launches)
+        log(.outbox, .appLaunched(launch: launch), "app launched (launch \(launches))")
         restoreSaved()
         switch profile {
         case .linktrail: LinkTrailPolicy.launched(&self)
@@ -297,7 +298,7 @@ public struct Simulation {
                 let r = requests[Int(row.id) - 1]
                 guard r.isLive && r.saved else {
                     // The device holds what the model had finished with: the model wins, the row goes.
-                    log(.outbox, "device store held #\(row.id), which is \(r.state.word); removed from the store")
+                    log(.outbox, .storeRowRemoved(request: row.id, state: r.state), "device store held #\(row.id), which is \(r.state.word); removed from the store")
                     store.remove(id: row.id)
                     continue
                 }
@@ -343,7 +344,7 @@ public struct Simulation {
     }
 
     mutating func quit() {
-        log(.outbox, "app closing")
+        log(.outbox, .appClosing, "app closing")
         // Every live request learns its fate, oldest first; attempts on the wire are cancelled (CANCEL).
         var ids: [Int32] = []
         for s in [RequestState.pending, .inFlight, .retrying] { ids += liveSets[Int(s.rawValue)] }
@@ -356,10 +357,11 @@ public struct Simulation {
             case .android, .flutter: closingUserCom(id)
             }
         }
-        if flush.active { LinkTrailPolicy.endFlush(&self, why: { _ in "the app closed" }, rule: .lt12, allowMorePass: false) }
+        if flush.active { LinkTrailPolicy.endFlush(&self, .appClosed, rule: .lt12, allowMorePass: false) }
         flush.morePass = false
         appRunning = false
-        log(.outbox, "app closed · \(savedCount) saved on the device")
+        let saved = Int32(clamping: savedCount)
+        log(.outbox, .appClosed(saved: saved), "app closed · \(savedCount) saved on the device")
     }
 
     /// AND-2, FL-2: a saved request stays saved; one never saved is lost.
@@ -400,11 +402,12 @@ public struct Simulation {
     }
 
     mutating func networkReturned() {
+        let queued = Int32(clamping: count(.queued))
         switch profile {
-        case .linktrail: log(.outbox, "the network returning does not flush (LT-8)", rule: .lt8)
+        case .linktrail: log(.outbox, .resendWaits(count: queued, for: .flush), "the network returning does not flush (LT-8)", rule: .lt8)
         case .ios: IOSPolicy.networkReturned(&self)
-        case .android: log(.outbox, "saved requests wait for getInstance() (AND-3)", rule: .and3)
-        case .flutter: log(.outbox, "saved requests wait for the next launch (FL-4)", rule: .fl4)
+        case .android: log(.outbox, .resendWaits(count: queued, for: .getInstance), "saved requests wait for getInstance() (AND-3)", rule: .and3)
+        case .flutter: log(.outbox, .resendWaits(count: queued, for: .launch), "saved requests wait for the next launch (FL-4)", rule: .fl4)
         }
     }
 
@@ -524,17 +527,30 @@ public struct Simulation {
                                               outcome: outcome, reason: reason, rule: rule, previous: previous)))
     }
 
-    /// A log line whose text is built only when the journal is kept (`keepsJournal`):
-    /// long headless runs turn it off and should not pay for the strings.
-    mutating func log(_ source: LogSource, request: Int32 = -1, rule: RuleID? = nil, _ text: (Simulation) -> String) {
+    /// A log line whose event and text are built only when the journal is kept
+    /// (`keepsJournal`): long headless runs turn it off and should not pay for the
+    /// strings, nor for an event's box. An event that reads the model is given
+    /// values read before the call (exclusive access).
+    @inline(__always)
+    mutating func log(
+        _ source: LogSource, _ event: @autoclosure () -> LogEvent, request: Int32 = -1, rule: RuleID? = nil,
+        _ text: (Simulation) -> String
+    ) {
         guard keepsJournal && keepsLogLines else { return }
-        log(source, text(self), request: request, rule: rule)
+        appendLog(LogLine(time: now, source: source, text: text(self), request: request, rule: rule, event: event()))
     }
 
-    mutating func log(_ source: LogSource, _ text: String, request: Int32 = -1, rule: RuleID? = nil) {
+    @inline(__always)
+    mutating func log(
+        _ source: LogSource, _ event: @autoclosure () -> LogEvent, _ text: String, request: Int32 = -1, rule: RuleID? = nil
+    ) {
         guard keepsJournal && keepsLogLines else { return }
+        appendLog(LogLine(time: now, source: source, text: text, request: request, rule: rule, event: event()))
+    }
+
+    mutating func appendLog(_ line: LogLine) {
         logPositions.append(Int32(journal.count))
-        journal.append(.log(LogLine(time: now, source: source, text: text, request: request, rule: rule)))
+        journal.append(.log(line))
     }
 
     /// Forgets the journal's entries so far, for a run that has handed them on
@@ -618,17 +634,18 @@ public struct Simulation {
         if verdict == .counted && r.idempotencyKey != 0 { requests[Int(id) - 1].keyCounted = true }
         switch verdict {
         case .duplicate:
-            log(.backend, request: id, rule: .lt7) {
+            log(.backend, .backendDuplicate, request: id, rule: .lt7) {
                 "backend: #\(id) '\($0.name(of: id))' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again"
             }
         case .counted where r.plannedAnswer == .partial:
-            log(.backend, request: id, rule: .backend) {
+            let dropped = Int32(clamping: attributes(of: id).count)
+            log(.backend, .backendPartial(droppedAttributes: dropped), request: id, rule: .backend) {
                 let dropped = $0.attributes(of: id).map(\.key)
                 return "backend: #\(id) '\($0.name(of: id))' accepted in part"
                     + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", "))
             }
         case .counted where r.plannedAnswer == .lost:
-            log(.backend, request: id, rule: .lost) { "backend: #\(id) '\($0.name(of: id))' recorded; its answer will be lost" }
+            log(.backend, .backendAnswerLost, request: id, rule: .lost) { "backend: #\(id) '\($0.name(of: id))' recorded; its answer will be lost" }
         default:
             break
         }
@@ -670,6 +687,16 @@ public struct Simulation {
         case .consentGranted: return "consent granted"
         case .deferred: return "deferred trigger (LT-9)"
         case .success(let id): return "successful send of \(label(id))"
+        }
+    }
+
+    func text(of end: FlushEnd) -> String {
+        switch end {
+        case .failed(let outcome, let id): return "\(outcome.word) on \(label(id))"
+        case .queueEmpty: return "queue empty"
+        case .gateClosed(let consent): return "consent \(consent.word)"
+        case .consentWithdrawn: return "consent withdrawn"
+        case .appClosed: return "the app closed"
         }
     }
 

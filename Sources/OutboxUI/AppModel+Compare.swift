@@ -144,13 +144,13 @@ extension AppModel {
             let journalBefore = sim.journal.count
             sim.apply(action)
             sim.settle()
-            purgeBanner(action, sim, from: journalBefore)
+            purgeBanner(sim, from: journalBefore)
         }
         for i in others.indices where !skip[i + 1] {
             let journalBefore = others[i].journal.count
             others[i].apply(action)
             others[i].settle()
-            purgeBanner(action, others[i], from: journalBefore)
+            purgeBanner(others[i], from: journalBefore)
         }
         if let note = skipNote { message = (note, false) }
         record(action, onFirst: !skip[0])

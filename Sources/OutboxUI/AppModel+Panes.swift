@@ -167,10 +167,13 @@ extension AppModel {
         return memo.positions
     }
 
-    /// Whether a log line is about a request: made for it, or naming it (`#4 'purchase'`,
-    /// `completion(#4 ...`; `#4` followed by a digit is another request).
+    /// Whether a log line is about a request: made for it, or naming it. Its facts
+    /// say so first (`LogLine.request`, `LogEvent.otherRequest`: a flush started by
+    /// the request's success, ended by its failure); then, as the `/` search does,
+    /// its words (`#4 'purchase'`, `completion(#4 ...`; `#4` followed by a digit is
+    /// another request), for a line whose facts name none.
     static func logLine(_ l: LogLine, isAbout id: Int32) -> Bool {
-        if l.request == id { return true }
+        if l.request == id || l.event.otherRequest == id { return true }
         let mark = Array("#\(id)".utf8), text = Array(l.text.utf8)
         guard text.count >= mark.count else { return false }
         for i in 0...(text.count - mark.count) where text[i] == mark[0] {

@@ -284,7 +284,7 @@ public struct AppModel {
         }
         sim.settle()
         record(action, onFirst: true)
-        purgeBanner(action, sim, from: journalBefore)
+        purgeBanner(sim, from: journalBefore)
         if sim.requests.count != before { followNewest(from: before) }
         actionChecked()
         return true
@@ -295,11 +295,11 @@ public struct AppModel {
         recordedOnFirst.append(onFirst)
     }
 
-    /// LinkTrail's consent denial shows what it purged in a banner for a moment.
-    mutating func purgeBanner(_ action: Action, _ s: Simulation, from journalBefore: Int) {
-        guard action == .consentDenied else { return }
+    /// A purge (LinkTrail's consent denial) shows its log line in a banner for a
+    /// moment. Chosen by the line's event, never its words.
+    mutating func purgeBanner(_ s: Simulation, from journalBefore: Int) {
         for e in s.journal[journalBefore...] {
-            if case .log(let l) = e, l.text.hasPrefix("consent denied: purged") {
+            if case .log(let l) = e, case .purged = l.event {
                 // Five seconds of wall time at the clock's speed (500 ms virtual at ⅒×).
                 banner = (l.text, s.now + 5 * clockSpeed.msPerSecond)
             }

@@ -157,14 +157,7 @@ extension AppView {
             guard case .log(let l) = m.sim.journal[Int(lines[k])] else { continue }
             let y = rect.y + i
             let current = k == m.panes.logMatch
-            let role: Role
-            switch l.source {
-            case .sdk: role = l.text.contains("[WARNING]") ? .logWarning : .logSDK
-            case .onError: role = .logError
-            case .completion: role = .logCompletion
-            case .backend: role = .logBackend
-            case .outbox: role = l.text.hasPrefix("consent denied") ? .logWarning : .logOutbox
-            }
+            let role = logRole(l)
             if current { buf.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), role: .rowSelected) }
             let x = buf.put(" " + VirtualTime.clock(l.time) + " ", x: rect.x, y: y, role: current ? .rowSelected : .dim)
             buf.put(l.text, x: x, y: y, role: current ? .rowSelected : role, limit: rect.maxX - x)
@@ -185,6 +178,24 @@ extension AppView {
                     j += 1
                 }
             }
+        }
+    }
+}
+
+extension AppView {
+    /// A log line's colour, from what it reports (its event and source), never
+    /// from its words: a warning and a purge stand out, the rest by source.
+    static func logRole(_ l: LogLine) -> Role {
+        switch l.event {
+        case .warning, .purged: return .logWarning
+        default: break
+        }
+        switch l.source {
+        case .sdk: return .logSDK
+        case .onError: return .logError
+        case .completion: return .logCompletion
+        case .backend: return .logBackend
+        case .outbox: return .logOutbox
         }
     }
 }

@@ -108,18 +108,7 @@ extension AppView {
     /// `expect` line reached, passed or failed.
     static func playLog(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
         for (i, item) in logItems(m, last: rect.height, skip: m.logScroll).enumerated() {
-            let role: Role
-            if let l = item.line {
-                switch l.source {
-                case .sdk: role = l.text.contains("[WARNING]") ? .logWarning : .logSDK
-                case .onError: role = .logError
-                case .completion: role = .logCompletion
-                case .backend: role = .logBackend
-                case .outbox: role = l.text.hasPrefix("consent denied") ? .logWarning : .logOutbox
-                }
-            } else {
-                role = item.ok ? .logCompletion : .logError
-            }
+            let role = item.line.map(logRole) ?? (item.ok ? .logCompletion : .logError)
             let x = buf.put(" " + VirtualTime.clock(item.time) + " ", x: rect.x, y: rect.y + i, role: .dim)
             buf.put(item.text, x: x, y: rect.y + i, role: role, limit: rect.maxX - x)
         }
