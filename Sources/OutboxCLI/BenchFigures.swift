@@ -226,9 +226,10 @@ enum BenchFigures {
 
     /// `hours` of virtual time, 50 requests a second, about 20% of attempts failing
     /// (a seeded chaos backend), headless; then the same input advanced in the
-    /// steps the live screen takes at 1×, 10×, 60× and 600×: the final states must
-    /// be identical. Returns the median headless wall seconds of `headlessRuns`
-    /// and whether all agreed.
+    /// frame steps (33 ms × speed) the live screen takes at 600×, 60× and 10×, and
+    /// at 1× only when `hours` is at most 1; the other speeds (below 1×, 3600×)
+    /// are not replayed. The final states must be identical. Returns the median
+    /// headless wall seconds of `headlessRuns` and whether all agreed.
     static func chaos(hours: Double, headlessRuns: Int) -> (seconds: Double, transitions: Int, identical: Bool) {
         let end = Millis(hours * 3_600_000)
         func run(step: Millis?) -> (digest: String, transitions: Int) {
@@ -270,7 +271,7 @@ enum BenchFigures {
         let seconds = BenchCommand.median(times)
         var same = true
         for speed: Millis in [600, 60, 10, 1] {
-            // 33 ms frames × speed; at 1× that is many small steps, so the 1× check uses at most 1 h.
+            // 33 ms frames × speed; at 1× that is many small steps, so 1× is replayed only on runs of 1 h or less.
             if speed == 1 && hours > 1 { continue }
             if run(step: 33 * speed).digest != headless.digest { same = false }
         }

@@ -183,10 +183,7 @@ enum Help {
         """
 
     static let run = """
-        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 0.1|0.25|1|10|60|600|3600] [--seed N]
-                      [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
-               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
-               outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
+        usage: outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time
@@ -194,12 +191,14 @@ enum Help {
 
         options:
           --format text|jsonl   text for people (default), jsonl one JSON object a line
-          --quiet               print only failed checks and the summary
+                                (also --format=jsonl)
+          --quiet, -q           print only failed checks and the summary
           --state-dir DIR       use the saved device in DIR (one SQLite database per
-                                profile) instead of a temporary one; what the run saves
+                                profile) instead of one in memory; what the run saves
                                 stays there for the next run or the live screen
           --max-transitions N   stop a run that makes more than N transitions
                                 (default 10000000, about 0.5 GB of timeline)
+          --help, -h            this help
 
         exit status:
           0  every check holds
@@ -255,7 +254,8 @@ enum Help {
           memory       bytes per live request at 10^6 (model + in-memory device)
           store        device store writes/s, beside raw sqlite3 inserts
           chaos        24 h at 50 requests/s with ~20% failures, headless, and
-                       the same input at each UI speed: the final state must match
+                       the same input in the live screen's steps at 600x, 60x and
+                       10x (and 1x for 1 h or less): the final state must match
           lines        scenario files of 10^6 lines in five shapes: reading and
                        parsing one beside reading it and splitting it into lines,
                        and `outbox run -q` on it in a child (time, peak memory)

@@ -2,7 +2,7 @@ import Foundation
 import OutboxCore
 import OutboxStore
 
-/// `outbox run FILE... [--format text|jsonl] [--quiet]`
+/// `outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]`
 enum RunCommand {
     static func main(_ args: [String], console: Console) -> Int32 {
         var files: [String] = []

@@ -64,7 +64,8 @@ public final class PseudoTerminal {
         return false
     }
 
-    /// Asks the program to stop, and waits for it.
+    /// Asks the program to stop (SIGTERM) and returns at once, without waiting:
+    /// `deinit` kills and reaps it.
     public func stop() {
         kill(pid, SIGTERM)
     }

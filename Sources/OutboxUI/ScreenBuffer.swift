@@ -187,7 +187,8 @@ public struct ScreenBuffer: Equatable, Sendable {
         }.joined(separator: "\n")
     }
 
-    /// The rows that differ from another buffer of the same size.
+    /// How many cells differ from another buffer of the same size (every cell
+    /// when the sizes differ).
     public func changedCells(since old: ScreenBuffer) -> Int {
         guard old.width == width, old.height == height else { return cells.count }
         var n = 0

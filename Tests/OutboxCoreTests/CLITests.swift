@@ -384,6 +384,13 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(out.contains("--format text|jsonl"), out)
             XCTAssertTrue(out.contains("--quiet"), out)
             XCTAssertTrue(out.contains("exit status"), out)
+            // Only run's own usage: not the live screen's or `state`'s.
+            XCTAssertTrue(
+                out.hasPrefix(
+                    "usage: outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]\n\n"
+                ), out)
+            XCTAssertFalse(out.contains("outbox state"), out)
+            XCTAssertFalse(out.contains("--speed"), out)
         }
     }
 
