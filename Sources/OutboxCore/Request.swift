@@ -129,7 +129,7 @@ public struct Revenue: Equatable, Sendable {
 }
 
 /// A timer: something due at a moment of virtual time.
-struct Timer {
+struct DueTimer {
     enum Kind: UInt8 {
         /// The attempt reaches the backend (LAT).
         case reach
@@ -146,7 +146,7 @@ struct Timer {
     var generation: UInt32
 
     @inline(__always)
-    static func before(_ a: Timer, _ b: Timer) -> Bool {
+    static func before(_ a: DueTimer, _ b: DueTimer) -> Bool {
         a.time < b.time || (a.time == b.time && a.seq < b.seq)
     }
 }
@@ -155,25 +155,25 @@ struct Timer {
 /// binary heap and children side by side in memory. It holds the timers beyond
 /// the timing wheel's window (`TimerQueue`).
 struct TimerHeap {
-    private(set) var items: [Timer] = []
+    private(set) var items: [DueTimer] = []
 
     var count: Int { items.count }
     var isEmpty: Bool { items.isEmpty }
-    var first: Timer? { items.first }
+    var first: DueTimer? { items.first }
 
-    mutating func push(_ t: Timer) {
+    mutating func push(_ t: DueTimer) {
         items.append(t)
         var child = items.count - 1
         while child > 0 {
             let parent = (child - 1) >> 2
-            if !Timer.before(t, items[parent]) { break }
+            if !DueTimer.before(t, items[parent]) { break }
             items[child] = items[parent]
             child = parent
         }
         items[child] = t
     }
 
-    mutating func pop() -> Timer? {
+    mutating func pop() -> DueTimer? {
         guard let top = items.first else { return nil }
         let last = items.removeLast()
         if items.isEmpty { return top }
@@ -186,10 +186,10 @@ struct TimerHeap {
             let end = min(first + 4, n)
             var k = first + 1
             while k < end {
-                if Timer.before(items[k], items[c]) { c = k }
+                if DueTimer.before(items[k], items[c]) { c = k }
                 k += 1
             }
-            if !Timer.before(items[c], last) { break }
+            if !DueTimer.before(items[c], last) { break }
             items[i] = items[c]
             i = c
         }

@@ -159,7 +159,7 @@ public struct Simulation {
     public mutating func settle() { advance(to: now) }
 
     @inline(__always)
-    func isCurrent(_ t: Timer) -> Bool {
+    func isCurrent(_ t: DueTimer) -> Bool {
         // Field by field: copying the whole Request here showed in profiles.
         let i = Int(t.request) - 1
         guard requests[i].generation == t.generation else { return false }
@@ -169,7 +169,7 @@ public struct Simulation {
         }
     }
 
-    mutating func fire(_ t: Timer) {
+    mutating func fire(_ t: DueTimer) {
         switch t.kind {
         case .reach:
             reachBackend(t.request)
@@ -189,10 +189,10 @@ public struct Simulation {
         }
     }
 
-    mutating func schedule(_ kind: Timer.Kind, _ id: Int32, at time: Millis) {
+    mutating func schedule(_ kind: DueTimer.Kind, _ id: Int32, at time: Millis) {
         timerSeq &+= 1
         timers.push(
-            Timer(time: time, seq: timerSeq, kind: kind, request: id, generation: requests[Int(id) - 1].generation))
+            DueTimer(time: time, seq: timerSeq, kind: kind, request: id, generation: requests[Int(id) - 1].generation))
     }
 
     // MARK: Actions

@@ -24,7 +24,7 @@ struct TimerQueue {
     /// A timer in the wheel and the next one in its slot (-1 ends the slot).
     /// The timer leaves four bytes of padding: the link fits in them.
     struct Node {
-        var timer: Timer
+        var timer: DueTimer
         var next: Int32
     }
 
@@ -84,7 +84,7 @@ struct TimerQueue {
         return wheel
     }
 
-    mutating func push(_ t: Timer) {
+    mutating func push(_ t: DueTimer) {
         precondition(t.time >= floor, "a timer before the queue's floor")
         if t.time - floor < Millis(TimerQueue.span) {
             put(t, uniqueWheel())
@@ -94,7 +94,7 @@ struct TimerQueue {
     }
 
     @inline(__always)
-    private mutating func put(_ t: Timer, _ w: Wheel) {
+    private mutating func put(_ t: DueTimer, _ w: Wheel) {
         let s = Int(t.time) & TimerQueue.mask
         let n: Int32
         if freeList >= 0 {
@@ -133,14 +133,14 @@ struct TimerQueue {
     }
 
     /// The earliest timer, left in place.
-    var first: Timer? {
+    var first: DueTimer? {
         if let s = firstSlot() { return wheel.nodes[Int(wheel.ends[s].x)].timer }
         return later.first
     }
 
     /// Takes the first timer of an occupied slot; its node goes back to the pool.
     @inline(__always)
-    private mutating func take(_ s: Int, _ w: Wheel) -> Timer {
+    private mutating func take(_ s: Int, _ w: Wheel) -> DueTimer {
         let n = w.ends[s].x
         let node = w.nodes[Int(n)]
         if node.next < 0 {
@@ -167,7 +167,7 @@ struct TimerQueue {
     /// Takes the earliest timer if it is due by `limit`, moving the floor to its
     /// time; with none due, moves the floor to `limit` and returns nil. The
     /// caller must have reached that moment: nothing may be pushed before it.
-    mutating func pop(through limit: Millis) -> Timer? {
+    mutating func pop(through limit: Millis) -> DueTimer? {
         while true {
             if let s = firstSlot() {
                 let time = wheel.nodes[Int(wheel.ends[s].x)].timer.time
@@ -198,7 +198,7 @@ struct TimerQueue {
     }
 
     /// Every timer waiting, in no particular order (for checks).
-    var all: [Timer] {
+    var all: [DueTimer] {
         var out = later.items
         for w in 0..<TimerQueue.words where wheel.occupied[w] != 0 {
             var bits = wheel.occupied[w]

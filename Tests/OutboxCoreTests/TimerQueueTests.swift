@@ -9,7 +9,7 @@ final class TimerQueueTests: XCTestCase {
         for seed in 0..<40 {
             var rng = SplitMix64(seed: UInt64(seed))
             var wheel = TimerQueue()
-            var reference: [OutboxCore.Timer] = []
+            var reference: [DueTimer] = []
             var now: Millis = 0
             var seq: UInt64 = 0
             var popped = 0
@@ -21,12 +21,12 @@ final class TimerQueueTests: XCTestCase {
                     let edge = Millis(TimerQueue.span) - 3 + Millis(rng.next() % 6)
                     let delay: Millis = r < 10 ? 0 : r < 60 ? Millis(rng.next() % 2_000) : r < 85 ? edge : Millis(rng.next() % 200_000)
                     seq += 1
-                    let t = OutboxCore.Timer(time: now + delay, seq: seq, kind: .retry, request: Int32(seq % 1000), generation: 0)
+                    let t = DueTimer(time: now + delay, seq: seq, kind: .retry, request: Int32(seq % 1000), generation: 0)
                     wheel.push(t)
                     reference.append(t)
                 case 6:
                     // Peek and drop the earliest, as nextDueTime does with a stale timer.
-                    reference.sort(by: OutboxCore.Timer.before)
+                    reference.sort(by: DueTimer.before)
                     XCTAssertEqual(wheel.first?.seq, reference.first?.seq, "seed \(seed)")
                     if !reference.isEmpty {
                         wheel.removeFirst()
@@ -34,7 +34,7 @@ final class TimerQueueTests: XCTestCase {
                     }
                 default:
                     let limit = now + Millis(rng.next() % (rng.next() % 4 == 0 ? 40_000 : 300))
-                    reference.sort(by: OutboxCore.Timer.before)
+                    reference.sort(by: DueTimer.before)
                     while let t = wheel.pop(through: limit) {
                         XCTAssertEqual(t.seq, reference.first?.seq, "seed \(seed): wrong timer after \(popped) pops")
                         XCTAssertEqual(t.time, reference.first?.time)
@@ -46,10 +46,10 @@ final class TimerQueueTests: XCTestCase {
                         // A timer fired at this instant may set another for the same instant.
                         if rng.next() % 20 == 0 {
                             seq += 1
-                            let again = OutboxCore.Timer(time: now, seq: seq, kind: .answer, request: 1, generation: 0)
+                            let again = DueTimer(time: now, seq: seq, kind: .answer, request: 1, generation: 0)
                             wheel.push(again)
                             reference.append(again)
-                            reference.sort(by: OutboxCore.Timer.before)
+                            reference.sort(by: DueTimer.before)
                         }
                     }
                     XCTAssertTrue(reference.first.map { $0.time > limit } ?? true, "seed \(seed): a due timer was left")
@@ -65,12 +65,12 @@ final class TimerQueueTests: XCTestCase {
     /// A long jump over an empty window to a far timer, then timers set from there.
     func test_jumpsOverAnEmptyWindow() {
         var q = TimerQueue()
-        q.push(OutboxCore.Timer(time: 10_000_000, seq: 1, kind: .retry, request: 1, generation: 0))
-        q.push(OutboxCore.Timer(time: 5, seq: 2, kind: .retry, request: 2, generation: 0))
+        q.push(DueTimer(time: 10_000_000, seq: 1, kind: .retry, request: 1, generation: 0))
+        q.push(DueTimer(time: 5, seq: 2, kind: .retry, request: 2, generation: 0))
         XCTAssertEqual(q.pop(through: 1_000)?.seq, 2)
         XCTAssertNil(q.pop(through: 9_999_999))
         XCTAssertEqual(q.first?.time, 10_000_000)
-        q.push(OutboxCore.Timer(time: 10_000_000, seq: 3, kind: .retry, request: 3, generation: 0))
+        q.push(DueTimer(time: 10_000_000, seq: 3, kind: .retry, request: 3, generation: 0))
         XCTAssertEqual(q.pop(through: 20_000_000)?.seq, 1)
         XCTAssertEqual(q.pop(through: 20_000_000)?.seq, 3)
         XCTAssertNil(q.pop(through: 20_000_000))
@@ -82,9 +82,9 @@ final class TimerQueueTests: XCTestCase {
     func test_ORDER_sameInstantAcrossTheWheelsEdgeKeepsOrder() {
         var q = TimerQueue()
         let edge = Millis(TimerQueue.span)
-        q.push(OutboxCore.Timer(time: edge, seq: 1, kind: .retry, request: 1, generation: 0))
+        q.push(DueTimer(time: edge, seq: 1, kind: .retry, request: 1, generation: 0))
         XCTAssertNil(q.pop(through: 1))
-        q.push(OutboxCore.Timer(time: edge, seq: 2, kind: .retry, request: 2, generation: 0))
+        q.push(DueTimer(time: edge, seq: 2, kind: .retry, request: 2, generation: 0))
         XCTAssertEqual(q.pop(through: edge)?.seq, 1)
         XCTAssertEqual(q.pop(through: edge)?.seq, 2)
     }
@@ -94,12 +94,12 @@ final class TimerQueueTests: XCTestCase {
     func test_copiedQueueKeepsItsOwnTimers() {
         var a = TimerQueue()
         for i in 1...600 {  // past the node pool's first capacity
-            a.push(OutboxCore.Timer(time: Millis(i % 50), seq: UInt64(i), kind: .retry, request: Int32(i), generation: 0))
+            a.push(DueTimer(time: Millis(i % 50), seq: UInt64(i), kind: .retry, request: Int32(i), generation: 0))
         }
         let b = a
         var popped: [UInt64] = []
         while let t = a.pop(through: 20) { popped.append(t.seq) }
-        a.push(OutboxCore.Timer(time: 30, seq: 601, kind: .answer, request: 601, generation: 0))
+        a.push(DueTimer(time: 30, seq: 601, kind: .answer, request: 601, generation: 0))
         XCTAssertEqual(b.count, 600)
         XCTAssertEqual(Set(b.all.map(\.seq)), Set(1...600))
         XCTAssertEqual(b.first?.seq, 50, "the copy still starts at time 0")
@@ -118,11 +118,11 @@ final class TimerQueueTests: XCTestCase {
     func test_copiesChangeAlone_andFreeTheirWheel() {
         var a = TimerQueue()
         for i in 1...10 {
-            a.push(OutboxCore.Timer(time: Millis(i), seq: UInt64(i), kind: .retry, request: Int32(i), generation: 0))
+            a.push(DueTimer(time: Millis(i), seq: UInt64(i), kind: .retry, request: Int32(i), generation: 0))
         }
         for n in 0..<100 {
             var b = a
-            b.push(OutboxCore.Timer(time: 5, seq: UInt64(100 + n), kind: .answer, request: 99, generation: 0))
+            b.push(DueTimer(time: 5, seq: UInt64(100 + n), kind: .answer, request: 99, generation: 0))
             XCTAssertEqual(b.count, 11)
             XCTAssertEqual(b.pop(through: 0)?.seq, nil)
             XCTAssertEqual(b.pop(through: 1)?.seq, 1)
