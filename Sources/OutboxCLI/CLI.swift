@@ -82,7 +82,7 @@ public enum CLI {
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed 0.1|0.25|1|10|60|600|3600] [--seed N]
+        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
                       [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]

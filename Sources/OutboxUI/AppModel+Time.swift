@@ -9,7 +9,8 @@ public struct Speed: Equatable, Hashable, Sendable {
 
     public static let normal = Speed(msPerSecond: 1000)
 
-    /// ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×.
+    /// ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×: the one list of speeds. `-`/`+`, `--speed`,
+    /// its error and the usage and help texts are all built from it.
     public static let all: [Speed] = [100, 250, 1000, 10_000, 60_000, 600_000, 3_600_000].map {
         Speed(msPerSecond: $0)
     }

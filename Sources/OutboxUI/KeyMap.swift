@@ -157,7 +157,7 @@ public enum KeyMap {
         (":break", "request N: pause when request N (comparing: row N) changes state"),
         (":break", "clear: clear every breakpoint; :break alone lists them"),
         (":play", "FILE: play a scenario file here from 0, paused: space plays, . steps"),
-        ("--speed", "S: start at 0.1, 0.25, 1, 10, 60, 600 or 3600"),
+        ("--speed", "S: start at \(Speed.expected)"),
         ("--play", "FILE: start playing a scenario file (as :play)"),
     ]
 
