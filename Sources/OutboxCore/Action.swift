@@ -29,6 +29,28 @@ public enum Action: Equatable, Sendable {
         }
     }
 
+    /// What the app being running or not forbids: the one lifecycle rule, checked
+    /// ahead of time by the scenario parser (naming FILE:LINE) and when applied by
+    /// `Simulation.check` (a refusal).
+    enum LifecycleFault {
+        /// `launch` while the app is already running.
+        case alreadyRunning
+        /// `quit` while the app is not running.
+        case notRunning
+        /// An action that needs the app (`needsRunningApp`) while it is not running.
+        case needsApp
+    }
+
+    /// Why the action cannot happen with the app running (or not), or nil.
+    @inline(__always)
+    func lifecycleFault(appRunning: Bool) -> LifecycleFault? {
+        switch self {
+        case .appLaunched: return appRunning ? .alreadyRunning : nil
+        case .appQuit: return appRunning ? nil : .notRunning
+        default: return needsRunningApp && !appRunning ? .needsApp : nil
+        }
+    }
+
     /// The actions a profile has, as scenario words.
     public static func verbs(for profile: Profile) -> String {
         switch profile {

@@ -415,19 +415,21 @@ struct ScenarioParser {
             let w = ordered.what[i]
             guard w >= 0 else { continue }
             let line = ordered.lines[i]
-            switch ordered.actions[Int(w)] {
-            case .appLaunched:
-                if running { fail(line, "`launch` while the app is already running, expected `quit` before it") }
-                running = true
-            case .appQuit:
-                if !running { fail(line, "`quit` while the app is not running, expected `launch` before it") }
-                running = false
-            case let a:
-                if a.needsRunningApp && !running {
-                    // The line's text is read again from the file: only checks keep theirs.
-                    let text = ScenarioParser.code(ofLine: line, in: file, starts: &lineStarts)
-                    fail(line, "`\(text.split(separator: " ").dropFirst(2).joined(separator: " "))` needs a running app, expected `at <time> launch` before it")
-                }
+            let a = ordered.actions[Int(w)]
+            // The rule `Simulation.check` applies, ahead of time.
+            switch a.lifecycleFault(appRunning: running) {
+            case .alreadyRunning?: fail(line, "`launch` while the app is already running, expected `quit` before it")
+            case .notRunning?: fail(line, "`quit` while the app is not running, expected `launch` before it")
+            case .needsApp?:
+                // The line's text is read again from the file: only checks keep theirs.
+                let text = ScenarioParser.code(ofLine: line, in: file, starts: &lineStarts)
+                fail(line, "`\(text.split(separator: " ").dropFirst(2).joined(separator: " "))` needs a running app, expected `at <time> launch` before it")
+            case nil: break
+            }
+            switch a {
+            case .appLaunched: running = true
+            case .appQuit: running = false
+            default: break
             }
         }
     }

@@ -209,11 +209,14 @@ public struct Simulation {
             return e.name.isEmpty ? "an event needs a name" : nil
         }
         if let why = action.unsupported(on: profile) { return why }
-        if action.needsRunningApp && !appRunning { return Simulation.notRunning }
+        switch action.lifecycleFault(appRunning: appRunning) {
+        case .needsApp?: return Simulation.notRunning
+        case .alreadyRunning?: return "the app is already running"
+        case .notRunning?: return "the app is not running"
+        case nil: break
+        }
         // Matched case by case: comparing whole actions (`==`) compares their payloads.
         switch action {
-        case .appLaunched where appRunning: return "the app is already running"
-        case .appQuit where !appRunning: return "the app is not running"
         case .settingChanged(let key, let value):
             var s = settings
             return s.set(key, value, profile: profile)
