@@ -806,7 +806,7 @@ public enum ActionSyntax {
         // the escapes `QuotedEscape` reads back, so a recording stays one line
         // per action and holds no control byte.
         let plain = !s.isEmpty && !s.unicodeScalars.contains(where: {
-            $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || SafeText.needsEscape($0)
+            $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || SafeText.needsEscape($0) || fuses($0)
         })
         if plain { return s }
         var out = "\""
@@ -816,6 +816,8 @@ public enum ActionSyntax {
                 out.unicodeScalars.append(u)
             } else if let e = SafeText.escape(u) {
                 out += e
+            } else if fuses(u) {
+                out += "\\u{" + String(u.value, radix: 16) + "}"
             } else {
                 out.unicodeScalars.append(u)
             }
@@ -823,19 +825,35 @@ public enum ActionSyntax {
         return out + "\""
     }
 
+    /// Whether a scalar joins the character before or after it into one
+    /// Character (a combining mark, a joiner, a prepended mark). `LineLexer`
+    /// reads Characters, so written beside the line's own `"`, a space or an
+    /// escape's last digit (`\x00` then U+0742) it would change what the line
+    /// says: such a scalar is written as `\u{H}` (found by the fuzzer).
+    static func fuses(_ u: Unicode.Scalar) -> Bool {
+        guard !u.isASCII else { return false }
+        var before = "\"", after = String(Character(u))
+        before.unicodeScalars.append(u)
+        after += "\""
+        return before.count == 1 || after.count == 1
+    }
+
     public static let verbs =
         "launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server"
 
     static func track(_ args: [String]) -> Result<Action, Problem> {
-        guard let name = args.first, !name.contains("=") else {
+        // `=` is looked for among scalars, not Characters: `=` then a combining
+        // mark is one Character, and must still split a key from its value.
+        guard let name = args.first, !name.unicodeScalars.contains("=") else {
             return .failure(Problem("bad track, expected `track <name> [value=<n>] [currency=<ABC>] [<key>=<value> ...]`"))
         }
         var e = TrackedEvent(name: name)
         for a in args.dropFirst() {
-            guard let eq = a.firstIndex(of: "="), eq != a.startIndex else {
+            let scalars = a.unicodeScalars
+            guard let eq = scalars.firstIndex(of: "="), eq != scalars.startIndex else {
                 return .failure(Problem("bad event attribute `\(a)`, expected `<key>=<value>`"))
             }
-            let key = String(a[..<eq]), value = String(a[a.index(after: eq)...])
+            let key = String(scalars[..<eq]), value = String(scalars[scalars.index(after: eq)...])
             switch key {
             case "value":
                 guard let v = Amount.parse(value) else {
