@@ -132,8 +132,7 @@ enum CompareCommand {
             switch RunCommand.readText(f) {
             case .success(let t): text = t
             case .failure(let why):
-                console.error(
-                    "\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
+                console.error(RunCommand.unreadable(f, why))
                 bad = true
                 continue
             }

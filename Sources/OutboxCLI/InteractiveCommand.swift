@@ -287,7 +287,7 @@ enum InteractiveCommand {
         switch RunCommand.readText(path) {
         case .success(let t): text = t
         case .failure(let why):
-            return .failure(LoadFailure(lines: ["\(path):\(why.line): cannot read the file: \(why.message); expected a readable scenario file"]))
+            return .failure(LoadFailure(lines: [RunCommand.unreadable(path, why)]))
         }
         switch Scenario.parse(text, file: path) {
         case .success(let s):

@@ -72,8 +72,7 @@ enum RunCommand {
             switch readText(f) {
             case .success(let t): text = t
             case .failure(let why):
-                console.error(
-                    "\(f):\(why.line): cannot read the file: \(why.message); expected a readable scenario file")
+                console.error(RunCommand.unreadable(f, why))
                 bad = true
                 continue
             }
@@ -154,6 +153,11 @@ enum RunCommand {
             if format == .text { console.print(line) } else { console.error(line) }
         }
         return failed > 0 ? 1 : 0
+    }
+
+    /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).
+    static func unreadable(_ path: String, _ why: Platform.ReadFailure) -> String {
+        "\(path):\(why.line): cannot read the file: \(why.message); expected a readable scenario file"
     }
 
     /// The most bytes a scenario file may hold (docs/reliability.md).

@@ -63,13 +63,7 @@ extension AppView {
     static func renderCompare(_ m: AppModel, _ buf: inout ScreenBuffer, width: Int, height: Int, g: Glyphs) {
         let head = headerLines(m, width: width, g: g)
         let L = compareLayout(m, width: width, height: height, headerRows: head.count)
-        var y = 0
-        for line in head {
-            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .header)
-            var x = 0
-            for (text, role) in line { x = buf.put(text, x: x, y: y, role: role) }
-            y += 1
-        }
+        let y = drawHeader(&buf, head, width: width)
         compareTabs(&buf, m, y: y, width: width)
         compareList(&buf, m, rect: L.list, g: g)
         compareDetail(&buf, m, rect: L.detail, g: g)

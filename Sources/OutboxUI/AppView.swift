@@ -20,13 +20,7 @@ public enum AppView {
         }
         let head = headerLines(m, width: width, g: g)
         let L = layout(m, width: width, height: height, headerRows: head.count)
-        var y = 0
-        for line in head {
-            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .header)
-            var x = 0
-            for (text, role) in line { x = buf.put(text, x: x, y: y, role: role) }
-            y += 1
-        }
+        let y = drawHeader(&buf, head, width: width)
         tabs(&buf, m, y: y, width: width, g: g)
         list(&buf, m, rect: L.list, g: g)
         separator(&buf, y: L.detail.y - 1, width: width, title: detailTitle(m), focused: m.focus == .detail,
@@ -97,6 +91,16 @@ public enum AppView {
     }
 
     // MARK: Header
+
+    /// Draws the header's rows (as `headerLines` made them); returns the row after them.
+    static func drawHeader(_ buf: inout ScreenBuffer, _ head: [[(String, Role)]], width: Int) -> Int {
+        for (y, line) in head.enumerated() {
+            buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .header)
+            var x = 0
+            for (text, role) in line { x = buf.put(text, x: x, y: y, role: role) }
+        }
+        return head.count
+    }
 
     /// The header's segments in one or two rows, whole; `short` words when the
     /// full ones would run past the second row's end (80 columns, a flush under way).
