@@ -20,16 +20,21 @@ enum BenchCommand {
                 let asked = i < args.count ? args[i].split(separator: ",").map(String.init) : []
                 let unknown = asked.filter { !figures.contains($0) }
                 guard !asked.isEmpty, unknown.isEmpty else {
-                    let given = unknown.isEmpty ? "" : " (not a figure: " + unknown.map { "`\($0)`" }.joined(separator: ", ") + ")"
-                    console.error("outbox bench: --only needs one or more of, comma-separated: "
-                        + figures.joined(separator: ", ") + given)
+                    let given =
+                        unknown.isEmpty
+                        ? "" : " (not a figure: " + unknown.map { "`\($0)`" }.joined(separator: ", ") + ")"
+                    console.error(
+                        "outbox bench: --only needs one or more of, comma-separated: "
+                            + figures.joined(separator: ", ") + given)
                     return 2
                 }
                 only = (only ?? []).union(asked)
                 i += 1
             case "--hours":
                 guard i < args.count, let h = Double(args[i]), h > 0, h <= 24 * 365 else {
-                    console.error("outbox bench: --hours needs a number of hours above 0 and at most 8760 (a year), e.g. 24 or 0.5")
+                    console.error(
+                        "outbox bench: --hours needs a number of hours above 0 and at most 8760 (a year), e.g. 24 or 0.5"
+                    )
                     return 2
                 }
                 hours = h
@@ -46,8 +51,9 @@ enum BenchCommand {
             }
         }
         #if DEBUG
-            console.print("outbox bench: a debug build" + (quick ? " (smoke test)" : "")
-                + ": the figures below are not the product's. Use: swift run -c release outbox bench")
+            console.print(
+                "outbox bench: a debug build" + (quick ? " (smoke test)" : "")
+                    + ": the figures below are not the product's. Use: swift run -c release outbox bench")
         #endif
         let sizes = quick ? [1_000, 10_000] : [1_000, 100_000, 1_000_000]
         let runs = quick ? 1 : 5
@@ -73,8 +79,9 @@ enum BenchCommand {
         if wanted("lines") {
             // The child is the binary running this bench; under `swift test` that is not outbox.
             let exe = BenchFigures.executable
-            big = BenchBigInputs.writeAndRun(lines: quick ? 10_000 : 1_000_000,
-                                             outbox: URL(fileURLWithPath: exe).lastPathComponent == "outbox" ? exe : nil)
+            big = BenchBigInputs.writeAndRun(
+                lines: quick ? 10_000 : 1_000_000,
+                outbox: URL(fileURLWithPath: exe).lastPathComponent == "outbox" ? exe : nil)
         }
         defer { if big != nil { BenchBigInputs.cleanUp() } }
         let memoryLive = quick ? 100_000 : 1_000_000
@@ -87,53 +94,85 @@ enum BenchCommand {
                 model.append(ModelBench.transitionsPerSecond(live: n, transitions: steps))
             }
             let m = median(model), b = median(bare)
-            emit("transitions_per_second", [("live", String(n)), ("model", String(Int(m))), ("bare_loop", String(Int(b))), ("ratio", r3(m / b))],
-                 "transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(String(format: "%.2f", m / b))×  (target ≥ 2M/s at 10^5, ≥ 0.3×)")
+            emit(
+                "transitions_per_second",
+                [("live", String(n)), ("model", String(Int(m))), ("bare_loop", String(Int(b))), ("ratio", r3(m / b))],
+                "transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(String(format: "%.2f", m / b))×  (target ≥ 2M/s at 10^5, ≥ 0.3×)"
+            )
         }
         if wanted("frame") {
-        let f = BenchFigures.frame(big: quick ? 10_000 : 1_000_000, small: 1_000, frames: quick ? 50 : 300)
-        emit("frame_200x60", [("big_median_us", r3(f.bigMedianUs)), ("big_p99_us", r3(f.bigP99Us)), ("small_median_us", r3(f.smallMedianUs)),
-                              ("ratio", r3(f.bigMedianUs / f.smallMedianUs))],
-             "frame build 200×60: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", f.bigMedianUs)) µs, p99 \(String(format: "%.0f", f.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", f.smallMedianUs)) µs; ratio \(String(format: "%.2f", f.bigMedianUs / f.smallMedianUs))×  (target ≤ 1.2×, p99 ≤ 1000 µs)")
-            let ff = BenchFigures.filteredFrame(big: quick ? 10_000 : 1_000_000, small: 1_000, frames: quick ? 50 : 300,
-                                                filter: "kind:event state:queued e1", passes: quick ? 3 : 7)
-            emit("frame_200x60_filtered", [("big_median_us", r3(ff.bigMedianUs)), ("big_p99_us", r3(ff.bigP99Us)),
-                                           ("small_median_us", r3(ff.smallMedianUs)), ("ratio", r3(ff.bigMedianUs / ff.smallMedianUs)),
-                                           ("filter_pass_ms", r3(ff.passMs))],
-                 "frame build 200×60 with the filter /kind:event state:queued e1: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", ff.bigMedianUs)) µs, p99 \(String(format: "%.0f", ff.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", ff.smallMedianUs)) µs; the pass after a change \(String(format: "%.1f", ff.passMs)) ms")
+            let f = BenchFigures.frame(big: quick ? 10_000 : 1_000_000, small: 1_000, frames: quick ? 50 : 300)
+            emit(
+                "frame_200x60",
+                [
+                    ("big_median_us", r3(f.bigMedianUs)), ("big_p99_us", r3(f.bigP99Us)),
+                    ("small_median_us", r3(f.smallMedianUs)),
+                    ("ratio", r3(f.bigMedianUs / f.smallMedianUs)),
+                ],
+                "frame build 200×60: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", f.bigMedianUs)) µs, p99 \(String(format: "%.0f", f.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", f.smallMedianUs)) µs; ratio \(String(format: "%.2f", f.bigMedianUs / f.smallMedianUs))×  (target ≤ 1.2×, p99 ≤ 1000 µs)"
+            )
+            let ff = BenchFigures.filteredFrame(
+                big: quick ? 10_000 : 1_000_000, small: 1_000, frames: quick ? 50 : 300,
+                filter: "kind:event state:queued e1", passes: quick ? 3 : 7)
+            emit(
+                "frame_200x60_filtered",
+                [
+                    ("big_median_us", r3(ff.bigMedianUs)), ("big_p99_us", r3(ff.bigP99Us)),
+                    ("small_median_us", r3(ff.smallMedianUs)), ("ratio", r3(ff.bigMedianUs / ff.smallMedianUs)),
+                    ("filter_pass_ms", r3(ff.passMs)),
+                ],
+                "frame build 200×60 with the filter /kind:event state:queued e1: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", ff.bigMedianUs)) µs, p99 \(String(format: "%.0f", ff.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", ff.smallMedianUs)) µs; the pass after a change \(String(format: "%.1f", ff.passMs)) ms"
+            )
         }
         if wanted("bytes") {
             let b = BenchFigures.bytesPerFrame()
-            emit("bytes_per_frame_80x24", b.map { ($0.0, String($0.1)) },
-                 "bytes per frame at 80×24: " + b.map { "\($0.0.replacingOccurrences(of: "_", with: " ")) \($0.1) B" }.joined(separator: ", ")
+            emit(
+                "bytes_per_frame_80x24", b.map { ($0.0, String($0.1)) },
+                "bytes per frame at 80×24: "
+                    + b.map { "\($0.0.replacingOccurrences(of: "_", with: " ")) \($0.1) B" }.joined(separator: ", ")
                     + "  (target idle 0 B, clock tick ≤ 200 B)")
         }
         if wanted("start") {
             let st = BenchFigures.startToFirstFrame(saved: quick ? 1_000 : 100_000, runs: quick ? 1 : 5)
-            emit("start_to_first_frame_ms", [("trivial_run", r3(st.baseline)), ("empty_device", r3(st.empty)), ("saved_device", r3(st.full))],
-                 "start to first frame: empty device \(String(format: "%.0f", st.empty)) ms, \(quick ? "10^3" : "10^5") saved \(String(format: "%.0f", st.full)) ms; `outbox --version` \(String(format: "%.0f", st.baseline)) ms  (target ≤ 100 ms, ≤ 300 ms)")
+            emit(
+                "start_to_first_frame_ms",
+                [("trivial_run", r3(st.baseline)), ("empty_device", r3(st.empty)), ("saved_device", r3(st.full))],
+                "start to first frame: empty device \(String(format: "%.0f", st.empty)) ms, \(quick ? "10^3" : "10^5") saved \(String(format: "%.0f", st.full)) ms; `outbox --version` \(String(format: "%.0f", st.baseline)) ms  (target ≤ 100 ms, ≤ 300 ms)"
+            )
         }
         if wanted("keys") {
             let k = BenchFigures.keyLatency(presses: quick ? 5 : 50)
-            emit("key_to_screen_ms", [("p50", r3(k.p50)), ("p99", r3(k.p99))],
-                 "key press to updated screen during a 600× fast-forward (pseudo-terminal): p50 \(String(format: "%.1f", k.p50)) ms, p99 \(String(format: "%.1f", k.p99)) ms  (target p99 ≤ 16 ms)")
+            emit(
+                "key_to_screen_ms", [("p50", r3(k.p50)), ("p99", r3(k.p99))],
+                "key press to updated screen during a 600× fast-forward (pseudo-terminal): p50 \(String(format: "%.1f", k.p50)) ms, p99 \(String(format: "%.1f", k.p99)) ms  (target p99 ≤ 16 ms)"
+            )
         }
         if wanted("memory") {
-            emit("memory_per_live_request", [("live", String(memoryLive)), ("bytes", r3(memory))],
-                 "memory per live request at \(memoryLive): \(String(format: "%.0f", memory)) B  (model + in-memory device; target ≤ 256 B at 10^6)")
+            emit(
+                "memory_per_live_request", [("live", String(memoryLive)), ("bytes", r3(memory))],
+                "memory per live request at \(memoryLive): \(String(format: "%.0f", memory)) B  (model + in-memory device; target ≤ 256 B at 10^6)"
+            )
         }
         if wanted("store") {
-        let w = BenchFigures.storeWrites(quick ? 2_000 : 50_000)
-        emit("store_writes_per_second", [("store", String(Int(w.store))), ("raw_sqlite", String(Int(w.raw))), ("ratio", r3(w.store / w.raw))],
-             "device store writes/s: \(format(w.store))  raw sqlite3 inserts \(format(w.raw))  ratio \(String(format: "%.2f", w.store / w.raw))×  (target ≥ 0.8×)")
+            let w = BenchFigures.storeWrites(quick ? 2_000 : 50_000)
+            emit(
+                "store_writes_per_second",
+                [("store", String(Int(w.store))), ("raw_sqlite", String(Int(w.raw))), ("ratio", r3(w.store / w.raw))],
+                "device store writes/s: \(format(w.store))  raw sqlite3 inserts \(format(w.raw))  ratio \(String(format: "%.2f", w.store / w.raw))×  (target ≥ 0.8×)"
+            )
         }
         if wanted("chaos") {
-        let h = hours ?? (quick ? 0.05 : 24)
-        let c = BenchFigures.chaos(hours: h, headlessRuns: quick ? 1 : 3)
-        emit("chaos_run", [("hours", String(h)), ("seconds", r3(c.seconds)), ("transitions", String(c.transitions)),
-                           ("identical_at_every_speed", c.identical ? "true" : "false")],
-             "\(h == 24 ? "24 h" : String(h) + " h") at 50 requests/s, ~20% failing, headless: \(String(format: "%.2f", c.seconds)) s wall\(quick ? "" : " (median of 3)"), \(c.transitions) transitions; final state identical at every speed: \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)")
-        if !c.identical { return 1 }
+            let h = hours ?? (quick ? 0.05 : 24)
+            let c = BenchFigures.chaos(hours: h, headlessRuns: quick ? 1 : 3)
+            emit(
+                "chaos_run",
+                [
+                    ("hours", String(h)), ("seconds", r3(c.seconds)), ("transitions", String(c.transitions)),
+                    ("identical_at_every_speed", c.identical ? "true" : "false"),
+                ],
+                "\(h == 24 ? "24 h" : String(h) + " h") at 50 requests/s, ~20% failing, headless: \(String(format: "%.2f", c.seconds)) s wall\(quick ? "" : " (median of 3)"), \(c.transitions) transitions; final state identical at every speed: \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)"
+            )
+            if !c.identical { return 1 }
         }
         if wanted("compare-frame") { BenchLiveCompare.run(quick: quick, emit: emit) }
         if let big {
@@ -144,8 +183,10 @@ enum BenchCommand {
     }
 
     /// The `lines` figures (`BenchBigInputs`); false when a file did not parse or its run failed.
-    static func bigInputs(_ files: [BenchBigInputs.File], threeLineRun fixed: BenchBigInputs.Child?, quick: Bool,
-                          emit: (String, [(String, String)], String) -> Void) -> Bool {
+    static func bigInputs(
+        _ files: [BenchBigInputs.File], threeLineRun fixed: BenchBigInputs.Child?, quick: Bool,
+        emit: (String, [(String, String)], String) -> Void
+    ) -> Bool {
         let lines = quick ? 10_000 : 1_000_000
         let label = quick ? "10^4" : "10^6"
         func mb(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
@@ -154,12 +195,18 @@ enum BenchCommand {
             let shape = file.shape
             let (parse, baseline) = BenchBigInputs.parseSeconds(file.path, runs: quick ? 1 : 3)
             let ratio = parse / baseline
-            var fields = [("lines", String(lines)), ("file_mb", mb(file.bytes)), ("parse_s", String(format: "%.3f", parse)),
-                          ("read_and_split_s", String(format: "%.4f", baseline)), ("ratio", String(format: "%.1f", ratio))]
-            var text = "\(label)-line scenario, \(shape.rawValue) (\(mb(file.bytes)) MB): read + parse \(String(format: "%.2f", parse)) s"
+            var fields = [
+                ("lines", String(lines)), ("file_mb", mb(file.bytes)), ("parse_s", String(format: "%.3f", parse)),
+                ("read_and_split_s", String(format: "%.4f", baseline)), ("ratio", String(format: "%.1f", ratio)),
+            ]
+            var text =
+                "\(label)-line scenario, \(shape.rawValue) (\(mb(file.bytes)) MB): read + parse \(String(format: "%.2f", parse)) s"
                 + " beside read + split into lines \(String(format: "%.1f", baseline * 1000)) ms: \(String(format: "%.0f", ratio))×"
             if let r = file.run {
-                fields += [("run_s", String(format: "%.2f", r.seconds)), ("peak_mb", mb(r.peakBytes)), ("exit", String(r.status))]
+                fields += [
+                    ("run_s", String(format: "%.2f", r.seconds)), ("peak_mb", mb(r.peakBytes)),
+                    ("exit", String(r.status)),
+                ]
                 text += "; `outbox run -q` \(String(format: "%.2f", r.seconds)) s, peak \(mb(r.peakBytes)) MB"
                 if r.status != 0 {
                     text += " (exit \(r.status): FAILED)"

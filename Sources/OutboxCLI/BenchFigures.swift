@@ -27,7 +27,9 @@ enum BenchFigures {
     /// Building one 200×60 frame (view into the cell buffer) with 10^6 requests,
     /// beside the same with 10^3: median and p99 in microseconds. The two models
     /// take turns frame by frame, so a noisy moment hits both alike.
-    static func frame(big: Int, small: Int, frames: Int) -> (bigMedianUs: Double, bigP99Us: Double, smallMedianUs: Double) {
+    static func frame(big: Int, small: Int, frames: Int) -> (
+        bigMedianUs: Double, bigP99Us: Double, smallMedianUs: Double
+    ) {
         var models = [AppModel(sim: queuedModel(small)), AppModel(sim: queuedModel(big))]
         for i in models.indices { models[i].setListHeight(AppView.listRows(models[i], width: 200, height: 60)) }
         var times: [[Double]] = [[], []]
@@ -82,10 +84,16 @@ enum BenchFigures {
         _ = frame()
         _ = m.handle(.down)
         let scroll = frame()
-        return [("full_redraw", full), ("idle", idle), ("clock_tick", tick), ("one_row_changed", row), ("scroll_one_row", scroll)]
+        return [
+            ("full_redraw", full), ("idle", idle), ("clock_tick", tick), ("one_row_changed", row),
+            ("scroll_one_row", scroll),
+        ]
     }
 
-    static var executable: String { CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0] }
+    static var executable: String {
+        CommandLine.arguments[0].hasPrefix("/")
+            ? CommandLine.arguments[0] : FileManager.default.currentDirectoryPath + "/" + CommandLine.arguments[0]
+    }
 
     /// Milliseconds from starting `args` on a pseudo-terminal to `marker` in its output; median of `runs`.
     static func startMs(_ args: [String], marker: String, runs: Int) -> Double {
@@ -110,8 +118,11 @@ enum BenchFigures {
             store.consent = .granted
             store.installCreated = true
             for i in 1...saved {
-                store.save(SavedRequest(id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i), idempotencyKey: UInt64(i),
-                                        value: nil, currency: "", attributes: [], attempts: 3, waitingForConsent: false))
+                store.save(
+                    SavedRequest(
+                        id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i),
+                        idempotencyKey: UInt64(i),
+                        value: nil, currency: "", attributes: [], attempts: 3, waitingForConsent: false))
             }
             store.close()
         }
@@ -187,7 +198,10 @@ enum BenchFigures {
         sqlite3_open(dir + "/raw.sqlite", &db)
         defer { sqlite3_close(db) }
         sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", nil, nil, nil)
-        sqlite3_exec(db, "CREATE TABLE requests (id INTEGER PRIMARY KEY, kind TEXT, name TEXT, created_at_ms INTEGER, idempotency_key TEXT, value_micros INTEGER, currency TEXT, attributes TEXT, attempts INTEGER, waiting_for_consent INTEGER)", nil, nil, nil)
+        sqlite3_exec(
+            db,
+            "CREATE TABLE requests (id INTEGER PRIMARY KEY, kind TEXT, name TEXT, created_at_ms INTEGER, idempotency_key TEXT, value_micros INTEGER, currency TEXT, attributes TEXT, attempts INTEGER, waiting_for_consent INTEGER)",
+            nil, nil, nil)
         var s: OpaquePointer?
         sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO requests VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &s, nil)
         defer { sqlite3_finalize(s) }
@@ -199,8 +213,11 @@ enum BenchFigures {
             next += batch
             let t0 = nowNs()
             for i in ids {
-                store.save(SavedRequest(id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i), idempotencyKey: UInt64(i),
-                                        value: nil, currency: "", attributes: [], attempts: 0, waitingForConsent: false))
+                store.save(
+                    SavedRequest(
+                        id: Int32(i), kind: .event, name: names[i % 50], createdAt: Millis(i),
+                        idempotencyKey: UInt64(i),
+                        value: nil, currency: "", attributes: [], attempts: 0, waitingForConsent: false))
             }
             let t1 = nowNs()
             for i in ids {
@@ -256,7 +273,8 @@ enum BenchFigures {
             }
             while let due = sim.nextDueTime() { sim.advance(to: due) }
             let b = sim.backend
-            let digest = "\(sim.counts) \(sim.savedCount) \(b.received) \(b.counted) \(b.duplicates) \(b.rejected) \(sim.transitionCount) \(sim.now)"
+            let digest =
+                "\(sim.counts) \(sim.savedCount) \(b.received) \(b.counted) \(b.duplicates) \(b.rejected) \(sim.transitionCount) \(sim.now)"
             return (digest, sim.transitionCount)
         }
         var times: [Double] = []

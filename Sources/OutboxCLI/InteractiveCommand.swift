@@ -98,7 +98,9 @@ enum InteractiveCommand {
             return nil
         }
         if o.compare != nil && o.profileGiven {
-            console.error("outbox: --profile and --compare do not go together; the first profile of --compare is the first column")
+            console.error(
+                "outbox: --profile and --compare do not go together; the first profile of --compare is the first column"
+            )
             return nil
         }
         if o.play != nil {
@@ -132,7 +134,8 @@ enum InteractiveCommand {
         let text: String
         switch Platform.readFile(spec, limit: 1 << 20) {
         case .failure(let f):
-            return .failure(Problem("\(spec):1: cannot read the theme file: \(f.message); expected a readable .theme file"))
+            return .failure(
+                Problem("\(spec):1: cannot read the theme file: \(f.message); expected a readable .theme file"))
         case .success(let bytes):
             guard RunCommand.isUTF8(bytes[...]) else {
                 return .failure(Problem("\(spec):1: cannot read the theme file: it is not UTF-8 text"))
@@ -242,7 +245,8 @@ enum InteractiveCommand {
         if let sc = played {
             model = AppModel(playing: sc)
         } else {
-            model = o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
+            model =
+                o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
         }
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? model.speedIndex
         console.flush()
@@ -308,7 +312,8 @@ enum InteractiveCommand {
     /// and breakpoints, or why not (the first problem of the file, or a recording under way).
     static func playing(_ path: String, after old: AppModel, recording: Bool) -> Result<AppModel, Problem> {
         if recording {
-            return .failure(Problem(":play does not go with --record: the played file already replays with outbox run FILE"))
+            return .failure(
+                Problem(":play does not go with --record: the played file already replays with outbox run FILE"))
         }
         switch loadScenario(path) {
         case .failure(let f):
@@ -330,10 +335,13 @@ enum InteractiveCommand {
         let replay = model.isComparing ? "outbox compare" : "outbox run"
         var line: String
         if r.parts.count == 1 {
-            line = "outbox: recorded \(model.recorded.count) actions to \(shown(r.path)); replay with `\(replay) \(shown(r.path))`"
+            line =
+                "outbox: recorded \(model.recorded.count) actions to \(shown(r.path)); replay with `\(replay) \(shown(r.path))`"
         } else {
-            line = "outbox: recorded the session in \(r.parts.count) parts, one per clock (:profile, :compare): "
-                + r.parts.map(shown).joined(separator: ", ") + "; each replays on its own (the last: `\(replay) \(shown(r.path))`)"
+            line =
+                "outbox: recorded the session in \(r.parts.count) parts, one per clock (:profile, :compare): "
+                + r.parts.map(shown).joined(separator: ", ")
+                + "; each replays on its own (the last: `\(replay) \(shown(r.path))`)"
         }
         if let why = r.failure { line += "; but the recording stopped: " + shown(why) }
         return line
@@ -464,7 +472,8 @@ enum InteractiveCommand {
                         case .failure(let e):
                             // Back to the device we had; say why the switch failed.
                             if case .success(let again) = InteractiveCommand.openStore(model.sim.profile, options) {
-                                model = carryingTime(InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again))
+                                model = carryingTime(
+                                    InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again))
                                 newRecordingPart(why: "the \(model.sim.profile.rawValue) device reopened, a new clock")
                             }
                             model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
@@ -476,9 +485,12 @@ enum InteractiveCommand {
                         saveRecording()  // the quit ends this part
                         closeStore()
                         model = carryingTime(InteractiveCommand.newCompareModel(profiles, seed: seed))
-                        model.message = ("comparing " + profiles.map(\.rawValue).joined(separator: ", ")
-                            + " from 0, devices in memory; :compare off keeps the first", false)
-                        newRecordingPart(why: ":compare " + profiles.map(\.rawValue).joined(separator: ",") + ", a new clock")
+                        model.message = (
+                            "comparing " + profiles.map(\.rawValue).joined(separator: ", ")
+                                + " from 0, devices in memory; :compare off keeps the first", false
+                        )
+                        newRecordingPart(
+                            why: ":compare " + profiles.map(\.rawValue).joined(separator: ",") + ", a new clock")
                     case .play(let path)?:
                         play(path)
                     case .nextTheme?:

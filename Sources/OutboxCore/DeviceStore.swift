@@ -89,8 +89,9 @@ public final class InMemoryDeviceStore: DeviceStore {
 
     static let chunkBits = 12
     static let chunkSize = 1 << chunkBits
-    static let blank = Row(createdAt: 0, key: 0, valueMicros: 0, name: 0, currency: 0, attempts: 0, kind: .event,
-                           present: false, waiting: false, hasAttributes: false)
+    static let blank = Row(
+        createdAt: 0, key: 0, valueMicros: 0, name: 0, currency: 0, attempts: 0, kind: .event,
+        present: false, waiting: false, hasAttributes: false)
 
     // Only this class touches these, one call at a time: the runtime's dynamic
     // exclusivity checks on them cost 15% of a long run (docs/performance.md).
@@ -164,10 +165,11 @@ public final class InMemoryDeviceStore: DeviceStore {
         } else {
             attributeLists[r.id] = r.attributes
         }
-        row.pointee = Row(createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
-                          name: strings.intern(r.name), currency: r.currency.isEmpty ? 0 : strings.intern(r.currency),
-                          attempts: r.attempts, kind: r.kind, present: true, waiting: r.waitingForConsent,
-                          hasAttributes: !r.attributes.isEmpty)
+        row.pointee = Row(
+            createdAt: r.createdAt, key: r.idempotencyKey, valueMicros: r.value?.micros ?? Int64.min,
+            name: strings.intern(r.name), currency: r.currency.isEmpty ? 0 : strings.intern(r.currency),
+            attempts: r.attempts, kind: r.kind, present: true, waiting: r.waitingForConsent,
+            hasAttributes: !r.attributes.isEmpty)
     }
 
     public func attempted(id: Int32, attempts: Int32) {
@@ -198,11 +200,13 @@ public final class InMemoryDeviceStore: DeviceStore {
             for j in 0..<min(Self.chunkSize, top - c << Self.chunkBits) where chunk[j].present {
                 let r = chunk[j]
                 let id = Int32(c << Self.chunkBits | j)
-                out.append(SavedRequest(
-                    id: id, kind: r.kind, name: strings[r.name], createdAt: r.createdAt, idempotencyKey: r.key,
-                    value: r.valueMicros == Int64.min ? nil : Amount(micros: r.valueMicros), currency: strings[r.currency],
-                    attributes: r.hasAttributes ? attributeLists[id] ?? [] : [], attempts: r.attempts,
-                    waitingForConsent: r.waiting))
+                out.append(
+                    SavedRequest(
+                        id: id, kind: r.kind, name: strings[r.name], createdAt: r.createdAt, idempotencyKey: r.key,
+                        value: r.valueMicros == Int64.min ? nil : Amount(micros: r.valueMicros),
+                        currency: strings[r.currency],
+                        attributes: r.hasAttributes ? attributeLists[id] ?? [] : [], attempts: r.attempts,
+                        waitingForConsent: r.waiting))
             }
         }
         return out

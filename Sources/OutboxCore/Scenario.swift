@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A parsed scenario file: a profile, settings and timed lines (scenario-format.md).
@@ -24,8 +24,10 @@ public struct Scenario: Sendable {
     /// lines (an extension); empty for the contract's fresh device.
     public let device: DeviceStart
 
-    public init(file: String, profile: Profile, settings: Settings, steps: Steps, fileProfile: Profile? = nil,
-                compareProfiles: [Profile]? = nil, skipped: [SkippedLine] = [], device: DeviceStart = DeviceStart()) {
+    public init(
+        file: String, profile: Profile, settings: Settings, steps: Steps, fileProfile: Profile? = nil,
+        compareProfiles: [Profile]? = nil, skipped: [SkippedLine] = [], device: DeviceStart = DeviceStart()
+    ) {
         self.file = file
         self.profile = profile
         self.settings = settings
@@ -114,7 +116,8 @@ extension Scenario {
     /// `expect on` lines when they name it. The result plays exactly as
     /// `parse(_:file:)` of the file rewritten for `profile` with the skipped
     /// lines removed.
-    public static func parse(_ text: String, file: String, playing profile: Profile) -> Result<Scenario, ScenarioErrors> {
+    public static func parse(_ text: String, file: String, playing profile: Profile) -> Result<Scenario, ScenarioErrors>
+    {
         var parser = ScenarioParser(file: file)
         parser.playing = profile
         return parser.parse(text)
@@ -176,12 +179,14 @@ public enum LineLexer {
                 if escape {
                     escape = false
                     // `\t`, `\x1b`, `\u{9b}`, ...: see `QuotedEscape`.
-                    if let (scalar, used) = QuotedEscape.decode(ch.unicodeScalars.count == 1 ? ch.unicodeScalars.first!.value : 0,
-                                                              next: { k in
-                                                                  guard i + k < chars.count, chars[i + k].unicodeScalars.count == 1
-                                                                  else { return nil }
-                                                                  return chars[i + k].unicodeScalars.first!.value
-                                                              }) {
+                    if let (scalar, used) = QuotedEscape.decode(
+                        ch.unicodeScalars.count == 1 ? ch.unicodeScalars.first!.value : 0,
+                        next: { k in
+                            guard i + k < chars.count, chars[i + k].unicodeScalars.count == 1
+                            else { return nil }
+                            return chars[i + k].unicodeScalars.first!.value
+                        })
+                    {
                         for k in 0..<used { code.append(chars[i + k]) }
                         i += used
                         current.unicodeScalars.append(scalar)
@@ -338,8 +343,10 @@ struct ScenarioParser {
                     let tail = start + lexer.starts[2]..<start + lexer.code.upperBound
                     if let a = actionTails.find(tail, in: bytes) {
                         steps.append(line: lineNo, time: t, action: a)
-                    } else if let a = action(lineNo, lexer.words(from: 2), profile!,
-                                             code: String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self)) {
+                    } else if let a = action(
+                        lineNo, lexer.words(from: 2), profile!,
+                        code: String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self))
+                    {
                         let k = addAction(a)
                         actionTails.add(tail, in: bytes, k)
                         steps.append(line: lineNo, time: t, action: k)
@@ -371,14 +378,17 @@ struct ScenarioParser {
         }
         guard errors.isEmpty, let profile, let settings else { return .failure(ScenarioErrors(errors: errors)) }
         for i in keyless {
-            device.saved[i].idempotencyKey = Simulation.linkTrailKey(seed: settings.seed, id: Int32(i + 1), opens: device.opens)
+            device.saved[i].idempotencyKey = Simulation.linkTrailKey(
+                seed: settings.seed, id: Int32(i + 1), opens: device.opens)
         }
         // Time order, then file order (ORDER).
         steps.sortByTime()
         checkAppLifecycle(steps, file: bytes)
         guard errors.isEmpty else { return .failure(ScenarioErrors(errors: errors.sorted { $0.line < $1.line })) }
-        return .success(Scenario(file: file, profile: profile, settings: settings, steps: steps, fileProfile: fileProfile,
-                                 compareProfiles: compareProfiles, skipped: skipped, device: device))
+        return .success(
+            Scenario(
+                file: file, profile: profile, settings: settings, steps: steps, fileProfile: fileProfile,
+                compareProfiles: compareProfiles, skipped: skipped, device: device))
     }
 
     /// Where the line starting at `from` ends: its `\n`, or the end of the file.
@@ -401,7 +411,9 @@ struct ScenarioParser {
         let start = starts[n - 1]
         let line = UnsafeBufferPointer(rebasing: bytes[start..<lineEnd(bytes, from: start)])
         var lexer = ByteLexer()
-        if lexer.lex(line) == .words { return String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self) }
+        if lexer.lex(line) == .words {
+            return String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self)
+        }
         guard case .success(let r) = LineLexer.words(String(decoding: line, as: UTF8.self)) else { return "" }
         return r.code
     }
@@ -423,7 +435,10 @@ struct ScenarioParser {
             case .needsApp?:
                 // The line's text is read again from the file: only checks keep theirs.
                 let text = ScenarioParser.code(ofLine: line, in: file, starts: &lineStarts)
-                fail(line, "`\(text.split(separator: " ").dropFirst(2).joined(separator: " "))` needs a running app, expected `at <time> launch` before it")
+                fail(
+                    line,
+                    "`\(text.split(separator: " ").dropFirst(2).joined(separator: " "))` needs a running app, expected `at <time> launch` before it"
+                )
             case nil: break
             }
             switch a {
@@ -516,7 +531,8 @@ struct ScenarioParser {
                 w.removeSubrange(1...2)
             }
             guard w.count >= 4, w[1] == "at" else {
-                fail(n, "bad expect line, expected `expect at <time> <check>` or `expect on P[,P...] at <time> <check>`")
+                fail(
+                    n, "bad expect line, expected `expect at <time> <check>` or `expect on P[,P...] at <time> <check>`")
                 return
             }
             guard let t = time(n, w[2]) else { return }
@@ -538,7 +554,8 @@ struct ScenarioParser {
     mutating func startingContents(_ n: Int, _ w: [String], _ code: String) {
         let word = w[0]
         guard !seenAt else {
-            fail(n, "`\(word)` after the first `at` line, expected the device's starting contents before the first `at`")
+            fail(
+                n, "`\(word)` after the first `at` line, expected the device's starting contents before the first `at`")
             return
         }
         guard let profile else { return }
@@ -550,11 +567,14 @@ struct ScenarioParser {
             }
             seenDevice = true
             guard profile == .linktrail else {
-                let why = "the device line gives LinkTrail's consent (LT-1), install (LT-3) and open count (LT-7); profile \(profile.rawValue) has none"
+                let why =
+                    "the device line gives LinkTrail's consent (LT-1), install (LT-3) and open count (LT-7); profile \(profile.rawValue) has none"
                 if playing != nil {
                     // Checked on LinkTrail's terms, then left out.
                     var probe = DeviceStart()
-                    if let p = probe.parseDevice(Array(w.dropFirst())) { fail(n, p.message) } else {
+                    if let p = probe.parseDevice(Array(w.dropFirst())) {
+                        fail(n, p.message)
+                    } else {
                         skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why))
                     }
                 } else {
@@ -565,7 +585,9 @@ struct ScenarioParser {
             if let p = device.parseDevice(Array(w.dropFirst())) { fail(n, p.message) }
             return
         }
-        if playing != nil, w.count >= 2, let kind = RequestKind(word: w[1]), let why = DeviceStart.kind(kind, on: profile) {
+        if playing != nil, w.count >= 2, let kind = RequestKind(word: w[1]),
+            let why = DeviceStart.kind(kind, on: profile)
+        {
             // A request this profile cannot hold: checked on a profile that can, then left out.
             let other: Profile = kind == .install ? .linktrail : .ios
             if case .failure(let p) = DeviceStart.parseSaved(Array(w.dropFirst()), profile: other, lenient: true) {
@@ -615,7 +637,8 @@ struct ScenarioParser {
     /// (a bad value is still bad input: then "", the problem recorded). nil: not skipped.
     mutating func settingLacked(_ n: Int, _ key: String, _ value: String) -> String? {
         guard let profile, playing != nil, let k = Settings.keys.first(where: { $0.name == key }),
-              !k.profiles.contains(profile) else { return nil }
+            !k.profiles.contains(profile)
+        else { return nil }
         var probe = Settings(profile: k.profiles[0])
         if let why = probe.set(key, value, profile: k.profiles[0]) {
             fail(n, why)
@@ -636,7 +659,8 @@ struct ScenarioParser {
                 return nil
             }
             if playing != nil, case .settingChanged(let key, let value) = action,
-               let why = settingLacked(n, key, value) {
+                let why = settingLacked(n, key, value)
+            {
                 if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why)) }
                 return nil
             }
@@ -675,14 +699,20 @@ struct ScenarioParser {
         case "state":
             guard arity(3, "state <name> <state>") else { return nil }
             guard let s = RequestState(word: w[2]) else {
-                fail(n, "unknown state `\(w[2])`, expected one of: " + RequestState.allCases.map(\.word).joined(separator: ", "))
+                fail(
+                    n,
+                    "unknown state `\(w[2])`, expected one of: "
+                        + RequestState.allCases.map(\.word).joined(separator: ", "))
                 return nil
             }
             return .state(w[1], s)
         case "dropped":
             guard arity(3, "dropped <name> <reason>") else { return nil }
             guard let r = DropReason(word: w[2]) else {
-                fail(n, "unknown drop reason `\(w[2])`, expected one of: " + DropReason.allCases.map(\.word).joined(separator: ", "))
+                fail(
+                    n,
+                    "unknown drop reason `\(w[2])`, expected one of: "
+                        + DropReason.allCases.map(\.word).joined(separator: ", "))
                 return nil
             }
             return .dropped(w[1], r)
@@ -716,12 +746,18 @@ struct ScenarioParser {
         case "revenue":
             guard arity(3, "revenue <CUR> <amount>") else { return nil }
             guard let a = AmountSum.parse(w[2]) else {
-                fail(n, "bad amount `\(w[2])`, expected a decimal number like 49.99 (at most 30 digits before the point, 6 after)")
+                fail(
+                    n,
+                    "bad amount `\(w[2])`, expected a decimal number like 49.99 (at most 30 digits before the point, 6 after)"
+                )
                 return nil
             }
             return .revenue(w[1], a)
         default:
-            fail(n, "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log, completion or revenue")
+            fail(
+                n,
+                "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log, completion or revenue"
+            )
             return nil
         }
     }
@@ -734,7 +770,9 @@ public enum ActionSyntax {
         guard let verb = w.first else { return .failure(Problem("missing action, expected one of: " + verbs)) }
         let args = Array(w.dropFirst())
         func none(_ a: Action) -> Result<Action, Problem> {
-            args.isEmpty ? .success(a) : .failure(Problem("`\(verb)` takes no arguments, found `\(args.joined(separator: " "))`"))
+            args.isEmpty
+                ? .success(a)
+                : .failure(Problem("`\(verb)` takes no arguments, found `\(args.joined(separator: " "))`"))
         }
         func named(_ make: (String) -> Action) -> Result<Action, Problem> {
             args.count == 1 ? .success(make(args[0])) : .failure(Problem("bad `\(verb)`, expected `\(verb) <name>`"))
@@ -805,9 +843,11 @@ public enum ActionSyntax {
         // `SafeText` escapes (controls, bidi overrides): those are written as
         // the escapes `QuotedEscape` reads back, so a recording stays one line
         // per action and holds no control byte.
-        let plain = !s.isEmpty && !s.unicodeScalars.contains(where: {
-            $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || SafeText.needsEscape($0) || fuses($0)
-        })
+        let plain =
+            !s.isEmpty
+            && !s.unicodeScalars.contains(where: {
+                $0 == " " || $0 == "\"" || $0 == "#" || $0 == "\\" || SafeText.needsEscape($0) || fuses($0)
+            })
         if plain { return s }
         var out = "\""
         for u in s.unicodeScalars {
@@ -845,7 +885,8 @@ public enum ActionSyntax {
         // `=` is looked for among scalars, not Characters: `=` then a combining
         // mark is one Character, and must still split a key from its value.
         guard let name = args.first, !name.unicodeScalars.contains("=") else {
-            return .failure(Problem("bad track, expected `track <name> [value=<n>] [currency=<ABC>] [<key>=<value> ...]`"))
+            return .failure(
+                Problem("bad track, expected `track <name> [value=<n>] [currency=<ABC>] [<key>=<value> ...]`"))
         }
         var e = TrackedEvent(name: name)
         for a in args.dropFirst() {

@@ -244,7 +244,9 @@ public struct Simulation {
         case .notificationReported(let n): created(create(.notification, name: n))
         case .loggedOut:
             log(.sdk, .logout, "logout(): sending logout, token-removal, anonymous-ping")
-            for (kind, name) in [(RequestKind.logout, "logout"), (.tokenRemoval, "token-removal"), (.anonymousPing, "anonymous-ping")] {
+            for (kind, name) in [
+                (RequestKind.logout, "logout"), (.tokenRemoval, "token-removal"), (.anonymousPing, "anonymous-ping"),
+            ] {
                 created(create(kind, name: name))
             }
         case .networkWentOnline:
@@ -301,7 +303,9 @@ public struct Simulation {
                 let r = requests[Int(row.id) - 1]
                 guard r.isLive && r.saved else {
                     // The device holds what the model had finished with: the model wins, the row goes.
-                    log(.outbox, .storeRowRemoved(request: row.id, state: r.state), "device store held #\(row.id), which is \(r.state.word); removed from the store")
+                    log(
+                        .outbox, .storeRowRemoved(request: row.id, state: r.state),
+                        "device store held #\(row.id), which is \(r.state.word); removed from the store")
                     store.remove(id: row.id)
                     continue
                 }
@@ -325,8 +329,9 @@ public struct Simulation {
     }
 
     mutating func restoredRequest(_ row: SavedRequest) -> Int32 {
-        let id = create(row.kind, name: row.name, value: row.value, currency: row.currency.isEmpty ? nil : row.currency,
-                        attributes: row.attributes, key: row.idempotencyKey, createdAt: row.createdAt)
+        let id = create(
+            row.kind, name: row.name, value: row.value, currency: row.currency.isEmpty ? nil : row.currency,
+            attributes: row.attributes, key: row.idempotencyKey, createdAt: row.createdAt)
         requests[Int(id) - 1].attempts = row.attempts
         requests[Int(id) - 1].restored = true
         requests[Int(id) - 1].saved = true
@@ -407,10 +412,19 @@ public struct Simulation {
     mutating func networkReturned() {
         let queued = Int32(clamping: count(.queued))
         switch profile {
-        case .linktrail: log(.outbox, .resendWaits(count: queued, for: .flush), "the network returning does not flush (LT-8)", rule: .lt8)
+        case .linktrail:
+            log(
+                .outbox, .resendWaits(count: queued, for: .flush), "the network returning does not flush (LT-8)",
+                rule: .lt8)
         case .ios: IOSPolicy.networkReturned(&self)
-        case .android: log(.outbox, .resendWaits(count: queued, for: .getInstance), "saved requests wait for getInstance() (AND-3)", rule: .and3)
-        case .flutter: log(.outbox, .resendWaits(count: queued, for: .launch), "saved requests wait for the next launch (FL-4)", rule: .fl4)
+        case .android:
+            log(
+                .outbox, .resendWaits(count: queued, for: .getInstance),
+                "saved requests wait for getInstance() (AND-3)", rule: .and3)
+        case .flutter:
+            log(
+                .outbox, .resendWaits(count: queued, for: .launch), "saved requests wait for the next launch (FL-4)",
+                rule: .fl4)
         }
     }
 
@@ -434,8 +448,10 @@ public struct Simulation {
             k = key ?? Simulation.linkTrailKey(seed: settings.seed, id: id, opens: store.epoch)
         }
         requests.append(
-            Request(id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k, hasValue: value != nil,
-                    hasAttributes: !attrs.isEmpty))
+            Request(
+                id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k,
+                hasValue: value != nil,
+                hasAttributes: !attrs.isEmpty))
         extras.add(id, revenue: value.map { Revenue(amount: $0, currencyID: currencyID) }, attributes: attrs)
         requestsByName.add(id, name: nameID)
         return id
@@ -526,8 +542,11 @@ public struct Simulation {
             defer { r.lastTransition = at }
             return (r.attempts, r.lastTransition)
         }
-        journal.append(.transition(Transition(time: now, request: id, from: from, to: to, attempt: attempt,
-                                              outcome: outcome, reason: reason, rule: rule, previous: previous)))
+        journal.append(
+            .transition(
+                Transition(
+                    time: now, request: id, from: from, to: to, attempt: attempt,
+                    outcome: outcome, reason: reason, rule: rule, previous: previous)))
     }
 
     /// A log line whose event and text are built only when the journal is kept
@@ -545,7 +564,8 @@ public struct Simulation {
 
     @inline(__always)
     mutating func log(
-        _ source: LogSource, _ event: @autoclosure () -> LogEvent, _ text: String, request: Int32 = -1, rule: RuleID? = nil
+        _ source: LogSource, _ event: @autoclosure () -> LogEvent, _ text: String, request: Int32 = -1,
+        rule: RuleID? = nil
     ) {
         guard keepsJournal && keepsLogLines else { return }
         appendLog(LogLine(time: now, source: source, text: text, request: request, rule: rule, event: event()))
@@ -648,7 +668,9 @@ public struct Simulation {
                     + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", "))
             }
         case .counted where r.plannedAnswer == .lost:
-            log(.backend, .backendAnswerLost, request: id, rule: .lost) { "backend: #\(id) '\($0.name(of: id))' recorded; its answer will be lost" }
+            log(.backend, .backendAnswerLost, request: id, rule: .lost) {
+                "backend: #\(id) '\($0.name(of: id))' recorded; its answer will be lost"
+            }
         default:
             break
         }

@@ -23,15 +23,19 @@ public enum AppView {
         let y = drawHeader(&buf, head, width: width)
         tabs(&buf, m, y: y, width: width, g: g)
         list(&buf, m, rect: L.list, g: g)
-        separator(&buf, y: L.detail.y - 1, width: width, title: detailTitle(m), focused: m.focus == .detail,
-                  rightTitle: "Backend", rightX: L.backend.x - 1, g: g)
+        separator(
+            &buf, y: L.detail.y - 1, width: width, title: detailTitle(m), focused: m.focus == .detail,
+            rightTitle: "Backend", rightX: L.backend.x - 1, g: g)
         // The line under the list says which rows it shows; with the detail focused,
         // which of the detail's lines show instead (detailHistoryDraw).
-        if m.focus != .detail { listPosition(&buf, m, rows: L.list.height - 1, y: L.detail.y - 1, rightX: L.backend.x - 1) }
+        if m.focus != .detail {
+            listPosition(&buf, m, rows: L.list.height - 1, y: L.detail.y - 1, rightX: L.backend.x - 1)
+        }
         detail(&buf, m, rect: L.detail, g: g)
         backend(&buf, m, rect: L.backend, g: g)
-        separator(&buf, y: L.log.y - 1, width: width, title: logTitle(m), focused: m.focus == .log, rightTitle: nil,
-                  rightX: L.backend.x - 1, g: g, joinUp: true)
+        separator(
+            &buf, y: L.log.y - 1, width: width, title: logTitle(m), focused: m.focus == .log, rightTitle: nil,
+            rightX: L.backend.x - 1, g: g, joinUp: true)
         // A played file's log interleaves its `expect` results (AppView+Time); otherwise the
         // log pane with its focus, scroll, search and one-request filter (AppView+Panes).
         if m.player != nil { playLog(&buf, m, rect: L.log, g: g) } else { logPane(&buf, m, rect: L.log) }
@@ -76,13 +80,17 @@ public enum AppView {
     public static func listRows(_ m: AppModel, width: Int, height: Int) -> Int {
         guard width >= minWidth, height >= minHeight else { return 1 }
         let rows = headerLines(m, width: width, g: .unicode).count
-        if m.isComparing { return max(1, compareLayout(m, width: width, height: height, headerRows: rows).list.height - 1) }
+        if m.isComparing {
+            return max(1, compareLayout(m, width: width, height: height, headerRows: rows).list.height - 1)
+        }
         return max(1, layout(m, width: width, height: height, headerRows: rows).list.height - 1)
     }
 
     static func tooSmall(_ buf: inout ScreenBuffer) {
-        let lines = ["Outbox needs at least \(minWidth)×\(minHeight);", "this terminal is \(buf.width)×\(buf.height).",
-                     "Make it larger, or press q to quit."]
+        let lines = [
+            "Outbox needs at least \(minWidth)×\(minHeight);", "this terminal is \(buf.width)×\(buf.height).",
+            "Make it larger, or press q to quit.",
+        ]
         let top = max(0, buf.height / 2 - 1)
         for (i, l) in lines.enumerated() {
             let x = max(0, (buf.width - l.count) / 2)
@@ -117,14 +125,18 @@ public enum AppView {
             segs += compareHeader(m, g: g)
         } else if s.profile == .linktrail {
             let mark = s.consent == .granted ? g.check : (s.consent == .denied ? g.cross2 : "?")
-            let role: Role = s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
+            let role: Role =
+                s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
             let req = short ? " " : (s.settings.requireConsent ? " (required) " : " (not required) ")
             segs.append([(" consent \(mark) \(s.consent.word)" + req, role)])
         }
-        if !m.isComparing { segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)]) }
+        if !m.isComparing {
+            segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)])
+        }
         if !m.isComparing && s.profile == .linktrail {
             let why = short ? "" : " (\(s.flushTriggerText))"
-            let f = s.flush.active
+            let f =
+                s.flush.active
                 ? "flush running\(why) \(g.sep) sent \(s.flush.sent) \(g.sep) \(s.count(.queued)) left"
                 : "flush idle"
             segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
@@ -232,7 +244,9 @@ public enum AppView {
         let inBudget = min(Int(r.budgetUsed), budget)
         let beyond = Int(r.attempts) - inBudget
         guard beyond > 0 else { return "budget \(inBudget)/\(budget)" }
-        let why = s.profile == .linktrail ? "by flushes (LT-11)" : (s.profile == .ios ? "after relaunches (IOS-6)" : "after relaunches")
+        let why =
+            s.profile == .linktrail
+            ? "by flushes (LT-11)" : (s.profile == .ios ? "after relaunches (IOS-6)" : "after relaunches")
         return "budget \(inBudget)/\(budget), +\(beyond) \(why)"
     }
 
@@ -248,15 +262,19 @@ public enum AppView {
         let c = columns(width: rect.width)
         let y0 = rect.y
         buf.fill(Rect(x: 0, y: y0, width: rect.width, height: 1), role: .columnHeader)
-        for (x, t) in [(c.id, "    #"), (c.kind, "kind"), (c.name, "name"), (c.state, "state"), (c.att, "att"),
-                       (c.next, c.nextInLast ? "next/last" : "next"), (c.last, "last"), (c.rule, "rule")]
+        for (x, t) in [
+            (c.id, "    #"), (c.kind, "kind"), (c.name, "name"), (c.state, "state"), (c.att, "att"),
+            (c.next, c.nextInLast ? "next/last" : "next"), (c.last, "last"), (c.rule, "rule"),
+        ]
         where !(c.nextInLast && x == c.last && t == "last") {
             buf.put(t, x: x, y: y0, role: .columnHeader)
         }
         let rows = rect.height - 1
         let n = m.rowCount
         if n == 0 {
-            let hint = m.sim.appRunning ? "no requests here yet: t tracks a purchase, : runs any action" : "the app is closed: L launches it"
+            let hint =
+                m.sim.appRunning
+                ? "no requests here yet: t tracks a purchase, : runs any action" : "the app is closed: L launches it"
             if let why = m.emptyFilterReason {
                 for (i, l) in wrap(why, width: rect.width - 4).prefix(max(1, rect.height - 1)).enumerated() {
                     buf.put("  " + l, x: 0, y: y0 + 1 + i, role: .notice, limit: rect.width - 2)
@@ -287,8 +305,11 @@ public enum AppView {
                 buf.put("in " + shortDuration(r.nextAttemptAt - m.sim.now), x: c.next, y: y, role: base, limit: 7)
             }
             if !(waiting && c.nextInLast) {
-                let last = r.state == .dropped ? (r.reason?.word ?? "") : (r.state == .inFlight ? g.ellipsis : r.lastOutcome.word)
-                buf.put(last, x: c.last, y: y, role: r.state == .dropped ? (sel ? base : .stateDropped) : base, limit: 9)
+                let last =
+                    r.state == .dropped
+                    ? (r.reason?.word ?? "") : (r.state == .inFlight ? g.ellipsis : r.lastOutcome.word)
+                buf.put(
+                    last, x: c.last, y: y, role: r.state == .dropped ? (sel ? base : .stateDropped) : base, limit: 9)
             }
             buf.put(r.rule.id, x: c.rule, y: y, role: base, limit: 6)
             if let w = window {
@@ -349,7 +370,8 @@ public enum AppView {
                 let offline = !onlineAt(max(t, tr.time))
                 switch tr.to {
                 case .retrying: set(c, offline ? g.tlOffline : g.tlWait, offline ? .timelineOffline : .timelineWait)
-                case .queued, .pending: set(c, offline ? g.tlOffline : g.tlPending, offline ? .timelineOffline : .timelineAxis)
+                case .queued, .pending:
+                    set(c, offline ? g.tlOffline : g.tlPending, offline ? .timelineOffline : .timelineAxis)
                 default: break
                 }
             }
@@ -362,7 +384,9 @@ public enum AppView {
                 if tr.to == .delivered {
                     set(c, g.tlOk, .timelineOk)
                 } else if tr.outcome.isNone {
-                    set(c, tr.to == .dropped ? g.tlDropped : g.tlQueued, tr.to == .dropped ? .timelineFinal : .stateQueued)
+                    set(
+                        c, tr.to == .dropped ? g.tlDropped : g.tlQueued,
+                        tr.to == .dropped ? .timelineFinal : .stateQueued)
                 } else {
                     set(c, g.tlFail, .timelineFail)
                 }
@@ -383,7 +407,9 @@ public enum AppView {
 
     static func detail(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
         guard let id = m.selected else {
-            buf.put(" select a request (j/k) to see why it did what it did", x: rect.x, y: rect.y, role: .dim, limit: rect.width)
+            buf.put(
+                " select a request (j/k) to see why it did what it did", x: rect.x, y: rect.y, role: .dim,
+                limit: rect.width)
             return
         }
         let s = m.sim
@@ -408,8 +434,9 @@ public enum AppView {
         if !attrs.isEmpty { facts2 += sep + attrs.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
         buf.put(facts2, x: rect.x, y: y, role: .dim, limit: rect.width)
         y += 1
-        detailHistoryDraw(&buf, m, id, rect: Rect(x: rect.x, y: y, width: rect.width, height: rect.maxY - y),
-                          titleY: rect.y - 1, g: g)
+        detailHistoryDraw(
+            &buf, m, id, rect: Rect(x: rect.x, y: y, width: rect.width, height: rect.maxY - y),
+            titleY: rect.y - 1, g: g)
     }
 
     static func backend(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {
@@ -431,14 +458,16 @@ public enum AppView {
         }
     }
 
-    static func separator(_ buf: inout ScreenBuffer, y: Int, width: Int, title: String, focused: Bool, rightTitle: String?,
-                          rightX: Int, g: Glyphs, joinUp: Bool = false)
-    {
+    static func separator(
+        _ buf: inout ScreenBuffer, y: Int, width: Int, title: String, focused: Bool, rightTitle: String?,
+        rightX: Int, g: Glyphs, joinUp: Bool = false
+    ) {
         buf.fill(Rect(x: 0, y: y, width: width, height: 1), g.hLine.unicodeScalars.first!, role: .border)
         buf.put(g.hLine + " ", x: 0, y: y, role: .border)
         // The focused pane's title is marked (not only coloured): `▶ Log` / `> Log`.
-        buf.put(focused ? g.play + " " + title : title, x: 2, y: y, role: focused ? .paneTitleFocused : .paneTitle,
-                limit: max(0, rightX - 4))
+        buf.put(
+            focused ? g.play + " " + title : title, x: 2, y: y, role: focused ? .paneTitleFocused : .paneTitle,
+            limit: max(0, rightX - 4))
         buf.put(joinUp ? g.teeUp : g.teeDown, x: rightX, y: y, role: .border)
         if let r = rightTitle { buf.put(" " + r + " ", x: rightX + 2, y: y, role: .paneTitle) }
     }
@@ -454,7 +483,9 @@ public enum AppView {
             return
         case .filter(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
-            buf.put("/" + t + "_  (Enter keeps, Esc clears; rule: kind: state: status: name:)", x: 0, y: y, role: .commandLine)
+            buf.put(
+                "/" + t + "_  (Enter keeps, Esc clears; rule: kind: state: status: name:)", x: 0, y: y,
+                role: .commandLine)
             return
         case .logSearch(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
@@ -515,7 +546,9 @@ public enum AppView {
             if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
             out.append((st.order, b.keys[0].label, label))
         }
-        if m.profiles.contains(.android) && !m.usedCommands.contains(.getInstance) { out.append((1, "g", "getInstance")) }
+        if m.profiles.contains(.android) && !m.usedCommands.contains(.getInstance) {
+            out.append((1, "g", "getInstance"))
+        }
         if m.profiles.contains(where: \.isUserCom) && !m.usedCommands.contains(.ping) { out.append((0, "p", "ping")) }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
@@ -588,7 +621,8 @@ public enum AppView {
             buf.put(describe(c.answer), x: r.x + 6, y: y, role: .help, limit: r.width - 8)
             y += 1
         }
-        buf.put(chosen == nil ? "letter, then 1/3/5/a" : "1, 3, 5 times or a(lways)", x: r.x + 2, y: r.maxY - 1, role: .dim)
+        buf.put(
+            chosen == nil ? "letter, then 1/3/5/a" : "1, 3, 5 times or a(lways)", x: r.x + 2, y: r.maxY - 1, role: .dim)
     }
 
     static func describe(_ a: Answer) -> String {
