@@ -245,7 +245,7 @@ struct CompareReport {
                 s += pad(step.attempt > 0 ? "attempt \(step.attempt)" : "", 11)
                 var detail = step.outcome.word
                 if let r = step.reason { detail += detail.isEmpty ? r.word : " " + r.word }
-                s += pad(detail, 19) + step.rule.id
+                s += pad(detail, 19) + p.rule(step.rule).id
                 if step.time != d.time { s += " at " + VirtualTime.clock(step.time) }
             } else if let id = match.rows[k].ids[run] {
                 s += "nothing more: it ended " + stateText(sims[run].request(id))
@@ -351,7 +351,7 @@ struct CompareReport {
                 c.number("attempts", String(r.attempts))
                 c.bool("saved", r.saved)
                 if p == .ios { c.string("completion", r.completion.word) }
-                if let step = d?.steps[run] { c.string("rule", step.rule.id) }
+                if let step = d?.steps[run] { c.string("rule", p.rule(step.rule).id) }
                 o.number(p.rawValue, c.text)
             }
             var outer = JSONObject()

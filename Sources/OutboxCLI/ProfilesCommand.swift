@@ -29,21 +29,24 @@ enum ProfilesCommand {
     }
 
     static func describe(_ p: Profile) -> [String] {
-        var out = ["\(p.rawValue): \(p.title)", "", "rules:"]
-        let rules = RuleID.rules(for: p)
-        for r in rules where r.profile == p {
-            out.append("  " + pad(r.id, 7) + (r.isAssumption ? "[assumption] " : "") + r.text)
+        var out = ["\(p.rawValue): \(p.title)"]
+        if let path = p.spec.path { out.append("(from \(path))") }
+        out += ["", "rules:"]
+        let own = p.ownRules.map { p.rule($0) }
+        let width = max(7, (own.map(\.id.count).max() ?? 0) + 1)
+        for r in own {
+            out.append("  " + pad(r.id, width) + (r.isAssumption ? "[assumption] " : "") + r.text)
         }
         out.append("shared rules:")
-        for r in rules where r.profile == nil {
+        for r in Rules.shared.map({ p.rule($0) }) {
             out.append("  " + pad(r.id, 10) + r.text)
         }
         out.append("settings (set <key> <value>):")
         let defaults = Settings(profile: p)
-        for k in Settings.keys where k.profiles.contains(p) {
+        for k in Settings.keys(on: p) {
             out.append("  " + pad(k.name, 16) + pad(defaults.value(of: k.name) ?? "", 14) + k.help)
         }
-        let assumptions = rules.filter { $0.profile == p && $0.isAssumption }
+        let assumptions = own.filter(\.isAssumption)
         out.append("assumptions (where the documents are silent; see docs/DECISIONS.md):")
         if assumptions.isEmpty { out.append("  none") }
         for r in assumptions { out.append("  \(r.id): \(r.text)") }

@@ -51,37 +51,40 @@ public enum Action: Equatable, Sendable {
         }
     }
 
-    /// The actions a profile has, as scenario words.
-    public static func verbs(for profile: Profile) -> String {
-        switch profile {
-        case .linktrail: return "launch, quit, consent grant|deny, track, network online|offline, server"
-        case .ios, .flutter: return "launch, quit, track, ping, screen, product, notification, logout, network online|offline, server"
-        case .android: return "launch, quit, getinstance, track, ping, screen, product, notification, logout, network online|offline, server"
-        }
-    }
+    /// The actions a profile has, as scenario words (`Profile.verbs`).
+    public static func verbs(for profile: Profile) -> String { profile.verbs }
 
     /// Why the profile cannot do this action, or nil when it can; says what it has instead.
     public func unsupported(on profile: Profile) -> String? {
         guard let why = missing(on: profile) else { return nil }
-        return why + ", expected an action of \(profile.rawValue): " + Action.verbs(for: profile)
+        return why + ", expected an action of \(profile.rawValue): " + profile.verbs
     }
 
-    /// The short form of `unsupported(on:)`, for a notice in the UI.
+    /// The short form of `unsupported(on:)`, for a notice in the UI: what the
+    /// profile lacks for it (a capability its file does not give).
     public func missing(on profile: Profile) -> String? {
+        guard let thing = lackedCapability(on: profile) else { return nil }
+        return "\(profile.title) has no \(thing)"
+    }
+
+    /// Why `profile` lacks this action, said of no profile in particular (one
+    /// skip report names every profile that skipped the line); nil when it has it.
+    public func lackedReason(on profile: Profile) -> String? {
+        lackedCapability(on: profile).map { "the profile has no " + $0 }
+    }
+
+    /// The capability this action needs that `profile` lacks, or nil.
+    func lackedCapability(on profile: Profile) -> String? {
         switch self {
-        case .getInstanceCalled where profile != .android:
-            return "getinstance is UserCom.getInstance() on Android only (AND-3); profile \(profile.rawValue) has no counterpart"
-        case .consentGranted where profile != .linktrail, .consentDenied where profile != .linktrail:
-            return "consent is LinkTrail's (LT-1); profile \(profile.rawValue) has no consent gate"
-        case .pingSent where profile == .linktrail:
-            return "ping is a UserCom request; LinkTrail has no pings"
-        case .screenViewed where profile == .linktrail, .productViewed where profile == .linktrail,
-            .notificationReported where profile == .linktrail:
-            return "screen, product and notification are UserCom requests; LinkTrail has none"
-        case .loggedOut where profile == .linktrail:
-            return "logout is a UserCom call; LinkTrail has no logout"
-        default:
-            return nil
+        case .getInstanceCalled where !profile.hasGetInstance: return "getInstance() resend"
+        case .consentGranted where !profile.hasConsentGate, .consentDenied where !profile.hasConsentGate:
+            return "consent gate"
+        case .pingSent where !profile.makes(.ping): return "ping requests"
+        case .screenViewed where !profile.makes(.screen): return "screen requests"
+        case .productViewed where !profile.makes(.product): return "product requests"
+        case .notificationReported where !profile.makes(.notification): return "notification requests"
+        case .loggedOut where !profile.makes(.logout): return "logout call"
+        default: return nil
         }
     }
 }

@@ -2,32 +2,19 @@
 /// that are the model's: why a profile lacks a line, and the compact record of
 /// each request's transitions that finds where the profiles part ways.
 
-extension Action {
-    /// Why `profile` lacks this action, said of no profile in particular (one
-    /// skip report names every profile that skipped the line); nil when it has it.
-    public func lackedReason(on profile: Profile) -> String? {
-        guard missing(on: profile) != nil else { return nil }
-        switch self {
-        case .getInstanceCalled: return "getinstance is UserCom.getInstance() on Android only (AND-3)"
-        case .consentGranted, .consentDenied: return "consent is LinkTrail's consent gate (LT-1); UserCom has none"
-        case .pingSent: return "ping is a UserCom request; LinkTrail has no pings"
-        case .screenViewed, .productViewed, .notificationReported:
-            return "screen, product and notification are UserCom requests; LinkTrail has none"
-        case .loggedOut: return "logout is a UserCom call; LinkTrail has no logout"
-        default: return missing(on: profile)
+extension Settings {
+    /// Why a profile without setting `key` skips a line setting it.
+    public static func lackedReason(_ key: Key) -> String {
+        switch key.needs {
+        case .always: return "setting '\(key.name)' exists on every profile"
+        case .retry: return "setting '\(key.name)' exists only on profiles that retry"
+        case .consentGate: return "setting '\(key.name)' exists only on profiles with the consent gate"
         }
     }
 }
 
-extension Settings {
-    /// Why a profile without setting `key` skips a line setting it.
-    public static func lackedReason(_ key: Key) -> String {
-        "setting '\(key.name)' exists only on " + key.profiles.map(\.rawValue).joined(separator: ", ")
-    }
-}
-
 /// One transition as a compare sees it: everything but the request's id.
-public struct CompareStep: Sendable, CustomStringConvertible {
+public struct CompareStep: Sendable {
     public let time: Millis
     /// nil when the request was created.
     public let from: RequestState?
@@ -45,12 +32,13 @@ public struct CompareStep: Sendable, CustomStringConvertible {
             && reason == o.reason
     }
 
-    public var description: String {
+    /// The step as the compare report says it, with the rule as `profile` writes it.
+    public func text(on profile: Profile) -> String {
         var s = (from?.word ?? "new") + " → " + to.word
         if attempt > 0 { s += " attempt \(attempt)" }
         if !outcome.isNone { s += " " + outcome.word }
         if let reason { s += " " + reason.word }
-        return s + " " + rule.id
+        return s + " " + profile.rule(rule).id
     }
 }
 
@@ -115,7 +103,7 @@ public struct TransitionLog: Sendable {
                     time: time, from: from == 0 ? nil : RequestState(rawValue: UInt8(from - 1)),
                     to: RequestState(rawValue: UInt8(packed >> 3 & 7))!, attempt: attempt,
                     outcome: Outcome(code: outcome),
-                    reason: reason == 0 ? nil : DropReason(rawValue: UInt8(reason - 1)), rule: RuleID(rawValue: rule)!))
+                    reason: reason == 0 ? nil : DropReason(rawValue: UInt8(reason - 1)), rule: RuleID(rawValue: rule)))
         }
         return out
     }

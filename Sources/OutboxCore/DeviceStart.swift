@@ -53,7 +53,7 @@ public struct DeviceStart: Equatable, Sendable {
     /// request. `Scenario.parse` reads them back to the same contents.
     public func lines(profile: Profile) -> [String] {
         var out: [String] = []
-        if profile == .linktrail && (consent != .undecided || installCreated || opens != 0) {
+        if profile.hasConsentGate && (consent != .undecided || installCreated || opens != 0) {
             var w = ["device"]
             if consent != .undecided { w += ["consent", consent.word] }
             if installCreated { w += ["install", "created"] }
@@ -64,10 +64,10 @@ public struct DeviceStart: Equatable, Sendable {
             var w = ["saved", r.kind.word, ActionSyntax.word(r.name)]
             if r.createdAt != 0 { w += ["created", VirtualTime.duration(r.createdAt)] }
             if r.attempts != 0 { w += ["attempts", String(r.attempts)] }
-            if profile == .linktrail {
+            if profile.hasIdempotencyKeys {
                 w += ["key", r.idempotencyKey == 0 ? "none" : Simulation.hexKey(r.idempotencyKey)]
             }
-            if r.waitingForConsent && r.kind == .install && profile == .linktrail { w.append("waiting") }
+            if r.waitingForConsent && r.kind == .install && profile.hasConsentGate { w.append("waiting") }
             if let v = r.value { w.append("value=" + v.text) }
             if !r.currency.isEmpty { w.append("currency=" + r.currency) }
             for a in r.attributes { w.append(ActionSyntax.word(a.key + "=" + a.value)) }
@@ -76,17 +76,12 @@ public struct DeviceStart: Equatable, Sendable {
         return out
     }
 
-    /// Whether `profile` can hold a request of `kind`: an install is LinkTrail's,
-    /// pings, screens, products, notifications and the logout three are UserCom's.
+    /// Whether `profile` can hold a request of `kind`: one the app makes there
+    /// (an install comes with the consent gate); nil when it can, else why not.
     public static func kind(_ kind: RequestKind, on profile: Profile) -> String? {
-        switch kind {
-        case .event: return nil
-        case .install where profile != .linktrail:
-            return "an install is LinkTrail's (LT-3); profile \(profile.rawValue) has none"
-        case .install: return nil
-        default:
-            return profile == .linktrail ? "\(kind.word) is a UserCom request; LinkTrail has none" : nil
-        }
+        if profile.makes(kind) { return nil }
+        if kind == .install { return "an install comes with the consent gate; profile \(profile.rawValue) has none" }
+        return "\(kind.word) is not among the requests of profile \(profile.rawValue)"
     }
 
     static let savedForm =
@@ -178,17 +173,17 @@ public struct DeviceStart: Equatable, Sendable {
                     }
                     r.idempotencyKey = k
                 }
-                if profile != .linktrail {
+                if !profile.hasIdempotencyKeys {
                     guard lenient else {
                         return .failure(
                             Problem(
-                                "`key`: idempotency keys are LinkTrail's (LT-7); profile \(profile.rawValue) has none"))
+                                "`key`: profile \(profile.rawValue) has no idempotency keys"))
                     }
                     r.idempotencyKey = 0
                 }
             }
         }
-        return .success((r, seen.contains("key") || profile != .linktrail))
+        return .success((r, seen.contains("key") || !profile.hasIdempotencyKeys))
     }
 
     /// Reads the words of a `device` line after `device` into `self`.

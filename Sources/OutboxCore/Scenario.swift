@@ -104,8 +104,11 @@ public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible
 
 extension Scenario {
     /// Parses a scenario; every problem found is returned, and then nothing runs.
-    public static func parse(_ text: String, file: String) -> Result<Scenario, ScenarioErrors> {
+    public static func parse(
+        _ text: String, file: String, profiles: ProfileResolver = .builtins
+    ) -> Result<Scenario, ScenarioErrors> {
         var parser = ScenarioParser(file: file)
+        parser.resolver = profiles
         return parser.parse(text)
     }
 
@@ -116,9 +119,11 @@ extension Scenario {
     /// `expect on` lines when they name it. The result plays exactly as
     /// `parse(_:file:)` of the file rewritten for `profile` with the skipped
     /// lines removed.
-    public static func parse(_ text: String, file: String, playing profile: Profile) -> Result<Scenario, ScenarioErrors>
-    {
+    public static func parse(
+        _ text: String, file: String, playing profile: Profile, profiles: ProfileResolver = .builtins
+    ) -> Result<Scenario, ScenarioErrors> {
         var parser = ScenarioParser(file: file)
+        parser.resolver = profiles
         parser.playing = profile
         return parser.parse(text)
     }
@@ -126,7 +131,7 @@ extension Scenario {
     /// The profiles of a file's `compare` line, read from the lines before its
     /// first `at`; nil when it has none or it is not well formed (the parse says
     /// why).
-    public static func compareLine(in text: String) -> [Profile]? {
+    public static func compareLine(in text: String, profiles: ProfileResolver = .builtins) -> [Profile]? {
         var rest = text[...]
         while !rest.isEmpty {
             let end = rest.firstIndex(of: "\n") ?? rest.endIndex
@@ -135,7 +140,7 @@ extension Scenario {
             guard case .success(let (w, _)) = LineLexer.words(String(line)), let first = w.first else { continue }
             if first == "at" { return nil }
             if first == "compare" {
-                guard w.count == 2, case .success(let list) = Profile.list(w[1]) else { return nil }
+                guard w.count == 2, case .success(let list) = Profile.list(w[1], profiles: profiles) else { return nil }
                 return list
             }
         }
@@ -146,11 +151,13 @@ extension Scenario {
 extension Profile {
     /// `ios,android,...`: profile names, comma-separated, none twice. The failure
     /// names the word that is not a profile.
-    public static func list(_ word: String) -> Result<[Profile], Problem> {
+    public static func list(_ word: String, profiles: ProfileResolver = .builtins) -> Result<[Profile], Problem> {
         var out: [Profile] = []
         for part in word.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let p = Profile(rawValue: String(part)) else {
-                return .failure(Problem("unknown profile `\(part)`, expected linktrail, ios, android or flutter"))
+            let p: Profile
+            switch profiles.resolve(String(part)) {
+            case .success(let found): p = found
+            case .failure(let problem): return .failure(problem)
             }
             guard !out.contains(p) else { return .failure(Problem("profile `\(p.rawValue)` named twice")) }
             out.append(p)
@@ -280,6 +287,8 @@ struct ScenarioParser {
     var fileProfile: Profile?
     /// Set to parse the file to play this profile (`Scenario.parse(_:file:playing:)`).
     var playing: Profile?
+    /// Finds the profile a `profile` or `compare` line names.
+    var resolver = ProfileResolver.builtins
     var compareProfiles: [Profile]?
     var seenCompare = false
     var skipped: [Scenario.SkippedLine] = []
@@ -452,11 +461,18 @@ struct ScenarioParser {
     mutating func statement(_ n: Int, _ w: [String], _ code: String) {
         guard let profile else {
             guard w[0] == "profile" else {
-                fail(n, "`\(w[0])` before the profile, expected `profile linktrail|ios|android|flutter` first")
+                fail(n, "`\(w[0])` before the profile, expected `profile \(ProfileResolver.builtinNames("|"))` first")
                 return
             }
-            guard w.count == 2, let p = Profile(rawValue: w[1]) else {
-                fail(n, "bad profile line, expected `profile linktrail|ios|android|flutter`")
+            guard w.count == 2 else {
+                fail(n, "bad profile line, expected `profile \(ProfileResolver.builtinNames("|"))` or `profile PATH.profile`")
+                return
+            }
+            let p: Profile
+            switch resolver.resolve(w[1]) {
+            case .success(let found): p = found
+            case .failure(let problem):
+                fail(n, "bad profile line: " + problem.message)
                 return
             }
             self.fileProfile = p
@@ -492,11 +508,11 @@ struct ScenarioParser {
                 return
             }
             guard w.count == 2 else {
-                fail(n, "bad compare line, expected `compare P[,P...]` with profiles linktrail, ios, android, flutter")
+                fail(n, "bad compare line, expected `compare P[,P...]` with profiles \(ProfileResolver.builtinNames(", ")) or profile files")
                 return
             }
             seenCompare = true
-            switch Profile.list(w[1]) {
+            switch Profile.list(w[1], profiles: resolver) {
             case .success(let list): compareProfiles = list
             case .failure(let why): fail(n, "bad compare line: " + why.message)
             }
@@ -566,9 +582,9 @@ struct ScenarioParser {
                 return
             }
             seenDevice = true
-            guard profile == .linktrail else {
+            guard profile.hasConsentGate else {
                 let why =
-                    "the device line gives LinkTrail's consent (LT-1), install (LT-3) and open count (LT-7); profile \(profile.rawValue) has none"
+                    "the device line gives the consent gate's decision, its install and the open count; profile \(profile.rawValue) has no consent gate"
                 if playing != nil {
                     // Checked on LinkTrail's terms, then left out.
                     var probe = DeviceStart()
@@ -589,7 +605,7 @@ struct ScenarioParser {
             let why = DeviceStart.kind(kind, on: profile)
         {
             // A request this profile cannot hold: checked on a profile that can, then left out.
-            let other: Profile = kind == .install ? .linktrail : .ios
+            let other = Builtins.all.first { DeviceStart.kind(kind, on: $0) == nil } ?? profile
             if case .failure(let p) = DeviceStart.parseSaved(Array(w.dropFirst()), profile: other, lenient: true) {
                 fail(n, p.message)
             } else {
@@ -637,10 +653,10 @@ struct ScenarioParser {
     /// (a bad value is still bad input: then "", the problem recorded). nil: not skipped.
     mutating func settingLacked(_ n: Int, _ key: String, _ value: String) -> String? {
         guard let profile, playing != nil, let k = Settings.keys.first(where: { $0.name == key }),
-            !k.profiles.contains(profile)
+            !k.exists(on: profile)
         else { return nil }
-        var probe = Settings(profile: k.profiles[0])
-        if let why = probe.set(key, value, profile: k.profiles[0]) {
+        var probe = Settings()
+        if let why = probe.apply(key, value) {
             fail(n, why)
             return ""
         }

@@ -6,6 +6,18 @@ public struct Settings: Equatable, Sendable {
     public var latency: Millis = 200
     public var timeout: Millis = 10_000
     public var seed: UInt64 = 1
+    public var retryJitter: Jitter = .none
+
+    /// How a retry's wait is randomised (JITTER), drawn from the seed, the
+    /// request and the attempt, so a run repeats exactly.
+    public enum Jitter: String, Sendable, CaseIterable {
+        /// The wait is the delay.
+        case none
+        /// Uniform from 0 to the delay.
+        case full
+        /// Half the delay, plus uniform from 0 to the other half.
+        case equal
+    }
 
     /// The most attempts a budget may allow: any more never ends a run with the
     /// backend failing (docs/reliability.md).
@@ -13,43 +25,58 @@ public struct Settings: Equatable, Sendable {
     /// The most waits `retry.delays` may list.
     public static let maxRetryDelays = 1000
 
+    /// The settings a profile file starts from: no retries, the shared defaults.
+    init() {
+        retryAttempts = 0
+        retryDelays = []
+    }
+
+    /// A profile's defaults (its `set` lines).
     public init(profile: Profile) {
-        switch profile {
-        case .linktrail:
-            retryAttempts = 3
-            retryDelays = [2000, 4000]
-        case .ios:
-            retryAttempts = 4
-            retryDelays = [30_000, 60_000, 120_000]
-        case .android, .flutter:
-            // No retry budget on these profiles: AND-3 resends with no limit, FL-3 never retries.
-            retryAttempts = 0
-            retryDelays = []
-        }
+        self = profile.spec.defaults
+    }
+
+    /// What a setting needs of a profile to exist there.
+    public enum Need: Sendable, Equatable {
+        case always, retry, consentGate
     }
 
     /// One documented setting.
     public struct Key: Sendable {
         public let name: String
-        public let profiles: [Profile]
+        public let needs: Need
         public let expected: String
         public let help: String
+
+        /// Whether `profile` has the setting.
+        public func exists(on profile: Profile) -> Bool {
+            switch needs {
+            case .always: return true
+            case .retry: return profile.retries
+            case .consentGate: return profile.hasConsentGate
+            }
+        }
     }
 
     public static let keys: [Key] = [
-        Key(name: "requireConsent", profiles: [.linktrail], expected: "true or false",
-            help: "events wait for a consent decision (LT-1)"),
-        Key(name: "retry.attempts", profiles: [.linktrail, .ios], expected: "a whole number from 1 to \(Settings.maxRetryAttempts)",
-            help: "attempts before giving up (LT-4, IOS-4)"),
-        Key(name: "retry.delays", profiles: [.linktrail, .ios], expected: "comma-separated times up to \(VirtualTime.maxInputText), e.g. 2s,4s",
+        Key(name: "requireConsent", needs: .consentGate, expected: "true or false",
+            help: "events wait for a consent decision (the consent gate)"),
+        Key(name: "retry.attempts", needs: .retry, expected: "a whole number from 1 to \(Settings.maxRetryAttempts)",
+            help: "attempts before giving up"),
+        Key(name: "retry.delays", needs: .retry, expected: "comma-separated times up to \(VirtualTime.maxInputText), e.g. 2s,4s",
             help: "waits before the retries; the last repeats (BACKOFF)"),
-        Key(name: "latency", profiles: Profile.allCases, expected: "a time up to \(VirtualTime.maxInputText), e.g. 200ms",
+        Key(name: "retry.jitter", needs: .retry, expected: "none, full or equal",
+            help: "randomises each wait, drawn from seed (JITTER)"),
+        Key(name: "latency", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 200ms",
             help: "send to answer; the backend sees it at half (LAT)"),
-        Key(name: "timeout", profiles: Profile.allCases, expected: "a time up to \(VirtualTime.maxInputText), e.g. 10s",
+        Key(name: "timeout", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 10s",
             help: "a timed-out attempt fails after this (TMO)"),
-        Key(name: "seed", profiles: Profile.allCases, expected: "a whole number",
+        Key(name: "seed", needs: .always, expected: "a whole number",
             help: "seeds idempotency keys and any randomness (ORDER)"),
     ]
+
+    /// The keys `profile` has, in documented order.
+    public static func keys(on profile: Profile) -> [Key] { keys.filter { $0.exists(on: profile) } }
 
     /// The value of a key as a scenario would write it.
     public func value(of key: String) -> String? {
@@ -60,6 +87,7 @@ public struct Settings: Equatable, Sendable {
         case "latency": return VirtualTime.duration(latency)
         case "timeout": return VirtualTime.duration(timeout)
         case "seed": return String(seed)
+        case "retry.jitter": return retryJitter.rawValue
         default: return nil
         }
     }
@@ -67,12 +95,19 @@ public struct Settings: Equatable, Sendable {
     /// Applies `set key value`; the error says what was wrong and what was expected.
     public mutating func set(_ key: String, _ value: String, profile: Profile) -> String? {
         guard let k = Settings.keys.first(where: { $0.name == key }) else {
-            let names = Settings.keys.filter { $0.profiles.contains(profile) }.map(\.name)
-            return "unknown setting '\(key)', expected one of: " + names.joined(separator: ", ")
+            return "unknown setting '\(key)', expected one of: " + Settings.keys(on: profile).map(\.name).joined(separator: ", ")
         }
-        guard k.profiles.contains(profile) else {
-            return "setting '\(key)' does not exist on profile \(profile.rawValue) (only "
-                + k.profiles.map(\.rawValue).joined(separator: ", ") + ")"
+        guard k.exists(on: profile) else {
+            let why = k.needs == .retry ? "it never retries" : "it has no consent gate"
+            return "setting '\(key)' does not exist on profile \(profile.rawValue) (\(why))"
+        }
+        return apply(key, value)
+    }
+
+    /// Applies `set key value` whatever the profile (a profile file's own `set` lines).
+    mutating func apply(_ key: String, _ value: String) -> String? {
+        guard let k = Settings.keys.first(where: { $0.name == key }) else {
+            return "unknown setting '\(key)', expected one of: " + Settings.keys.map(\.name).joined(separator: ", ")
         }
         func bad() -> String { "bad value '\(value)' for \(key), expected \(k.expected)" }
         switch key {
@@ -101,10 +136,25 @@ public struct Settings: Equatable, Sendable {
         case "seed":
             guard let n = UInt64(value) else { return bad() }
             seed = n
+        case "retry.jitter":
+            guard let j = Jitter(rawValue: value) else { return bad() }
+            retryJitter = j
         default:
             return bad()
         }
         return nil
+    }
+
+    /// The wait before the retry that follows the `n`-th attempt of a budget of
+    /// request `id` (n ≥ 1), jitter applied.
+    @inline(__always)
+    func wait(afterAttempt n: Int, request id: Int32) -> Millis {
+        let d = delay(afterAttempt: n)
+        guard retryJitter != .none, d > 0 else { return d }
+        var g = SplitMix64(seed: seed &* 0xD6E8_FEB8_6659_FD93 ^ UInt64(UInt32(bitPattern: id)) ^ (UInt64(n) << 32))
+        let span = retryJitter == .full ? d : d - d / 2
+        let r = Millis(g.next() % UInt64(span + 1))
+        return retryJitter == .full ? r : d / 2 + r
     }
 
     /// The delay before the retry that follows the `n`-th attempt of a budget (n ≥ 1).

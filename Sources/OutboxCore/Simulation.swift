@@ -5,6 +5,8 @@
 /// transition is journaled with the ID of the rule behind it.
 public struct Simulation {
     public let profile: Profile
+    /// The profile's data, read on the hot paths without going through `profile`.
+    let spec: ProfileSpec
     public internal(set) var settings: Settings
     public internal(set) var now: Millis = 0
 
@@ -30,9 +32,15 @@ public struct Simulation {
     public internal(set) var backend = Backend()
     public internal(set) var online = true
     public internal(set) var appRunning = false
-    public internal(set) var consent: Consent = .undecided
     public internal(set) var plan = ServerPlan()
-    public internal(set) var flush = FlushState()
+    /// The consent gate's state, on a profile that has the gate.
+    public internal(set) var gateState: ConsentGateState?
+    /// The flush's state, on a profile that has the flush.
+    public internal(set) var flushState: FlushState?
+    /// The consent decision (undecided on a profile without the gate).
+    public var consent: Consent { gateState?.consent ?? .undecided }
+    /// The flush under way, if any (never active on a profile without the flush).
+    public var flush: FlushState { flushState ?? FlushState() }
     public internal(set) var launches = 0
 
     /// Names of requests and currencies, interned.
@@ -61,8 +69,11 @@ public struct Simulation {
 
     public init(profile: Profile, settings: Settings? = nil, store: any DeviceStore = InMemoryDeviceStore()) {
         self.profile = profile
+        self.spec = profile.spec
         self.settings = settings ?? Settings(profile: profile)
         self.store = store
+        if profile.hasConsentGate { gateState = ConsentGateState() }
+        if profile.hasFlush { flushState = FlushState() }
     }
 
     // MARK: Reading
@@ -232,9 +243,9 @@ public struct Simulation {
         switch action {
         case .appLaunched: launch()
         case .appQuit: quit()
-        case .getInstanceCalled: AndroidPolicy.getInstance(&self)
-        case .consentGranted: LinkTrailPolicy.grant(&self)
-        case .consentDenied: LinkTrailPolicy.deny(&self)
+        case .getInstanceCalled: getInstance()
+        case .consentGranted: setConsent(true)
+        case .consentDenied: setConsent(false)
         case .eventTracked(let e):
             let id = create(.event, name: e.name, value: e.value, currency: e.currency, attributes: e.attributes)
             created(id)
@@ -278,16 +289,11 @@ public struct Simulation {
     mutating func launch() {
         appRunning = true
         launches += 1
-        consent = store.consent
+        if gateState != nil { gateState!.consent = store.consent }
         let launch = Int32(clamping: launches)
         log(.outbox, .appLaunched(launch: launch), "app launched (launch \(launches))")
         restoreSaved()
-        switch profile {
-        case .linktrail: LinkTrailPolicy.launched(&self)
-        case .ios: IOSPolicy.launched(&self)
-        case .android: AndroidPolicy.launched(&self)
-        case .flutter: FlutterPolicy.launched(&self)
-        }
+        launched()
     }
 
     /// Takes what the device store holds as the truth after a launch: every saved
@@ -324,7 +330,7 @@ public struct Simulation {
         }
         for i in seen.indices where requests[i].saved && requests[i].isLive && !seen[i] {
             // The store is the truth: what it does not hold did not survive.
-            move(requests[i].id, to: .dropped, rule: profileSaveRule, reason: .notSaved)
+            move(requests[i].id, to: .dropped, rule: spec.survivesRule, reason: .notSaved)
         }
     }
 
@@ -336,19 +342,10 @@ public struct Simulation {
         requests[Int(id) - 1].restored = true
         requests[Int(id) - 1].saved = true
         savedCount += 1
-        // Only a held LinkTrail install waits for consent (LT-3); everything else is queued.
-        let waits = row.waitingForConsent && row.kind == .install && profile == .linktrail
-        enter(id, waits ? .pending : .queued, rule: profileSaveRule)
+        // Only an install held by the consent gate waits for consent; everything else is queued.
+        let waits = row.waitingForConsent && row.kind == .install && spec.gate != nil
+        enter(id, waits ? .pending : .queued, rule: spec.survivesRule)
         return id
-    }
-
-    var profileSaveRule: RuleID {
-        switch profile {
-        case .linktrail: return .lt12
-        case .ios: return .ios6
-        case .android: return .and2
-        case .flutter: return .fl2
-        }
     }
 
     mutating func quit() {
@@ -359,76 +356,19 @@ public struct Simulation {
         ids.sort()
         for id in ids {
             requests[Int(id) - 1].generation &+= 1
-            switch profile {
-            case .linktrail: LinkTrailPolicy.closing(&self, id)
-            case .ios: IOSPolicy.closing(&self, id)
-            case .android, .flutter: closingUserCom(id)
-            }
+            closing(id)
         }
-        if flush.active { LinkTrailPolicy.endFlush(&self, .appClosed, rule: .lt12, allowMorePass: false) }
-        flush.morePass = false
+        if flush.active { endFlush(.appClosed, rule: spec.survivesRule, allowMorePass: false) }
+        if flushState != nil { flushState!.morePass = false }
         appRunning = false
         let saved = Int32(clamping: savedCount)
         log(.outbox, .appClosed(saved: saved), "app closed · \(savedCount) saved on the device")
     }
 
-    /// AND-2, FL-2: a saved request stays saved; one never saved is lost.
-    mutating func closingUserCom(_ id: Int32) {
-        let rule: RuleID = profile == .android ? .and2 : .fl2
-        if request(id).saved {
-            move(id, to: .queued, rule: rule)
-        } else {
-            move(id, to: .dropped, rule: rule, reason: .notSaved)
-        }
-    }
+    /// Whether the app's code gets completion handlers on this profile.
+    var hasCompletions: Bool { profile.hasCompletions }
 
-    mutating func created(_ id: Int32) {
-        switch profile {
-        case .linktrail: LinkTrailPolicy.created(&self, id)
-        case .ios: IOSPolicy.created(&self, id)
-        case .android: AndroidPolicy.created(&self, id)
-        case .flutter: FlutterPolicy.created(&self, id)
-        }
-    }
-
-    mutating func finishAttempt(_ id: Int32, _ outcome: Outcome) {
-        requests[Int(id) - 1].lastOutcome = outcome
-        switch profile {
-        case .linktrail: LinkTrailPolicy.answered(&self, id, outcome)
-        case .ios: IOSPolicy.answered(&self, id, outcome)
-        case .android: AndroidPolicy.answered(&self, id, outcome)
-        case .flutter: FlutterPolicy.answered(&self, id, outcome)
-        }
-    }
-
-    mutating func retryDue(_ id: Int32) {
-        switch profile {
-        case .linktrail: send(id, rule: .lt4)
-        case .ios: IOSPolicy.retryDue(&self, id)
-        case .android, .flutter: preconditionFailure("no retry timers on \(profile.rawValue)")
-        }
-    }
-
-    mutating func networkReturned() {
-        let queued = Int32(clamping: count(.queued))
-        switch profile {
-        case .linktrail:
-            log(
-                .outbox, .resendWaits(count: queued, for: .flush), "the network returning does not flush (LT-8)",
-                rule: .lt8)
-        case .ios: IOSPolicy.networkReturned(&self)
-        case .android:
-            log(
-                .outbox, .resendWaits(count: queued, for: .getInstance),
-                "saved requests wait for getInstance() (AND-3)", rule: .and3)
-        case .flutter:
-            log(
-                .outbox, .resendWaits(count: queued, for: .launch), "saved requests wait for the next launch (FL-4)",
-                rule: .fl4)
-        }
-    }
-
-    // MARK: Building blocks for the policies
+    // MARK: Building blocks for the profile engine
 
     mutating func intern(_ s: String) -> Int32 {
         nameTable.intern(s)
@@ -443,8 +383,8 @@ public struct Simulation {
         let nameID = intern(name)
         let currencyID = currency.map { intern($0) } ?? 0
         var k: UInt64 = 0
-        if profile == .linktrail {
-            // LT-7: a key per request, from the seed, so runs are repeatable.
+        if spec.keysRule != nil {
+            // A key per request, from the seed, so runs are repeatable.
             k = key ?? Simulation.linkTrailKey(seed: settings.seed, id: id, opens: store.epoch)
         }
         requests.append(
@@ -657,7 +597,7 @@ public struct Simulation {
         if verdict == .counted && r.idempotencyKey != 0 { requests[Int(id) - 1].keyCounted = true }
         switch verdict {
         case .duplicate:
-            log(.backend, .backendDuplicate, request: id, rule: .lt7) {
+            log(.backend, .backendDuplicate, request: id, rule: spec.keysRule ?? .backend) {
                 "backend: #\(id) '\($0.name(of: id))' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again"
             }
         case .counted where r.plannedAnswer == .partial:
@@ -679,7 +619,7 @@ public struct Simulation {
     /// Puts a request on a backoff timer (BACKOFF).
     mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) {
         let r = request(id)
-        let at = VirtualTime.later(now, by: settings.delay(afterAttempt: Int(r.budgetUsed)))
+        let at = VirtualTime.later(now, by: settings.wait(afterAttempt: Int(r.budgetUsed), request: id))
         move(id, to: .retrying, rule: rule, outcome: outcome)
         requests[Int(id) - 1].nextAttemptAt = at
         schedule(.retry, id, at: at)
@@ -710,7 +650,7 @@ public struct Simulation {
         switch trigger {
         case .launch: return "launch"
         case .consentGranted: return "consent granted"
-        case .deferred: return "deferred trigger (LT-9)"
+        case .deferred: return "deferred trigger (" + (spec.flush.map { profile.rule($0.more).id } ?? "") + ")"
         case .success(let id): return "successful send of \(label(id))"
         }
     }

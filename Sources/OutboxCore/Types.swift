@@ -1,21 +1,3 @@
-/// The SDK a simulation models.
-public enum Profile: String, CaseIterable, Sendable {
-    case linktrail, ios, android, flutter
-
-    /// The one-line title shown by `outbox profiles` and the UI header.
-    public var title: String {
-        switch self {
-        case .linktrail: return "LinkTrail attribution SDK"
-        case .ios: return "Positive User (UserCom) SDK on iOS"
-        case .android: return "Positive User (UserCom) SDK on Android"
-        case .flutter: return "Positive User (UserCom) SDK on Flutter"
-        }
-    }
-
-    /// Whether the profile is one of the three UserCom SDKs.
-    public var isUserCom: Bool { self != .linktrail }
-}
-
 /// What a request is.
 public enum RequestKind: UInt8, CaseIterable, Sendable {
     case install, event, ping, screen, product, notification, logout, tokenRemoval, anonymousPing

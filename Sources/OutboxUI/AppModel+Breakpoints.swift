@@ -4,7 +4,8 @@ import OutboxCore
 /// rule, or any transition of one request (`b`, `:break`).
 public enum Breakpoint: Equatable, Sendable {
     case state(RequestState)
-    case rule(RuleID)
+    /// A rule by its ID as the profiles write it (`LT-4`): each column matches it in its own profile's rules.
+    case rule(String)
     /// A request by number; comparing, a row of the list (its number in every column).
     case request(Int32)
 
@@ -12,16 +13,16 @@ public enum Breakpoint: Equatable, Sendable {
     public var text: String {
         switch self {
         case .state(let s): return s.word
-        case .rule(let r): return r.id
+        case .rule(let r): return r
         case .request(let n): return "#\(n)"
         }
     }
 
     /// Whether a transition of `column` matches.
-    func matches(_ t: Transition, row: Int32?) -> Bool {
+    func matches(_ t: Transition, row: Int32?, profile: Profile) -> Bool {
         switch self {
         case .state(let s): return t.to == s
-        case .rule(let r): return t.rule == r
+        case .rule(let r): return profile.rule(t.rule).id == r
         case .request(let n): return row == n
         }
     }
@@ -77,7 +78,7 @@ extension AppModel {
     func describe(_ b: Breakpoint) -> String {
         switch b {
         case .state(let s): return "a request becomes \(s.word)"
-        case .rule(let r): return "a transition cites \(r.id)"
+        case .rule(let r): return "a transition cites \(r)"
         case .request(let n): return (isComparing ? "row #\(n)" : "request #\(n)") + " changes state"
         }
     }
@@ -101,7 +102,7 @@ extension AppModel {
             for e in s.journal[from...] {
                 guard case .transition(let t) = e else { continue }
                 let row = isComparing ? match.row(ofRun: c, id: t.request).map { Int32($0 + 1) } : t.request
-                if breakpoints.contains(where: { $0.matches(t, row: row) }) {
+                if breakpoints.contains(where: { $0.matches(t, row: row, profile: s.profile) }) {
                     hit = (c, t)
                     break
                 }
@@ -166,21 +167,23 @@ extension AppModel {
                 message = ("expected :break rule ID, e.g. :break rule LT-2 (the IDs are in docs/rules.md)", true)
                 return
             }
-            guard let r = RuleID(id: args[1].uppercased()) ?? RuleID(id: args[1]) else {
-                message = (
-                    "unknown rule `\(SafeText.escaped(args[1], max: 40))`, expected a rule ID such as "
-                        + ruleExamples + " (docs/rules.md)", true
-                )
+            let found = [args[1], args[1].uppercased()].first { id in profiles.contains { $0.rule(id: id) != nil } }
+            guard let id = found else {
+                let other = Builtins.all.first { $0.rule(id: args[1].uppercased()) != nil && !profiles.contains($0) }
+                if let other {
+                    message = (
+                        "rule \(args[1].uppercased()) is \(other.rawValue)'s and this screen shows "
+                            + profiles.map(\.rawValue).joined(separator: ", ") + "; expected one of " + ruleExamples, true
+                    )
+                } else {
+                    message = (
+                        "unknown rule `\(SafeText.escaped(args[1], max: 40))`, expected a rule ID such as "
+                            + ruleExamples + " (docs/rules.md)", true
+                    )
+                }
                 return
             }
-            if let p = r.profile, !profiles.contains(p) {
-                message = (
-                    "rule \(r.id) is \(p.rawValue)'s and this screen shows "
-                        + profiles.map(\.rawValue).joined(separator: ", ") + "; expected one of " + ruleExamples, true
-                )
-                return
-            }
-            addBreakpoint(.rule(r))
+            addBreakpoint(.rule(id))
         case "request":
             let what = isComparing ? "a row number" : "a request number"
             guard args.count == 2, let n = Int32(args[1]), n >= 1 else {
@@ -203,7 +206,8 @@ extension AppModel {
 
     /// A few rule IDs the screen's profiles make, for messages.
     var ruleExamples: String {
-        let ids = RuleID.allCases.filter { r in r.profile.map { profiles.contains($0) } ?? false }.map(\.id)
+        var ids: [String] = []
+        for p in profiles { for r in p.ownRules where !ids.contains(p.rule(r).id) { ids.append(p.rule(r).id) } }
         return ids.prefix(4).joined(separator: ", ") + ", ..., NET, BACKOFF"
     }
 
@@ -247,14 +251,14 @@ extension AppModel {
     }
 
     /// The rule of the selected request's last transition (first column when comparing).
-    public var selectedRule: RuleID? {
+    public var selectedRule: String? {
         guard let n = selected else { return nil }
         if isComparing {
             guard let r = selectedMatchRow, let id = match.rows[r].ids.compactMap({ $0 }).first,
                 let c = match.rows[r].ids.firstIndex(where: { $0 != nil })
             else { return nil }
-            return columns[c].request(id).rule
+            return columns[c].profile.rule(columns[c].request(id).rule).id
         }
-        return sim.request(n).rule
+        return sim.profile.rule(sim.request(n).rule).id
     }
 }

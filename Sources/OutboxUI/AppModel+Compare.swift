@@ -163,9 +163,9 @@ extension AppModel {
     /// Why a `set` does nothing on a profile that has no such setting, or nil.
     func settingMissing(_ action: Action, _ p: Profile) -> String? {
         guard case .settingChanged(let key, _) = action,
-            let k = Settings.keys.first(where: { $0.name == key }), !k.profiles.contains(p)
+            let k = Settings.keys.first(where: { $0.name == key }), !k.exists(on: p)
         else { return nil }
-        return "setting '\(key)' is only on " + k.profiles.map(\.rawValue).joined(separator: ", ")
+        return Settings.lackedReason(k)
     }
 
     /// A success message, keeping the note of columns that skipped the action.

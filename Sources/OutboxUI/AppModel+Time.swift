@@ -149,7 +149,7 @@ extension AppModel {
     /// profile first when comparing. The arrow is written `->` in ASCII by the view.
     func transitionText(_ t: Transition, column: Int) -> String {
         let who = isComparing ? profiles[column].rawValue + " " : ""
-        return who + "#\(t.request) → \(t.to.word) (\(t.rule.id))"
+        return who + "#\(t.request) → \(t.to.word) (\(columns[column].profile.rule(t.rule).id))"
     }
 
     /// Space: pauses, or resumes from a pause (a breakpoint's included; the

@@ -208,7 +208,7 @@ extension AppView {
                         shortDuration(r.nextAttemptAt - s.now), x: x + c.next, y: y, role: base,
                         limit: c.colW - c.next)
                 }
-                if c.rule >= 0 { buf.put(r.rule.id, x: x + c.rule, y: y, role: base, limit: 6) }
+                if c.rule >= 0 { buf.put(s.profile.rule(r.rule).id, x: x + c.rule, y: y, role: base, limit: 6) }
                 if c.timeline >= 0 {
                     let cells = timeline(s, id, start: start, msPerCol: step, cols: c.timelineW, g: g)
                     for (j, cell) in cells.enumerated() { buf[x + c.timeline + j, y] = cell }
@@ -265,7 +265,7 @@ extension AppView {
             var facts2 = "#\(id)"
             if r.state == .retrying { facts2 += sep + "next in " + shortDuration(r.nextAttemptAt - s.now) }
             facts2 += r.saved ? sep + "saved" : sep + "not saved"
-            if s.profile == .ios && !r.kind.isLogoutRequest { facts2 += sep + "completion " + r.completion.word }
+            if s.profile.hasCompletions && !r.kind.isLogoutRequest { facts2 += sep + "completion " + r.completion.word }
             buf.put(facts2, x: x, y: y, role: .dim, limit: colW)
             y += 1
             let hist = s.history(of: id)
@@ -274,7 +274,7 @@ extension AppView {
             // The newest transitions, one line each, then the whole text of the rule
             // behind the last one, wrapped to the column: why it is where it is now.
             // Short of room, the text keeps at least the last transition above it.
-            let why = wrap(last.rule.text, width: colW - 2)
+            let why = wrap(s.profile.rule(last.rule).text, width: colW - 2)
             let shownWhy = Array(why.prefix(max(0, room - 1)))
             let steps = Array(hist.suffix(max(1, room - shownWhy.count)))
             for (k, t) in steps.enumerated() {
@@ -282,7 +282,7 @@ extension AppView {
                 let clock = colW >= 24 ? String(VirtualTime.clock(t.time).dropFirst(3).dropLast(2)) + " " : ""
                 var lx = buf.put(clock, x: x, y: y + k, role: .dim, limit: colW)
                 lx = buf.put(t.to.word, x: lx, y: y + k, role: stateRole(t.to), limit: x + colW - lx)
-                lx = buf.put(" " + t.rule.id, x: lx, y: y + k, role: .helpKey, limit: x + colW - lx)
+                lx = buf.put(" " + s.profile.rule(t.rule).id, x: lx, y: y + k, role: .helpKey, limit: x + colW - lx)
                 var extra = ""
                 if !t.outcome.isNone { extra += " " + t.outcome.word }
                 if let reason = t.reason { extra += " " + reason.word }

@@ -22,7 +22,7 @@ extension AppView {
         for (i, t) in hist.enumerated() {
             // The rule's ID right after the time: a narrow pane cuts the line's end, never the why.
             var line: [(String, Role)] = [(" " + VirtualTime.clock(t.time) + " ", .dim)]
-            line.append((t.rule.id, .helpKey))
+            line.append((s.profile.rule(t.rule).id, .helpKey))
             line.append((" " + (t.from?.word ?? "new") + " " + g.arrow + " ", .normal))
             line.append((t.to.word, stateRole(t.to)))
             var extra = ""
@@ -33,7 +33,7 @@ extension AppView {
             doc.lines.append(line)
             if i + 1 < hist.count && hist[i + 1].rule == t.rule { continue }
             doc.anchors.append(doc.lines.count - 1)
-            for l in wrap(t.rule.text, width: width - ruleIndent - 1) { doc.lines.append([(pad + l, .normal)]) }
+            for l in wrap(s.profile.rule(t.rule).text, width: width - ruleIndent - 1) { doc.lines.append([(pad + l, .normal)]) }
         }
         return doc
     }

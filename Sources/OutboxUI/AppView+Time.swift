@@ -43,7 +43,7 @@ extension AppView {
             rows.append(("s", "the selected request (none)", false))
         }
         if let r = m.selectedRule {
-            rows.append(("l", "cites \(r.id) (#\(m.selected!)'s last rule)", m.breakpoints.contains(.rule(r))))
+            rows.append(("l", "cites \(r) (#\(m.selected!)'s last rule)", m.breakpoints.contains(.rule(r))))
         } else {
             rows.append(("l", "cites the selected request's rule", false))
         }

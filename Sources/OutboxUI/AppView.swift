@@ -311,7 +311,7 @@ public enum AppView {
                 buf.put(
                     last, x: c.last, y: y, role: r.state == .dropped ? (sel ? base : .stateDropped) : base, limit: 9)
             }
-            buf.put(r.rule.id, x: c.rule, y: y, role: base, limit: 6)
+            buf.put(m.sim.profile.rule(r.rule).id, x: c.rule, y: y, role: base, limit: 6)
             if let w = window {
                 buf.put(g.vLine, x: c.timeline - 1, y: y, role: .border)
                 let cells = timeline(m.sim, w.histories[i], axis: w.axis, g: g)
@@ -536,7 +536,7 @@ public enum AppView {
         var out: [(Int, String, String)] = []
         for b in KeyMap.bindings {
             guard let st = b.status else { continue }
-            if b.command == .toggleConsent && !m.profiles.contains(.linktrail) { continue }
+            if b.command == .toggleConsent && !m.profiles.contains(where: \.hasConsentGate) { continue }
             let toggle = [Command.toggleNetwork, .pause, .help, .quit].contains(b.command)
             if !toggle && m.usedCommands.contains(b.command) { continue }
             if (b.command == .detail || b.command == .nextPane) && m.selected == nil { continue }
@@ -546,10 +546,10 @@ public enum AppView {
             if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
             out.append((st.order, b.keys[0].label, label))
         }
-        if m.profiles.contains(.android) && !m.usedCommands.contains(.getInstance) {
+        if m.profiles.contains(where: \.hasGetInstance) && !m.usedCommands.contains(.getInstance) {
             out.append((1, "g", "getInstance"))
         }
-        if m.profiles.contains(where: \.isUserCom) && !m.usedCommands.contains(.ping) { out.append((0, "p", "ping")) }
+        if m.profiles.contains(where: { $0.makes(.ping) }) && !m.usedCommands.contains(.ping) { out.append((0, "p", "ping")) }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
 

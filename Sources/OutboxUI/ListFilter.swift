@@ -29,8 +29,17 @@ public struct ListFilter: Equatable, Sendable {
 
     public let terms: [Term]
 
-    public init(_ text: String) {
-        terms = text.split(separator: " ").map { ListFilter.term(String($0)) }
+    /// `profiles`: the profiles on screen; a `rule:` word none of them has says so.
+    public init(_ text: String, profiles: [Profile] = []) {
+        terms = text.split(separator: " ").map { word in
+            var t = ListFilter.term(String(word))
+            if t.field == .rule && t.problem == nil && !profiles.isEmpty
+                && !profiles.contains(where: { p in p.rules.contains { t.names.contains(p.rule($0).id.lowercased()) } })
+            {
+                t.problem = "no rule has that ID (see docs/rules.md)"
+            }
+            return t
+        }
     }
 
     public var isEmpty: Bool { terms.isEmpty }
@@ -58,13 +67,8 @@ public struct ListFilter: Equatable, Sendable {
         case "name":
             t = Term(text: word, field: .name, names: values)
         case "rule":
-            t = Term(text: word, field: .rule)
-            for v in values {
-                if let r = RuleID.allCases.first(where: { $0.id.lowercased() == v }) {
-                    t.codes.append(Int16(r.rawValue))
-                }
-            }
-            if t.codes.count < values.count { t.problem = "no rule has that ID (see docs/rules.md)" }
+            // Resolved per column by its profile's rules (`Matcher`): a rule ID is the profile's data.
+            t = Term(text: word, field: .rule, names: values)
         case "kind":
             t = Term(text: word, field: .kind)
             t.codes = pick(values, RequestKind.allCases.map { ($0.word, Int16($0.rawValue)) }, &t.problem, "kind")
@@ -114,8 +118,13 @@ public struct ListFilter: Equatable, Sendable {
         /// Per term, per name id, whether the name matches (name terms only).
         let nameHits: [[Bool]]
 
-        init(_ filter: ListFilter, names: [String], only: Int? = nil) {
-            terms = only.map { [filter.terms[$0]] } ?? filter.terms
+        init(_ filter: ListFilter, names: [String], profile: Profile, only: Int? = nil) {
+            terms = (only.map { [filter.terms[$0]] } ?? filter.terms).map { t in
+                guard t.field == .rule else { return t }
+                var r = t
+                r.codes = profile.rules.filter { t.names.contains(profile.rule($0).id.lowercased()) }.map { Int16($0.rawValue) }
+                return r
+            }
             var hits: [[Bool]] = []
             for t in terms {
                 if t.field == .name && t.problem == nil {
@@ -149,7 +158,7 @@ public struct ListFilter: Equatable, Sendable {
 
 extension AppModel {
     /// The parsed `/` filter.
-    public var listFilter: ListFilter { ListFilter(nameFilter) }
+    public var listFilter: ListFilter { ListFilter(nameFilter, profiles: profiles) }
 
     /// With a filter: the listed ids (one column) or rows + 1 (a compare) under
     /// the tab, and how many match the filter in each state (the tab counts),
@@ -161,7 +170,7 @@ extension AppModel {
         let want = tab.state.map { Int($0.rawValue) }
         if isComparing {
             let sims = columns
-            let matchers = sims.map { ListFilter.Matcher(filter, names: $0.names) }
+            let matchers = sims.map { ListFilter.Matcher(filter, names: $0.names, profile: $0.profile) }
             for (i, row) in match.rows.enumerated() {
                 var bits = 0
                 for (c, id) in row.ids.enumerated() {
@@ -176,7 +185,7 @@ extension AppModel {
             }
             return (out, counts, total)
         }
-        let matcher = ListFilter.Matcher(filter, names: sim.names)
+        let matcher = ListFilter.Matcher(filter, names: sim.names, profile: sim.profile)
         for r in sim.requests where r.nameID != 0 || r.state != .dropped {
             guard matcher.matches(r) else { continue }
             let s = Int(r.state.rawValue)
@@ -227,7 +236,7 @@ extension AppModel {
 
     func anyMatches(_ f: ListFilter, term: Int) -> Bool {
         for s in columns {
-            let m = ListFilter.Matcher(f, names: s.names, only: term)
+            let m = ListFilter.Matcher(f, names: s.names, profile: s.profile, only: term)
             if s.requests.contains(where: { ($0.nameID != 0 || $0.state != .dropped) && m.matches($0) }) { return true }
         }
         return false

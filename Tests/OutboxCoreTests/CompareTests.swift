@@ -359,16 +359,16 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(log.count, all.count)
         let got = log.steps(of: [1])[1] ?? []
         XCTAssertEqual(
-            got.map(\.description),
+            got.map { $0.text(on: .ios) },
             runner.sim.history(of: 1).map {
                 CompareStep(
                     time: $0.time, from: $0.from, to: $0.to, attempt: $0.attempt, outcome: $0.outcome,
                     reason: $0.reason, rule: $0.rule
-                ).description
+                ).text(on: .ios)
             })
         XCTAssertEqual(got.map(\.time), [100, 100, 300])
         XCTAssertEqual(
-            got.map(\.description),
+            got.map { $0.text(on: .ios) },
             [
                 "new → pending IOS-1", "pending → in-flight attempt 1 IOS-2",
                 "in-flight → dropped attempt 1 403 rejected IOS-3",

@@ -49,6 +49,7 @@ final class PropertyTests: XCTestCase {
         case .ios: [.rejected, .exhausted, .notSaved]
         case .android: [.notSaved]
         case .flutter: [.rejected, .notSaved]
+        default: []
         }
         XCTAssertEqual(reasonsSeen, reasons, "drop reasons reached")
         let profileRules = Set(RuleID.rules(for: profile).filter { $0.profile == profile })
@@ -206,6 +207,8 @@ struct Fuzzer {
                 if r.state == .retrying { problems.append("#\(r.id) retrying on Android") }
             case .flutter:
                 if r.state == .retrying { problems.append("#\(r.id) retrying on Flutter (FL-3)") }
+            default:
+                break
             }
             if s.profile != .ios && r.completion != .none { problems.append("#\(r.id) got a completion on \(s.profile.rawValue)") }
             if r.state == .retrying && r.nextAttemptAt < s.now { problems.append("#\(r.id) retry overdue") }

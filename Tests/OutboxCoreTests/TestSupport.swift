@@ -55,3 +55,25 @@ let packageRoot: String = {
     parts.removeLast(3)  // Tests/OutboxCoreTests/TestSupport.swift
     return parts.joined(separator: "/")
 }()
+
+// Test plumbing since profiles became files (issue 13): a rule ID is resolved
+// through its profile; tests of the built-ins resolve them through the registry.
+extension RuleID {
+    static var allCases: [RuleID] { Rules.shared + Builtins.all.flatMap(\.ownRules) }
+    var owner: Profile? { Builtins.all.first { $0.ownRules.contains(self) } }
+    var info: RuleInfo { (owner ?? Builtins.all[0]).rule(self) }
+    var id: String { info.id }
+    var text: String { info.text }
+    var isAssumption: Bool { info.isAssumption }
+    var profile: Profile? { owner }
+    init?(id: String) {
+        guard let r = Builtins.all.lazy.compactMap({ $0.rule(id: id) }).first else { return nil }
+        self = r
+    }
+    static func rules(for p: Profile) -> [RuleID] { Rules.shared + p.ownRules }
+}
+
+extension Profile {
+    /// The three Positive User (UserCom) built-ins.
+    var isUserCom: Bool { self != .linktrail }
+}

@@ -125,7 +125,7 @@ final class CompareTests: XCTestCase {
                     return false
                 }
                 if case .settingChanged(let key, _) = a {
-                    return Settings.keys.first { $0.name == key }!.profiles.contains(p)
+                    return Settings.keys.first { $0.name == key }!.exists(on: p)
                 }
                 return a.missing(on: p) == nil
             }

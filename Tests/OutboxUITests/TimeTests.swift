@@ -169,7 +169,7 @@ final class TimeTests: XCTestCase {
         var s = Session(.linktrail, settings: [("requireConsent", "false")])
         s.wait(1000)
         s.command("break rule lt-5")
-        XCTAssertEqual(s.model.breakpoints, [.rule(.lt5)])
+        XCTAssertEqual(s.model.breakpoints, [.rule("LT-5")])
         s.type("o")  // offline: attempts fail at once
         s.type("t")
         s.wait(60_000)  // 0, 2 s, 6 s: the third failure queues it (LT-5)
@@ -213,14 +213,14 @@ final class TimeTests: XCTestCase {
         s.type("bx")
         s.type("bs")
         s.type("bl")
-        XCTAssertEqual(s.model.breakpoints, [.state(.retrying), .state(.dropped), .request(1), .rule(.lt4)])
+        XCTAssertEqual(s.model.breakpoints, [.state(.retrying), .state(.dropped), .request(1), .rule("LT-4")])
         s.type("b")
         let marked = s.screen().text
         XCTAssertTrue(marked.contains("✓r  becomes retrying"), marked)
         XCTAssertTrue(marked.contains(" f  becomes in-flight"), marked)
         XCTAssertTrue(s.screen(glyphs: .ascii).text.contains("vr  becomes retrying"))
         s.type("r")  // again: cleared
-        XCTAssertEqual(s.model.breakpoints, [.state(.dropped), .request(1), .rule(.lt4)])
+        XCTAssertEqual(s.model.breakpoints, [.state(.dropped), .request(1), .rule("LT-4")])
         XCTAssertEqual(s.model.message?.text, "breakpoint retrying cleared; set: dropped, #1, LT-4")
         s.type("bz")
         XCTAssertEqual(s.model.mode, .chooseBreak)

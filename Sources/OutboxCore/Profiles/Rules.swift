@@ -1,0 +1,36 @@
+/// The shared rules of `shared/spec/delivery-rules.md`: the machinery every
+/// profile runs on (the network, latency, timeouts, the backend, order at an
+/// instant). They are numbered first in every profile's book; each profile's
+/// own rules come from its file (`rule ID "text"`).
+extension RuleID {
+    public static let net = RuleID(rawValue: 0)
+    public static let lat = RuleID(rawValue: 1)
+    public static let tmo = RuleID(rawValue: 2)
+    public static let ans = RuleID(rawValue: 3)
+    public static let cancel = RuleID(rawValue: 4)
+    public static let backoff = RuleID(rawValue: 5)
+    public static let retryable = RuleID(rawValue: 6)
+    public static let lost = RuleID(rawValue: 7)
+    public static let backend = RuleID(rawValue: 8)
+    public static let order = RuleID(rawValue: 9)
+    public static let jitter = RuleID(rawValue: 10)
+}
+
+public enum Rules {
+    /// The shared rules, in raw order.
+    static let sharedInfo: [RuleInfo] = [
+        RuleInfo(id: "NET", text: "While offline every attempt fails at once as a transport error (not on iOS); going offline fails every attempt on the wire.", isAssumption: false, isShared: true),
+        RuleInfo(id: "LAT", text: "An attempt takes `latency` from send to answer and reaches the backend at half of it.", isAssumption: false, isShared: true),
+        RuleInfo(id: "TMO", text: "`server timeout`, or a timeout shorter than the latency, fails the attempt as a transport error after `timeout`.", isAssumption: false, isShared: true),
+        RuleInfo(id: "ANS", text: "The backend's answer is fixed when the attempt is sent; only attempts made online use the plan up.", isAssumption: false, isShared: true),
+        RuleInfo(id: "CANCEL", text: "A cancelled attempt never reaches the backend if it had not yet; its answer is ignored.", isAssumption: false, isShared: true),
+        RuleInfo(id: "BACKOFF", text: "A retry delay starts when the attempt fails; a short delay list repeats its last delay.", isAssumption: false, isShared: true),
+        RuleInfo(id: "RETRYABLE", text: "1xx and 3xx answers are treated like 4xx.", isAssumption: false, isShared: true),
+        RuleInfo(id: "LOST", text: "`server lost`: the backend records and counts the request, the client sees a timeout.", isAssumption: false, isShared: true),
+        RuleInfo(id: "BACKEND", text: "The backend records every request, counts once per idempotency key, keeps totals and revenue.", isAssumption: false, isShared: true),
+        RuleInfo(id: "ORDER", text: "At an instant: due timers first, then actions in order, then what they set for that instant.", isAssumption: false, isShared: true),
+        RuleInfo(id: "JITTER", text: "retry.jitter full waits 0 to the delay, equal half to all of it, drawn from seed, the request and the attempt.", isAssumption: true, isShared: true),
+    ]
+
+    public static let shared: [RuleID] = (0..<sharedInfo.count).map { RuleID(rawValue: UInt8($0)) }
+}
