@@ -68,6 +68,12 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
 
     /// The rule with this raw number in this profile's book.
     public func rule(_ r: RuleID) -> RuleInfo { spec.rule(r) }
+    /// A rule's ID as the page writes it (`LT-6`): read once per timeline line, so kept ready.
+    @inline(__always)
+    public func id(of r: RuleID) -> String {
+        let i = Int(r.rawValue)
+        return i < spec.idTexts.count ? spec.idTexts[i] : spec.rule(r).id
+    }
     /// The rule a page writes `id` (`LT-6`, `NET`), or nil.
     public func rule(id: String) -> RuleID? { spec.ruleIDs[id] }
     /// Its own rules in file order, then the shared ones.
@@ -161,6 +167,8 @@ public final class ProfileSpec: Sendable {
     /// Rules by raw number (a sparse book: shared, then built-in, then own).
     let book: [RuleInfo?]
     let ruleIDs: [String: RuleID]
+    /// Each rule's ID text by raw number ("R<n>" where the book has none).
+    let idTexts: [String]
     /// Its own rules, in file order (a `base`'s first).
     let ownRules: [RuleID]
 
@@ -208,6 +216,7 @@ public final class ProfileSpec: Sendable {
         var ids: [String: RuleID] = [:]
         for (i, r) in book.enumerated() { if let r { ids[r.id] = RuleID(rawValue: UInt8(i)) } }
         self.ruleIDs = ids
+        self.idTexts = book.enumerated().map { i, r in r?.id ?? "R\(i)" }
         self.ownRules = ownRules
         self.kinds = kinds
         self.directKinds = directKinds

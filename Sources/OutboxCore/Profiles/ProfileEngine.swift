@@ -10,11 +10,13 @@ extension Simulation {
     }
 
     /// The slots about one request: its name, label, the outcome, attempts, a reason.
+    /// The strings are read first: a closure capturing `self` would copy the whole model.
     func requestSlots(_ id: Int32, _ outcome: Outcome, attempts: Int32, reason: DropReason?) -> (Slot) -> String {
-        { s in
+        let (name, label) = (name(of: id), label(id))
+        return { s in
             switch s {
-            case .name: return self.name(of: id)
-            case .label: return self.label(id)
+            case .name: return name
+            case .label: return label
             case .outcome: return outcome.word
             case .attempts: return String(attempts)
             case .reason: return reason?.word ?? ""
