@@ -303,12 +303,12 @@ enum BareLoop {
 /// everything else.
 enum ModelBench {
     static func transitionsPerSecond(live: Int, transitions: Int) -> Double {
-        var settings = Settings(profile: .ios)
+        var settings = Settings(profile: Builtins.ios)
         // A budget no request exhausts during the measurement: past the 1000 that
         // input may ask for (Settings.maxRetryAttempts), set directly, as code may.
         settings.retryAttempts = 1_000_000_000
-        _ = settings.set("retry.delays", "1s", profile: .ios)
-        var sim = Simulation(profile: .ios, settings: settings, store: InMemoryDeviceStore())
+        _ = settings.set("retry.delays", "1s", profile: Builtins.ios)
+        var sim = Simulation(profile: Builtins.ios, settings: settings, store: InMemoryDeviceStore())
         sim.keepsJournal = false
         sim.apply(.appLaunched)
         sim.apply(.serverPlanned(.status(503), .always))

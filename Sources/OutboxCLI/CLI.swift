@@ -232,11 +232,20 @@ enum Help {
         """
 
     static let profiles = """
-        usage: outbox profiles [NAME]
+        usage: outbox profiles [NAME | PATH.profile]
+               outbox profiles --source NAME | PATH.profile
 
         Prints each profile's rules (ID and one line), its settings with their
         defaults, and the assumptions Outbox makes where the SDK documents are
-        silent, marked as such. NAME is linktrail, ios, android or flutter.
+        silent, marked as such: the built-ins (linktrail, ios, android,
+        flutter), then the profiles in the user folder
+        ($XDG_CONFIG_HOME/outbox/profiles, else ~/.config/outbox/profiles).
+        NAME picks one of those; PATH.profile reads a profile file.
+
+        --source prints a profile's file exactly: a built-in's is where to start
+        writing your own (`outbox profiles --source ios > acme.profile`).
+        The profile language: docs/profiles.md. A bad profile file exits 2
+        with FILE:LINE: what was expected.
         """
 
     static let bench = """

@@ -104,7 +104,7 @@ enum StateCommand {
             var head =
                 "\(p.rawValue): \(rows.count) saved"
                 + (store.damageCount > 0 ? " (and damaged rows, listed on stderr)" : "") + " · \(store.path)"
-            if p == .linktrail {
+            if p.hasConsentGate {
                 head += " · consent \(store.consent.word) · install \(store.installCreated ? "created" : "not created")"
             }
             console.print(head)

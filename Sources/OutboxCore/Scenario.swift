@@ -289,6 +289,8 @@ struct ScenarioParser {
     var playing: Profile?
     /// Finds the profile a `profile` or `compare` line names.
     var resolver = ProfileResolver.builtins
+    /// The profile line named no profile: later lines are not checked.
+    var profileLineFailed = false
     var compareProfiles: [Profile]?
     var seenCompare = false
     var skipped: [Scenario.SkippedLine] = []
@@ -460,6 +462,8 @@ struct ScenarioParser {
 
     mutating func statement(_ n: Int, _ w: [String], _ code: String) {
         guard let profile else {
+            // After a bad profile line the rest cannot be checked: one error, not one a line.
+            if profileLineFailed { return }
             guard w[0] == "profile" else {
                 fail(n, "`\(w[0])` before the profile, expected `profile \(ProfileResolver.builtinNames("|"))` first")
                 return
@@ -473,6 +477,7 @@ struct ScenarioParser {
             case .success(let found): p = found
             case .failure(let problem):
                 fail(n, "bad profile line: " + problem.message)
+                profileLineFailed = true
                 return
             }
             self.fileProfile = p

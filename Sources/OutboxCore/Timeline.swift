@@ -11,7 +11,7 @@ public struct TimelineWriter {
     public let format: TimelineFormat
     /// JSONL only: a `"profile"` key written second, after `"t"` (`outbox compare`).
     public let profile: String?
-    /// `"profile":"ios"`, quoted once.
+    /// `"profile":"NAME"`, quoted once.
     private let profileField: String?
 
     public init(format: TimelineFormat, profile: String? = nil) {

@@ -19,6 +19,9 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
     /// The one-line title shown by `outbox profiles` and the UI header.
     public var title: String { spec.title }
     public var description: String { spec.name }
+    /// How a scenario file names it so it is found again: a built-in's name, or
+    /// the absolute path of the file it was read from (recordings write this).
+    public var reference: String { spec.path ?? spec.name }
     /// Whether it is one of the built-ins, not a user's file.
     public var isBuiltin: Bool { spec.path == nil }
 
@@ -165,25 +168,25 @@ public final class ProfileSpec: Sendable {
     let kinds: UInt16
     /// Kinds sent outside the queue, never saved (IOS-7), and the rule they cite.
     let directKinds: UInt16
-    let directRule: RuleID?
-    let gate: GateRules?
-    let flush: FlushRules?
-    let keysRule: RuleID?
+    public let directRule: RuleID?
+    public let gate: GateRules?
+    public let flush: FlushRules?
+    public let keysRule: RuleID?
     let defaults: Settings
-    let save: SaveMode
-    let createdRule: RuleID
-    let sendRule: RuleID
-    let offline: OfflineMode
+    public let save: SaveMode
+    public let createdRule: RuleID
+    public let sendRule: RuleID
+    public let offline: OfflineMode
     let survivesRule: RuleID
     let retries: Bool
     /// Answers: `responses[table[k]]`, `table` indexed by `Spec.slot(...)`.
     let responses: [Response]
     let table: [UInt8]
-    let exhausted: Response?
-    let resendLaunch: Resend?
-    let resendNetwork: Resend?
-    let resendGetInstance: Resend?
-    let report: Reporting
+    public let exhausted: Response?
+    public let resendLaunch: Resend?
+    public let resendNetwork: Resend?
+    public let resendGetInstance: Resend?
+    public let report: Reporting
     let texts: [TextKey: Template]
     /// The `on` lines as written (a `base` line starts from them).
     nonisolated(unsafe) let onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)]

@@ -199,6 +199,7 @@ struct ProfileParser {
             guard w.count == 2, !w[1].isEmpty else { return fail(n, "bad title line, expected `title \"TEXT\"`") }
             if let why = ProfileParser.badText(w[1]) { return fail(n, why) }
             d.title = w[1]
+            return  // a title may come before `base`
         case "rule": ruleLine(n, w)
         case "requests": requestsLine(n, w)
         case "direct": directLine(n, w)
