@@ -82,12 +82,12 @@ public enum CLI {
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
+        usage: outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
                       [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
-               outbox profiles [NAME]
+               outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile
                outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
                outbox keys
                outbox help [COMMAND] | --help | --version
@@ -151,8 +151,10 @@ enum Help {
         outbox \(CLI.version): watch a mobile SDK's delivery queue at work
 
         Outbox models how an SDK sends, retries, saves and drops requests, for four
-        profiles: linktrail, ios, android, flutter. Every transition names the rule
-        of docs/rules.md behind it.
+        built-in profiles: linktrail, ios, android, flutter; a profile is a text file
+        (docs/profiles.md), so --profile also takes PATH.profile or the name of one
+        in ~/.config/outbox/profiles. Every transition names the rule behind it
+        (docs/rules.md, or the profile file's own `rule` lines).
 
         \(CLI.usage)
 

@@ -30,11 +30,12 @@ enum StateCommand {
             switch a {
             case "--profile":
                 guard let v = value() else { return 2 }
-                guard let p = Profile(rawValue: v) else {
-                    console.error("outbox state: unknown profile `\(v)`, expected linktrail, ios, android or flutter")
+                switch ProfileLoader.resolve(v, relativeTo: nil) {
+                case .success(let p): profiles = [p]
+                case .failure(let why):
+                    console.error("outbox state: " + why.message)
                     return 2
                 }
-                profiles = [p]
             case "--state-dir":
                 guard let v = value() else { return 2 }
                 dir = v

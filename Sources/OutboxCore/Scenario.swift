@@ -87,20 +87,8 @@ public struct ScenarioErrors: Error, Sendable {
     public let errors: [ScenarioError]
 }
 
-/// Bad input: where it is and what was expected.
-public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let message: String
-
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "\(file):\(line): \(message)" }
-}
+/// Bad input in a scenario file (the one `Diagnostic` type of every reader).
+public typealias ScenarioError = Diagnostic
 
 extension Scenario {
     /// Parses a scenario; every problem found is returned, and then nothing runs.

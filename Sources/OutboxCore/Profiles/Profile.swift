@@ -78,7 +78,7 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
 /// A rule, by its number in the books of the profiles that cite it: the shared
 /// rules first (0...), then the built-ins' rules in registry order, then each
 /// user profile's own. Resolve it through the profile (`Profile.rule(_:)`).
-public struct RuleID: Hashable, Sendable, Comparable {
+public struct RuleID: Hashable, Sendable, Comparable, BitwiseCopyable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static func < (a: RuleID, b: RuleID) -> Bool { a.rawValue < b.rawValue }

@@ -1,10 +1,5 @@
-/// Bad input in a profile file: where it is and what was expected.
-public struct ProfileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let message: String
-    public var description: String { "\(file):\(line): \(message)" }
-}
+/// Bad input in a profile file (the one `Diagnostic` type of every reader).
+public typealias ProfileError = Diagnostic
 
 /// Every problem found in one profile file (at most `ProfileParser.maxErrors`).
 public struct ProfileErrors: Error, Sendable {
