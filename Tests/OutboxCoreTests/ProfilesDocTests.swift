@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import OutboxCLI
 @testable import OutboxCore
 
 /// docs/profiles.md shows only real profiles: every ```profile block parses,
@@ -108,6 +109,45 @@ final class ProfilesDocTests: XCTestCase {
         XCTAssertEqual(counts["outbox"], 1, "\(counts)")
         XCTAssertEqual(counts["timeline"], 1, "\(counts)")
         XCTAssertNotNil(shown["acme"], "the walkthrough's profile")
+    }
+
+    /// The walkthrough through the command line: its profile and scenario saved
+    /// side by side, `outbox profiles ./acme.profile` reads the profile, `outbox
+    /// run acme-outage.outbox` prints the page's timeline and then a summary with
+    /// every check holding, and a profile-error block read as a file exits 2
+    /// naming its file and line.
+    func testTheWalkthroughRunsOnTheCommandLine() throws {
+        let doc = try String(contentsOfFile: Self.path, encoding: .utf8)
+        let blocks = Self.blocks(doc)
+        let profile = try XCTUnwrap(blocks.last { $0.info == "profile" && $0.text.contains("profile acme\n") })
+        let k = try XCTUnwrap(blocks.firstIndex { $0.info == "outbox" })
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("profiles-doc-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try profile.text.write(to: dir.appendingPathComponent("acme.profile"), atomically: true, encoding: .utf8)
+        let scenario = dir.appendingPathComponent("acme-outage.outbox").path
+        try blocks[k].text.write(toFile: scenario, atomically: true, encoding: .utf8)
+
+        let (ps, pout, perr) = cli(["profiles", dir.appendingPathComponent("acme.profile").path])
+        XCTAssertEqual(ps, 0, perr)
+        XCTAssertTrue(pout.hasPrefix("acme: Acme Analytics SDK (what-if)\n"), pout)
+        XCTAssertTrue(pout.contains("  ACME-3 [assumption] Any other 4xx stays queued"), pout)
+
+        let (status, out, err) = cli(["run", scenario])
+        XCTAssertEqual(status, 0, err)
+        var lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines.removeLast(), "")
+        let summary = lines.removeLast()
+        XCTAssertEqual(lines.joined(separator: "\n") + "\n", blocks[k + 1].text)
+        XCTAssertTrue(summary.hasPrefix(scenario + ": 3 passed, 0 failed · "), summary)
+
+        let bad = try XCTUnwrap(blocks.first { $0.info == "profile-error" })
+        let badPath = dir.appendingPathComponent("bad.profile").path
+        try bad.text.write(toFile: badPath, atomically: true, encoding: .utf8)
+        let (bs, _, berr) = cli(["profiles", badPath])
+        XCTAssertEqual(bs, 2)
+        let shown = try XCTUnwrap(blocks[blocks.firstIndex { $0.line == bad.line }! + 1].text.split(separator: "\n").first)
+        XCTAssertTrue(berr.contains(badPath + shown.dropFirst(Self.fileName.count)), berr)
     }
 
     /// The table of `say` keys lists every key with exactly the slots it allows.

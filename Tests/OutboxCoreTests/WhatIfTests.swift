@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 
+@testable import OutboxCLI
 @testable import OutboxCore
 
 /// examples/what-if/: three profiles that each change one thing about a
@@ -139,6 +140,26 @@ final class WhatIfTests: XCTestCase {
                 let runner = try Self.play(name, on: p)
                 XCTAssertGreaterThanOrEqual(runner.results.count, p == base ? 4 : 8, "\(name) on \(p.name) checks little")
             }
+        }
+    }
+
+    /// The command line finds `./X.profile` beside the scenario: `outbox run`
+    /// plays the what-if with every check holding, and `outbox compare` plays
+    /// both, marking the requests they end differently.
+    func testTheCommandLinePlaysAndComparesEachScenario() throws {
+        let marked = ["ios-jitter": ["signup", "purchase", "home"], "flutter-retry-429": ["signup", "purchase", "level_up"],
+            "linktrail-5-attempts": ["purchase"]]
+        for (name, base) in Self.whatIfs {
+            let path = Self.dir + "/\(name).outbox"
+            let (status, out, err) = cli(["run", "--quiet", path])
+            XCTAssertEqual(status, 0, "\(name): \(err)")
+            XCTAssertEqual(err, "", name)
+            XCTAssertTrue(out.hasPrefix(path + ": ") && out.contains(" passed, 0 failed · "), out)
+            let (cs, cout, cerr) = cli(["compare", path, "--width", "100"])
+            XCTAssertEqual(cs, 0, "\(name): \(cerr)")
+            XCTAssertTrue(cout.hasPrefix("== \(path): \(base), \(name)\n"), cout)
+            let rows = cout.split(separator: "\n").filter { $0.hasPrefix("! ") }.map { $0.dropFirst(2).split(separator: " ")[0] }
+            XCTAssertEqual(rows.map(String.init), marked[name], "\(name):\n\(cout)")
         }
     }
 
