@@ -67,7 +67,8 @@ final class ProfilesDocTests: XCTestCase {
                 switch Profile.parse(b.text, file: Self.fileName, path: "/doc/" + Self.fileName) {
                 case .success(let p): shown[p.name] = p
                 case .failure(let e):
-                    XCTFail("\(at): the profile does not parse:\n" + e.errors.map(\.description).joined(separator: "\n"))
+                    XCTFail(
+                        "\(at): the profile does not parse:\n" + e.errors.map(\.description).joined(separator: "\n"))
                 }
             case "profile-error":
                 guard k + 1 < blocks.count else { return XCTFail("\(at): no block shows the error") }
@@ -90,7 +91,8 @@ final class ProfilesDocTests: XCTestCase {
                 switch Scenario.parse(b.text, file: "acme-outage.outbox", profiles: Self.resolver(shown)) {
                 case .success(let s): sc = s
                 case .failure(let e):
-                    XCTFail("\(at): the scenario does not parse:\n" + e.errors.map(\.description).joined(separator: "\n"))
+                    XCTFail(
+                        "\(at): the scenario does not parse:\n" + e.errors.map(\.description).joined(separator: "\n"))
                     continue
                 }
                 var runner = ScenarioRunner(sc)
@@ -146,8 +148,28 @@ final class ProfilesDocTests: XCTestCase {
         try bad.text.write(toFile: badPath, atomically: true, encoding: .utf8)
         let (bs, _, berr) = cli(["profiles", badPath])
         XCTAssertEqual(bs, 2)
-        let shown = try XCTUnwrap(blocks[blocks.firstIndex { $0.line == bad.line }! + 1].text.split(separator: "\n").first)
+        let shown = try XCTUnwrap(
+            blocks[blocks.firstIndex { $0.line == bad.line }! + 1].text.split(separator: "\n").first)
         XCTAssertTrue(berr.contains(badPath + shown.dropFirst(Self.fileName.count)), berr)
+    }
+
+    /// "Start from a built-in's own text": `outbox profiles --source ios` prints
+    /// the file exactly, and with its profile line renamed it is a profile of
+    /// your own that behaves as iOS does.
+    func testSourceOfABuiltinRenamedIsAProfileOfYourOwn() throws {
+        let doc = try String(contentsOfFile: Self.path, encoding: .utf8)
+        XCTAssertTrue(doc.contains("outbox profiles --source ios > acme.profile"))
+        let (status, out, err) = cli(["profiles", "--source", "ios"])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, Builtins.source("ios"))
+        XCTAssertTrue(out.contains("\nprofile ios\n"))
+        let mine = try Profile.parse(
+            out.replacingOccurrences(of: "\nprofile ios\n", with: "\nprofile acme\n"), file: "acme.profile",
+            path: "/x/acme.profile"
+        ).mapError { $0 as Error }.get()
+        XCTAssertEqual(mine.name, "acme")
+        XCTAssertEqual(mine.ownRules.map { mine.rule($0).id }, Profile.ios.ownRules.map { Profile.ios.rule($0).id })
+        XCTAssertEqual(Settings(profile: mine), Settings(profile: .ios))
     }
 
     /// The table of `say` keys lists every key with exactly the slots it allows.
@@ -176,7 +198,8 @@ final class ProfilesDocTests: XCTestCase {
         }
         let listed = e.errors[0].message.components(separatedBy: "expected one of: ").last ?? ""
         for word in listed.components(separatedBy: ", ") {
-            XCTAssertTrue(doc.contains("\n### `\(word)"), "the parser reads `\(word)`; docs/profiles.md has no heading for it")
+            XCTAssertTrue(
+                doc.contains("\n### `\(word)"), "the parser reads `\(word)`; docs/profiles.md has no heading for it")
         }
     }
 }

@@ -64,7 +64,8 @@ final class WhatIfTests: XCTestCase {
         let timeline = runTimeline(&runner, format: .text)
         for f in runner.failures {
             XCTFail(
-            "\(name) on \(profile.name), line \(f.line): \(f.text): found \(f.found)\n" + timeline.joined(separator: "\n"),
+                "\(name) on \(profile.name), line \(f.line): \(f.text): found \(f.found)\n"
+                    + timeline.joined(separator: "\n"),
                 file: file, line: line)
         }
         return runner
@@ -89,7 +90,8 @@ final class WhatIfTests: XCTestCase {
         _ sim: Simulation, _ expected: [String: [String]], file: StaticString = #filePath, line: UInt = #line
     ) {
         let got = trails(sim)
-        XCTAssertEqual(got.keys.sorted(), expected.keys.sorted(), "\(sim.profile.name): the requests", file: file, line: line)
+        XCTAssertEqual(
+            got.keys.sorted(), expected.keys.sorted(), "\(sim.profile.name): the requests", file: file, line: line)
         for (name, trail) in expected {
             XCTAssertEqual(got[name] ?? [], trail, "\(sim.profile.name): \(name)", file: file, line: line)
         }
@@ -105,7 +107,8 @@ final class WhatIfTests: XCTestCase {
         let readme = try String(contentsOfFile: Self.dir + "/README.md", encoding: .utf8)
         for name in Self.whatIfs.keys {
             XCTAssertTrue(readme.contains("outbox run examples/what-if/\(name).outbox"), "README: how to run \(name)")
-            XCTAssertTrue(readme.contains("outbox compare examples/what-if/\(name).outbox"), "README: how to compare \(name)")
+            XCTAssertTrue(
+                readme.contains("outbox compare examples/what-if/\(name).outbox"), "README: how to compare \(name)")
         }
     }
 
@@ -118,7 +121,8 @@ final class WhatIfTests: XCTestCase {
             XCTAssertTrue(p.title.hasSuffix("(what-if)"), "\(name): its own title, not the base's: \(p.title)")
             XCTAssertTrue(text.contains("\nbase \(base)\n"), "\(name) starts from \(base)")
             XCTAssertTrue(text.hasPrefix("# "), "\(name).profile says what it asks")
-            XCTAssertTrue(text.contains("outbox run examples/what-if/\(name).outbox"), "\(name).profile says how to try it")
+            XCTAssertTrue(
+                text.contains("outbox run examples/what-if/\(name).outbox"), "\(name).profile says how to try it")
         }
     }
 
@@ -138,7 +142,8 @@ final class WhatIfTests: XCTestCase {
             XCTAssertLessThanOrEqual(lines.count, 65, "\(name) is long for a demo")
             for p in [base, whatIf] {
                 let runner = try Self.play(name, on: p)
-                XCTAssertGreaterThanOrEqual(runner.results.count, p == base ? 4 : 8, "\(name) on \(p.name) checks little")
+                XCTAssertGreaterThanOrEqual(
+                    runner.results.count, p == base ? 4 : 8, "\(name) on \(p.name) checks little")
             }
         }
     }
@@ -147,8 +152,10 @@ final class WhatIfTests: XCTestCase {
     /// plays the what-if with every check holding, and `outbox compare` plays
     /// both, marking the requests they end differently.
     func testTheCommandLinePlaysAndComparesEachScenario() throws {
-        let marked = ["ios-jitter": ["signup", "purchase", "home"], "flutter-retry-429": ["signup", "purchase", "level_up"],
-            "linktrail-5-attempts": ["purchase"]]
+        let marked = [
+            "ios-jitter": ["signup", "purchase", "home"], "flutter-retry-429": ["signup", "purchase", "level_up"],
+            "linktrail-5-attempts": ["purchase"],
+        ]
         for (name, base) in Self.whatIfs {
             let path = Self.dir + "/\(name).outbox"
             let (status, out, err) = cli(["run", "--quiet", path])
@@ -158,7 +165,9 @@ final class WhatIfTests: XCTestCase {
             let (cs, cout, cerr) = cli(["compare", path, "--width", "100"])
             XCTAssertEqual(cs, 0, "\(name): \(cerr)")
             XCTAssertTrue(cout.hasPrefix("== \(path): \(base), \(name)\n"), cout)
-            let rows = cout.split(separator: "\n").filter { $0.hasPrefix("! ") }.map { $0.dropFirst(2).split(separator: " ")[0] }
+            let rows = cout.split(separator: "\n").filter { $0.hasPrefix("! ") }.map {
+                $0.dropFirst(2).split(separator: " ")[0]
+            }
             XCTAssertEqual(rows.map(String.init), marked[name], "\(name):\n\(cout)")
         }
     }
@@ -279,16 +288,21 @@ final class WhatIfTests: XCTestCase {
             let p = try Self.profile("ios-jitter")
             // Other seeds draw other waits, with other times for the checks: only the waits matter here.
             let text = try Self.scenarioText("ios-jitter").split(separator: "\n").filter { !$0.hasPrefix("expect") }
-                .joined(separator: "\n").replacingOccurrences(of: "\nat 0 launch", with: "\nset seed \(seed)\nat 0 launch")
-            var runner = ScenarioRunner(try Scenario.parse(text, file: "x.outbox", playing: p, profiles: Self.resolver).get())
+                .joined(separator: "\n").replacingOccurrences(
+                    of: "\nat 0 launch", with: "\nset seed \(seed)\nat 0 launch")
+            var runner = ScenarioRunner(
+                try Scenario.parse(text, file: "x.outbox", playing: p, profiles: Self.resolver).get())
             runner.run { _, _ in }
             let jittered = waits(runner.sim)
             XCTAssertEqual(jittered.keys.sorted(), ["home", "purchase", "signup"], "seed \(seed)")
             for (name, ws) in jittered {
-                XCTAssertTrue((1...7).contains(ws.count), "seed \(seed): \(name) waited \(ws.count) times, 8 attempts allow 7")
+                XCTAssertTrue(
+                    (1...7).contains(ws.count), "seed \(seed): \(name) waited \(ws.count) times, 8 attempts allow 7")
                 for (n, w) in ws.enumerated() {
                     let delay = Millis(1000 << min(n, 5))
-                    XCTAssertTrue((0...delay).contains(w), "seed \(seed): \(name)'s wait \(n + 1) is \(w), not within 0...\(delay)")
+                    XCTAssertTrue(
+                        (0...delay).contains(w),
+                        "seed \(seed): \(name)'s wait \(n + 1) is \(w), not within 0...\(delay)")
                     XCTAssertNotEqual(w, delay, "seed \(seed): \(name)'s wait \(n + 1) is not jittered")
                 }
             }
@@ -360,7 +374,8 @@ final class WhatIfTests: XCTestCase {
 
     func testFlutterRetry429ScenarioHistoriesOnBothProfiles() throws {
         Self.assertTrails(try Self.play("flutter-retry-429", on: .flutter).sim, Self.flutter)
-        Self.assertTrails(try Self.play("flutter-retry-429", on: Self.profile("flutter-retry-429")).sim, Self.flutterRetry429)
+        Self.assertTrails(
+            try Self.play("flutter-retry-429", on: Self.profile("flutter-retry-429")).sim, Self.flutterRetry429)
     }
 
     // MARK: LinkTrail with 5 attempts
@@ -513,7 +528,9 @@ final class WhatIfTests: XCTestCase {
         settings.retryAttempts = 3
         settings.retryDelays = [5000, 10000]
         XCTAssertEqual(Settings(profile: w), settings)
-        XCTAssertEqual(Settings.keys(on: w).map(\.name), ["retry.attempts", "retry.delays", "retry.jitter", "latency", "timeout", "seed"])
+        XCTAssertEqual(
+            Settings.keys(on: w).map(\.name),
+            ["retry.attempts", "retry.delays", "retry.jitter", "latency", "timeout", "seed"])
     }
 
     func testLinkTrail5AttemptsDiffersFromLinkTrailInItsBudgetOnly() throws {
