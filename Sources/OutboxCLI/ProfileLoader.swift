@@ -76,7 +76,8 @@ enum ProfileLoader {
             }
             text = String(decoding: bytes, as: UTF8.self)
         }
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
+            .standardizingPath
         switch Profile.parse(text, file: SafeText.escaped(shown, max: 200), path: absolute) {
         case .failure(let e):
             let first = e.errors[0].description

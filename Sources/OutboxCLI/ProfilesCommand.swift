@@ -75,8 +75,9 @@ enum ProfilesCommand {
         }
         out.append("settings (set <key> <value>):")
         let defaults = Settings(profile: p)
+        let valueWidth = max(14, Settings.keys(on: p).map { (defaults.value(of: $0.name) ?? "").count + 2 }.max() ?? 0)
         for k in Settings.keys(on: p) {
-            out.append("  " + pad(k.name, 16) + pad(defaults.value(of: k.name) ?? "", 14) + k.help)
+            out.append("  " + pad(k.name, 16) + pad(defaults.value(of: k.name) ?? "", valueWidth) + k.help)
         }
         let assumptions = own.filter(\.isAssumption)
         out.append("assumptions (where the documents are silent; see docs/DECISIONS.md):")

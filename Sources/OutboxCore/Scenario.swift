@@ -531,7 +531,7 @@ struct ScenarioParser {
                     fail(n, "bad expect line, expected `expect on P[,P...] at <time> <check>`")
                     return
                 }
-                switch Profile.list(w[2]) {
+                switch Profile.list(w[2], profiles: resolver) {
                 case .success(let list): applies = list.contains(profile)
                 case .failure(let why):
                     fail(n, "bad expect on line: " + why.message)

@@ -191,6 +191,8 @@ public final class ProfileSpec: Sendable {
     let responses: [Response]
     let table: [UInt8]
     public let exhausted: Response?
+    /// `on exhausted` named no rule: it cites the rule of the answer that ended the budget.
+    public let exhaustedCitesAnswer: Bool
     public let resendLaunch: Resend?
     public let resendNetwork: Resend?
     public let resendGetInstance: Resend?
@@ -205,9 +207,11 @@ public final class ProfileSpec: Sendable {
         keysRule: RuleID?, defaults: Settings, save: SaveMode, createdRule: RuleID, sendRule: RuleID,
         offline: OfflineMode, survivesRule: RuleID, responses: [Response], table: [UInt8], exhausted: Response?,
         resendLaunch: Resend?, resendNetwork: Resend?, resendGetInstance: Resend?, report: Reporting,
-        texts: [TextKey: Template], onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)]
+        texts: [TextKey: Template], onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)],
+        exhaustedCitesAnswer: Bool
     ) {
         self.onLines = onLines
+        self.exhaustedCitesAnswer = exhaustedCitesAnswer
         self.name = name
         self.title = title
         self.source = source
