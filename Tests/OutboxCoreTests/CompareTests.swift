@@ -217,7 +217,7 @@ final class CompareTests: XCTestCase {
         let cases: [(String, String)] = [
             (
                 "expect on ios,iphone at 1s saved 0",
-                "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter"
+                "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)"
             ),
             ("expect on ios,ios at 1s saved 0", "x.outbox:3: bad expect on line: profile `ios` named twice"),
             ("expect on at 1s saved 0", "x.outbox:3: bad expect line, expected `expect on P[,P...] at <time> <check>`"),
