@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 import OutboxCore
+import OutboxUI
 
-/// `outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]`:
+/// `outbox compare FILE... [--profiles P,P,...] [--format text|jsonl|html|svg] [--width N] [--quiet]`:
 /// each file played once per profile, the requests matched into rows, and the
 /// rows where the profiles end differently marked (issue 11).
 enum CompareCommand {
@@ -56,7 +57,7 @@ enum CompareCommand {
 
     static func main(_ args: [String], console: Console) -> Int32 {
         var files: [String] = []
-        var format = TimelineFormat.text
+        var output = OutputFormat.lines(.text)
         var quiet = false
         var profiles: [Profile]?
         var width: Int?
@@ -73,11 +74,11 @@ enum CompareCommand {
             let name = a.hasPrefix("--") ? String(a.prefix { $0 != "=" }) : a
             switch name {
             case "--format":
-                guard let v = value(name), let f = TimelineFormat(rawValue: v) else {
-                    console.error("outbox compare: --format needs text or jsonl")
+                guard let v = value(name), let f = OutputFormat(v) else {
+                    console.error("outbox compare: --format needs \(OutputFormat.words)")
                     return 2
                 }
-                format = f
+                output = f
             case "--profiles":
                 guard let v = value(name) else {
                     console.error(
@@ -123,6 +124,15 @@ enum CompareCommand {
             console.error(CLI.usage)
             return 2
         }
+        if output == .svg && files.count > 1 {
+            console.error("outbox compare: --format svg draws one file; give one, or use --format html for several (one page, a section per file)")
+            return 2
+        }
+        // A picture: every profile's run kept whole, drawn at the end; no table.
+        let picture = output == .html || output == .svg
+        let format: TimelineFormat
+        if case .lines(let f) = output { format = f } else { format = .jsonl }
+        var pictures: [TimelinePicture.Story] = []
 
         // Parse everything first, once per profile: bad input anywhere means nothing runs.
         var stories: [Story] = []
@@ -163,7 +173,9 @@ enum CompareCommand {
         var failed = 0, total = 0
         for story in stories {
             let played: [Played]
-            if format == .jsonl {
+            if picture {
+                played = playTogether(story, maxTransitions: maxTransitions, journal: .kept)
+            } else if format == .jsonl {
                 played = playInOrder(story, quiet: quiet, maxTransitions: maxTransitions, console: console)
                 if console.failed { return 1 }
             } else {
@@ -180,8 +192,15 @@ enum CompareCommand {
                 }
             }
             // A quiet table is not printed: its rows are not worked out.
-            let report = CompareReport(story: story, played: played, rows: format == .jsonl || !quiet)
-            if format == .jsonl {
+            let report = CompareReport(story: story, played: played, rows: !picture && (format == .jsonl || !quiet))
+            if picture {
+                pictures.append(
+                    TimelinePicture.Story(
+                        file: story.file,
+                        runs: zip(story.profiles, played).map {
+                            TimelinePicture.Run(label: $0.rawValue, sim: $1.runner.sim, results: $1.runner.results)
+                        }))
+            } else if format == .jsonl {
                 report.printJSONL(console: console)
             } else {
                 report.printText(console: console, width: columns, quiet: quiet, heading: stories.count > 1 || !quiet)
@@ -199,8 +218,15 @@ enum CompareCommand {
         }
         if stories.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"
-            if format == .text { console.print(line) } else { console.error(line) }
+            if output == .lines(.text) { console.print(line) } else { console.error(line) }
         }
+        if output == .svg, let story = pictures.first {
+            console.print(TimelinePicture().svg(story), terminator: "")
+        } else if output == .html {
+            console.print(
+                TimelinePicture().html(pictures, title: "outbox compare " + files.joined(separator: " ")), terminator: "")
+        }
+        if console.failed { return 1 }
         return failed > 0 ? 1 : 0
     }
 

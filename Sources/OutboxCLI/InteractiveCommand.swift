@@ -570,8 +570,8 @@ enum InteractiveCommand {
             model.message = ("recording stopped: " + why, true)
         }
 
-        /// Writes the timeline so far as JSONL (a compare: every column, with
-        /// `"profile"`) to `path`; a file there is replaced only with `replace`, else
+        /// Writes the timeline so far to `path`: a page when it ends `.html`, else
+        /// JSONL (a compare: every column, with `"profile"`); a file there is replaced only with `replace`, else
         /// the screen asks. Every failure is a message on the screen.
         mutating func export(to path: String, replace: Bool) {
             Loop.export(&model, to: path, replace: replace)
@@ -595,7 +595,7 @@ enum InteractiveCommand {
                 return
             }
             defer { Platform.closeFile(fd) }
-            let (text, lines) = model.exportText()
+            let (text, what) = model.exportFile(for: path)
             if let f = Platform.write(fd, Array(text.utf8)) {
                 let why: String
                 switch f {
@@ -605,7 +605,7 @@ enum InteractiveCommand {
                 model.message = ("export failed: cannot write \(shownPath): \(why)", true)
                 return
             }
-            model.message = ("exported \(lines) lines to \(shownPath)" + (replace ? " (replaced)" : ""), false)
+            model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : ""), false)
         }
     }
 }

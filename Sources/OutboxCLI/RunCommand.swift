@@ -1,12 +1,34 @@
 import Foundation
 import OutboxCore
 import OutboxStore
+import OutboxUI
 
-/// `outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]`
+/// What `--format` asks `run` and `compare` for: timeline lines, or a picture (issue 14).
+enum OutputFormat: Equatable {
+    case lines(TimelineFormat)
+    /// One self-contained HTML page (`TimelinePicture.html`).
+    case html
+    /// The swimlanes alone as one SVG document (`TimelinePicture.svg`).
+    case svg
+
+    init?(_ word: String) {
+        switch word {
+        case "html": self = .html
+        case "svg": self = .svg
+        default:
+            guard let f = TimelineFormat(rawValue: word) else { return nil }
+            self = .lines(f)
+        }
+    }
+
+    static let words = "text, jsonl, html or svg"
+}
+
+/// `outbox run FILE... [--format text|jsonl|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]`
 enum RunCommand {
     static func main(_ args: [String], console: Console) -> Int32 {
         var files: [String] = []
-        var format = TimelineFormat.text
+        var output = OutputFormat.lines(.text)
         var quiet = false
         var stateDir: String?
         var maxTransitions = ScenarioRunner.defaultMaxTransitions
@@ -15,19 +37,19 @@ enum RunCommand {
             let a = args[i]
             switch a {
             case "--format":
-                guard i + 1 < args.count, let f = TimelineFormat(rawValue: args[i + 1]) else {
-                    console.error("outbox run: --format needs text or jsonl")
+                guard i + 1 < args.count, let f = OutputFormat(args[i + 1]) else {
+                    console.error("outbox run: --format needs \(OutputFormat.words)")
                     console.error(CLI.usage)
                     return 2
                 }
-                format = f
+                output = f
                 i += 1
             case _ where a.hasPrefix("--format="):
-                guard let f = TimelineFormat(rawValue: String(a.dropFirst("--format=".count))) else {
-                    console.error("outbox run: --format needs text or jsonl")
+                guard let f = OutputFormat(String(a.dropFirst("--format=".count))) else {
+                    console.error("outbox run: --format needs \(OutputFormat.words)")
                     return 2
                 }
-                format = f
+                output = f
             case "--quiet", "-q":
                 quiet = true
             case "--state-dir":
@@ -63,6 +85,15 @@ enum RunCommand {
             console.error(CLI.usage)
             return 2
         }
+        if output == .svg && files.count > 1 {
+            console.error("outbox run: --format svg draws one file; give one, or use --format html for several (one page, a section per file)")
+            return 2
+        }
+        // A picture is drawn from the whole run: its journal is kept, nothing is printed as it happens.
+        let picture = output == .html || output == .svg
+        let format: TimelineFormat
+        if case .lines(let f) = output { format = f } else { format = .jsonl }
+        var stories: [TimelinePicture.Story] = []
 
         // Parse everything first: bad input anywhere means nothing runs.
         var scenarios: [Scenario] = []
@@ -118,8 +149,10 @@ enum RunCommand {
             defer { disk?.close() }
             // The timeline is printed as it happens and not kept (docs/reliability.md, Big inputs).
             var runner = ScenarioRunner(
-                sc, store: store, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .streamed)
+                sc, store: store, maxTransitions: maxTransitions,
+                journal: picture ? .kept : quiet ? .checksOnly : .streamed)
             runner.run(until: { console.failed }) { item, sim in
+                if picture { return }
                 switch item {
                 case .entry(let e):
                     if !quiet { console.print(writer.line(e, in: sim)) }
@@ -143,15 +176,24 @@ enum RunCommand {
             }
             failed += runner.failures.count
             total += runner.checkCount
+            if picture {
+                stories.append(TimelinePicture.Story(file: sc.file, runs: [TimelinePicture.Run(sim: runner.sim, results: runner.results)]))
+            }
             let summary =
                 "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            if format == .text { console.print(SafeText.line(summary)) } else { console.error(summary) }
+            if output == .lines(.text) { console.print(SafeText.line(summary)) } else { console.error(summary) }
         }
         if scenarios.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"
-            if format == .text { console.print(line) } else { console.error(line) }
+            if output == .lines(.text) { console.print(line) } else { console.error(line) }
         }
+        if output == .svg, let story = stories.first {
+            console.print(TimelinePicture().svg(story), terminator: "")
+        } else if output == .html {
+            console.print(TimelinePicture().html(stories, title: "outbox run " + files.joined(separator: " ")), terminator: "")
+        }
+        if console.failed { return 1 }
         return failed > 0 ? 1 : 0
     }
 
