@@ -191,11 +191,14 @@ enum RunCommand {
         if output == .svg, let story = stories.first {
             console.print(TimelinePicture().svg(story), terminator: "")
         } else if output == .html {
-            console.print(TimelinePicture().html(stories, title: "outbox run " + files.joined(separator: " ")), terminator: "")
+            console.print(TimelinePicture().html(stories, title: pictureTitle(files)), terminator: "")
         }
         if console.failed { return 1 }
         return failed > 0 ? 1 : 0
     }
+
+    /// The heading of `run --format html`'s page: the command that made it.
+    static func pictureTitle(_ files: [String]) -> String { "outbox run " + files.joined(separator: " ") }
 
     /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).
     static func unreadable(_ path: String, _ why: Platform.ReadFailure) -> String {

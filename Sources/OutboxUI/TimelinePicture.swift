@@ -84,8 +84,8 @@ public struct TimelinePicture {
             head += rect(b.x0, Self.top - 6, b.x1 - b.x0, axisBottom - Self.top + 6, fill: colour(.overlay, bg: true), opacity: 0.55)
             head += line(b.x0, Self.top - 6, b.x0, axisBottom, stroke: colour(.timelineAxis), dash: "2 3")
             head += line(b.x1, Self.top - 6, b.x1, axisBottom, stroke: colour(.timelineAxis), dash: "2 3")
-            head += text((b.x0 + b.x1) / 2, Self.top - 10, "≈ " + Self.short(b.duration), fill: colour(.timelineAxis), size: 10, anchor: "middle")
-            head += "<title>\(xml("a quiet stretch of " + Self.short(b.duration) + " (" + Self.short(b.from) + " to " + Self.short(b.to) + "), drawn shortened"))</title></g>"
+            head += text((b.x0 + b.x1) / 2, Self.top - 10, "≈ " + Self.length(b.duration), fill: colour(.timelineAxis), size: 10, anchor: "middle")
+            head += "<title>\(xml("a quiet stretch of " + Self.length(b.duration) + " (" + Self.short(b.from) + " to " + Self.short(b.to) + "), drawn shortened"))</title></g>"
         }
         // The time labels along the top, skipping those that would overlap.
         var lastLabel = -1000.0
@@ -187,7 +187,7 @@ public struct TimelinePicture {
             case .purged:
                 out += "<g class=\"purge\">" + line(x, y + 2, x, y + lanesHeight, stroke: colour(.banner, bg: true), width: 3)
                 out += text(x + 4, y + 11, "purge", fill: colour(.timelineFail), size: 10, bold: true)
-                out += "<title>\(xml(Self.short(l.time) + " consent purge: " + l.text))</title></g>"
+                out += "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
             default:
                 let word = l.event.kind == "app-launched" ? "launch" : "close"
                 out += "<g class=\"app\">" + line(x, y + 6, x, y + 26, stroke: colour(.logOutbox), width: 2)
@@ -230,10 +230,10 @@ public struct TimelinePicture {
             switch t.to {
             case .inFlight:
                 out += "<g class=\"attempt\">" + rect(x0, cy - 6, max(x1 - x0, 2), 12, fill: colour(.timelineAttempt), opacity: 0.85, rx: 2)
-                what = "attempt \(t.attempt) in flight, " + span + " (" + Self.short(until - t.time) + ")"
+                what = "attempt \(t.attempt) in flight, " + span + " (" + Self.length(until - t.time) + ")"
             case .retrying:
                 out += "<g class=\"wait\">" + line(x0, cy, x1, cy, stroke: colour(.timelineWait), width: 2, dash: "5 3")
-                what = "backoff wait, retrying after attempt \(t.attempt): " + span + " (" + Self.short(until - t.time) + ")"
+                what = "backoff wait, retrying after attempt \(t.attempt): " + span + " (" + Self.length(until - t.time) + ")"
             case .queued:
                 out += "<g class=\"queued\">" + line(x0, cy, x1, cy, stroke: colour(.stateQueued), width: 2)
                 what = "queued, " + span
@@ -255,7 +255,7 @@ public struct TimelinePicture {
             if !t.outcome.isNone {
                 let c = t.outcome.isSuccess ? colour(.timelineOk) : colour(.timelineFail)
                 out += "<g class=\"answer\">" + "<circle cx=\"\(Self.n(x))\" cy=\"\(Self.n(cy))\" r=\"5\" fill=\"\(c)\" stroke=\"\(colour(.normal, bg: true))\"/>"
-                out += text(x, cy - 8, t.outcome.word, fill: c, size: 9, anchor: "middle") + tip + "</g>"
+                out += text(x, cy - 10, t.outcome.word, fill: c, size: 9, anchor: "middle") + tip + "</g>"
             } else {
                 out += "<g class=\"mark\">" + rect(x - 1.5, cy - 8, 3, 16, fill: colour(stateRole(t.to))) + tip + "</g>"
             }
@@ -468,9 +468,14 @@ public struct TimelinePicture {
         s.count <= n ? s : String(s.prefix(n - 1)) + "…"
     }
 
-    /// A time or a length for people: `0`, `200ms`, `30.2s`, `3m30.6s`, `2h0m5s`.
+    /// A length for people: `200ms`, `30s`, `3m30.6s`, `2h0m5s`.
+    static func length(_ ms: Millis) -> String {
+        ms < 1000 ? "\(ms)ms" : short(ms)
+    }
+
+    /// A moment for people: `0`, `0.2s`, `30.2s`, `3m30.6s`, `2h0m5s`.
     static func short(_ ms: Millis) -> String {
-        if ms < 1000 { return ms == 0 ? "0" : "\(ms)ms" }
+        if ms == 0 { return "0" }
         if ms < 60_000 { return VirtualTime.seconds(ms) + "s" }
         if ms < 3_600_000 { return "\(ms / 60_000)m" + VirtualTime.seconds(ms % 60_000) + "s" }
         return "\(ms / 3_600_000)h\((ms / 60_000) % 60)m" + VirtualTime.seconds(ms % 60_000) + "s"
@@ -496,7 +501,7 @@ extension String {
 /// left to right; a stretch longer than `quietGap` with nothing in it becomes a
 /// break of fixed width.
 struct Axis {
-    /// The moments, sorted, each once.
+    /// The moments something was drawn at (and 0 and the end), sorted, each once.
     let points: [Millis]
     /// Where each moment is drawn.
     let xs: [Double]
@@ -511,7 +516,7 @@ struct Axis {
             times.insert(run.sim.now)
             for e in run.sim.journal { times.insert(e.time) }
             for c in run.sim.networkChanges { times.insert(c.time) }
-            for r in run.results { times.insert(r.time) }
+            // Checks draw nothing on the lanes: their moments do not split a quiet stretch.
         }
         let points = times.sorted()
         var xs: [Double] = []
