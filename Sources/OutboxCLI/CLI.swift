@@ -84,8 +84,8 @@ public enum CLI {
     public static let usage = """
         usage: outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
                       [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
-               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
-               outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
+               outbox run FILE... [--format text|jsonl|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]
+               outbox compare FILE... [--profiles P,P,...] [--format text|jsonl|html|svg] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile
                outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
@@ -185,16 +185,23 @@ enum Help {
         """
 
     static let run = """
-        usage: outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
+        usage: outbox run FILE... [--format text|jsonl|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time
         order) and checks the expect lines.
 
         options:
-          --format text|jsonl   text for people (default), jsonl one JSON object a line
-                                (also --format=jsonl)
-          --quiet, -q           print only failed checks and the summary
+          --format text|jsonl|html|svg
+                                text for people (default), jsonl one JSON object a
+                                line (also --format=jsonl); html one self-contained
+                                page: a swimlane per request on one time axis (quiet
+                                stretches shortened, marked), hover a mark for its
+                                transition and rule, the backend totals, the final
+                                states, the checks and the log (several files: a
+                                section each); svg the swimlanes alone (one file).
+                                The summary goes to stderr with jsonl, html and svg.
+          --quiet, -q           print only failed checks and the summary (text, jsonl)
           --state-dir DIR       use the saved device in DIR (one SQLite database per
                                 profile) instead of one in memory; what the run saves
                                 stays there for the next run or the live screen
@@ -285,8 +292,8 @@ enum Help {
         """
 
     static let compare = """
-        usage: outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
-                                      [--max-transitions N]
+        usage: outbox compare FILE... [--profiles P,P,...] [--format text|jsonl|html|svg]
+                                      [--width N] [--quiet] [--max-transitions N]
 
         Plays each scenario file once per profile, on the virtual clock, and shows
         the runs side by side: one row per request (matched by name and creation
@@ -305,9 +312,12 @@ enum Help {
           --profiles P,P,...    the profiles, in this order (any of linktrail, ios,
                                 android, flutter); default the file's `compare`
                                 line, else ios,android,flutter
-          --format text|jsonl   text: a table per file (default); jsonl: every line
+          --format text|jsonl|html|svg
+                                text: a table per file (default); jsonl: every line
                                 of `outbox run --format jsonl` with "profile" added,
-                                {"skipped": ...} and {"diverged": ...} objects
+                                {"skipped": ...} and {"diverged": ...} objects;
+                                html, svg: `outbox run`'s picture with one lane
+                                group per profile on one time axis
           --width N             lay the table out for N columns (default: the
                                 terminal's width, else $COLUMNS, else 80)
           --quiet               text: no table, only skips, failed checks and
