@@ -81,11 +81,16 @@ public struct TimelinePicture {
         // Breaks first, behind everything: a band with its length written in it.
         for b in axis.breaks {
             head += "<g class=\"gap\" data-ms=\"\(b.duration)\">"
-            head += rect(b.x0, Self.top - 6, b.x1 - b.x0, axisBottom - Self.top + 6, fill: colour(.overlay, bg: true), opacity: 0.55)
+            head += rect(
+                b.x0, Self.top - 6, b.x1 - b.x0, axisBottom - Self.top + 6, fill: colour(.overlay, bg: true),
+                opacity: 0.55)
             head += line(b.x0, Self.top - 6, b.x0, axisBottom, stroke: colour(.timelineAxis), dash: "2 3")
             head += line(b.x1, Self.top - 6, b.x1, axisBottom, stroke: colour(.timelineAxis), dash: "2 3")
-            head += text((b.x0 + b.x1) / 2, Self.top - 10, "≈ " + Self.length(b.duration), fill: colour(.timelineAxis), size: 10, anchor: "middle")
-            head += "<title>\(xml("a quiet stretch of " + Self.length(b.duration) + " (" + Self.short(b.from) + " to " + Self.short(b.to) + "), drawn shortened"))</title></g>"
+            head += text(
+                (b.x0 + b.x1) / 2, Self.top - 10, "≈ " + Self.length(b.duration), fill: colour(.timelineAxis), size: 10,
+                anchor: "middle")
+            head +=
+                "<title>\(xml("a quiet stretch of " + Self.length(b.duration) + " (" + Self.short(b.from) + " to " + Self.short(b.to) + "), drawn shortened"))</title></g>"
         }
         // The time labels along the top, skipping those that would overlap.
         var lastLabel = -1000.0
@@ -102,7 +107,8 @@ public struct TimelinePicture {
         let height = y + 8
         var out = "<svg"
         if standalone { out += " xmlns=\"http://www.w3.org/2000/svg\"" }
-        out += " class=\"timeline\" width=\"\(Self.n(width))\" height=\"\(Self.n(height))\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\""
+        out +=
+            " class=\"timeline\" width=\"\(Self.n(width))\" height=\"\(Self.n(height))\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\""
         out += " font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n"
         out += "<title>\(xml("outbox timeline: " + story.file))</title>\n"
         out += rect(0, 0, width, height, fill: colour(.normal, bg: true)) + "\n"
@@ -119,7 +125,9 @@ public struct TimelinePicture {
         var out = "<g class=\"group\" data-profile=\"\(xml(run.label.isEmpty ? sim.profile.rawValue : run.label))\">\n"
         let groupTop = y
         if titled {
-            out += text(8, y + 14, run.label.isEmpty ? sim.profile.rawValue : run.label, fill: colour(.paneTitle), size: 13, bold: true)
+            out += text(
+                8, y + 14, run.label.isEmpty ? sim.profile.rawValue : run.label, fill: colour(.paneTitle), size: 13,
+                bold: true)
             y += 22
         }
         // Per request: its transitions and the log lines about it, in journal order.
@@ -164,11 +172,14 @@ public struct TimelinePicture {
             let x0 = axis.x(a), x1 = max(axis.x(b), x0 + 2)
             out += "<g class=\"offline\">" + rect(x0, y, x1 - x0, lanesHeight, fill: colour(.timelineOffline, bg: true))
             out += text(x0 + 3, y + 11, "offline", fill: colour(.offline, bg: true), size: 10)
-            out += "<title>\(xml("offline from " + Self.short(a) + " to " + (b == end && offlineFrom != nil ? "the end" : Self.short(b))))</title></g>\n"
+            out +=
+                "<title>\(xml("offline from " + Self.short(a) + " to " + (b == end && offlineFrom != nil ? "the end" : Self.short(b))))</title></g>\n"
         }
         // The device row: flushes, the purge, launches and closes.
         out += "<g class=\"device\">" + text(8, y + 19, "device", fill: colour(.dim))
-        out += line(Self.left, y + Self.laneHeight - 0.5, Self.left + axis.width, y + Self.laneHeight - 0.5, stroke: colour(.border), opacity: 0.5)
+        out += line(
+            Self.left, y + Self.laneHeight - 0.5, Self.left + axis.width, y + Self.laneHeight - 0.5,
+            stroke: colour(.border), opacity: 0.5)
         var flushStart: LogLine?
         for l in device {
             let x = axis.x(l.time)
@@ -178,14 +189,20 @@ public struct TimelinePicture {
             case .flushEnded:
                 let s = flushStart ?? l
                 let x0 = axis.x(s.time)
-                out += "<g class=\"flush\">" + rect(x0, y + 18, max(x - x0, 3), 6, fill: colour(.paneTitle), opacity: 0.8)
+                out +=
+                    "<g class=\"flush\">" + rect(x0, y + 18, max(x - x0, 3), 6, fill: colour(.paneTitle), opacity: 0.8)
                 out += text(x0, y + 14, "flush", fill: colour(.paneTitle), size: 10)
-                out += "<title>\(xml(Self.short(s.time) + " " + s.text + "\n" + Self.short(l.time) + " " + l.text))</title></g>"
+                out +=
+                    "<title>\(xml(Self.short(s.time) + " " + s.text + "\n" + Self.short(l.time) + " " + l.text))</title></g>"
                 flushStart = nil
             case .flushNothingQueued:
-                out += "<g class=\"flush\">" + rect(x - 1, y + 16, 3, 10, fill: colour(.paneTitle)) + "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
+                out +=
+                    "<g class=\"flush\">" + rect(x - 1, y + 16, 3, 10, fill: colour(.paneTitle))
+                    + "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
             case .purged:
-                out += "<g class=\"purge\">" + line(x, y + 2, x, y + lanesHeight, stroke: colour(.banner, bg: true), width: 3)
+                out +=
+                    "<g class=\"purge\">"
+                    + line(x, y + 2, x, y + lanesHeight, stroke: colour(.banner, bg: true), width: 3)
                 out += text(x + 4, y + 11, "purge", fill: colour(.timelineFail), size: 10, bold: true)
                 out += "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
             default:
@@ -197,7 +214,9 @@ public struct TimelinePicture {
         }
         if let s = flushStart {
             let x0 = axis.x(s.time)
-            out += "<g class=\"flush\">" + rect(x0, y + 18, max(axis.x(end) - x0, 3), 6, fill: colour(.paneTitle), opacity: 0.8)
+            out +=
+                "<g class=\"flush\">"
+                + rect(x0, y + 18, max(axis.x(end) - x0, 3), 6, fill: colour(.paneTitle), opacity: 0.8)
             out += "<title>\(xml(Self.short(s.time) + " " + s.text + " (still under way)"))</title></g>"
         }
         out += "</g>\n"
@@ -220,7 +239,9 @@ public struct TimelinePicture {
         let label = "#\(r.id) " + name
         out += text(8, cy + 4, Self.cut(label, 26), fill: colour(.normal))
         out += "<title>\(xml("#\(r.id) " + name + " (" + r.kind.word + ")"))</title>"
-        out += line(Self.left, y + Self.laneHeight - 0.5, Self.left + axis.width, y + Self.laneHeight - 0.5, stroke: colour(.border), opacity: 0.25)
+        out += line(
+            Self.left, y + Self.laneHeight - 0.5, Self.left + axis.width, y + Self.laneHeight - 0.5,
+            stroke: colour(.border), opacity: 0.25)
         // The stretches between transitions, drawn by the state they are in.
         for (k, t) in ts.enumerated() where !t.to.isFinal {
             let until = k + 1 < ts.count ? ts[k + 1].time : axis.end
@@ -229,11 +250,15 @@ public struct TimelinePicture {
             let what: String
             switch t.to {
             case .inFlight:
-                out += "<g class=\"attempt\">" + rect(x0, cy - 6, max(x1 - x0, 2), 12, fill: colour(.timelineAttempt), opacity: 0.85, rx: 2)
+                out +=
+                    "<g class=\"attempt\">"
+                    + rect(x0, cy - 6, max(x1 - x0, 2), 12, fill: colour(.timelineAttempt), opacity: 0.85, rx: 2)
                 what = "attempt \(t.attempt) in flight, " + span + " (" + Self.length(until - t.time) + ")"
             case .retrying:
                 out += "<g class=\"wait\">" + line(x0, cy, x1, cy, stroke: colour(.timelineWait), width: 2, dash: "5 3")
-                what = "backoff wait, retrying after attempt \(t.attempt): " + span + " (" + Self.length(until - t.time) + ")"
+                what =
+                    "backoff wait, retrying after attempt \(t.attempt): " + span + " (" + Self.length(until - t.time)
+                    + ")"
             case .queued:
                 out += "<g class=\"queued\">" + line(x0, cy, x1, cy, stroke: colour(.stateQueued), width: 2)
                 what = "queued, " + span
@@ -254,7 +279,9 @@ public struct TimelinePicture {
             let tip = "<title>\(xml(head + "\n" + info.id + ": " + info.text))</title>"
             if !t.outcome.isNone {
                 let c = t.outcome.isSuccess ? colour(.timelineOk) : colour(.timelineFail)
-                out += "<g class=\"answer\">" + "<circle cx=\"\(Self.n(x))\" cy=\"\(Self.n(cy))\" r=\"5\" fill=\"\(c)\" stroke=\"\(colour(.normal, bg: true))\"/>"
+                out +=
+                    "<g class=\"answer\">"
+                    + "<circle cx=\"\(Self.n(x))\" cy=\"\(Self.n(cy))\" r=\"5\" fill=\"\(c)\" stroke=\"\(colour(.normal, bg: true))\"/>"
                 out += text(x, cy - 10, t.outcome.word, fill: c, size: 9, anchor: "middle") + tip + "</g>"
             } else {
                 out += "<g class=\"mark\">" + rect(x - 1.5, cy - 8, 3, 16, fill: colour(stateRole(t.to))) + tip + "</g>"
@@ -264,11 +291,14 @@ public struct TimelinePicture {
             let x = axis.x(l.time)
             let role: Role = l.source == .completion ? .logCompletion : l.source == .onError ? .logError : .logWarning
             let d = "M\(Self.n(x)) \(Self.n(cy + 7)) l4 4 l-4 4 l-4 -4 z"
-            out += "<g class=\"note\"><path d=\"\(d)\" fill=\"\(colour(role))\"/><title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
+            out +=
+                "<g class=\"note\"><path d=\"\(d)\" fill=\"\(colour(role))\"/><title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
         }
         // The final state, to the right of the axis.
         let end = finalText(r)
-        out += "<g class=\"final\">" + text(Self.left + axis.width + 10, cy + 4, end, fill: colour(stateRole(r.state)), bold: r.state.isFinal)
+        out +=
+            "<g class=\"final\">"
+            + text(Self.left + axis.width + 10, cy + 4, end, fill: colour(stateRole(r.state)), bold: r.state.isFinal)
         out += "<title>\(xml("#\(r.id) " + name + " at the end: " + end))</title></g>"
         return out + "</g>\n"
     }
@@ -300,10 +330,14 @@ public struct TimelinePicture {
         for (word, swatch) in items {
             let w = 32 + Double(word.count) * 7.3 + 18
             if x + w > width - 8 { x = 8; row += 22 }
-            out += "<g transform=\"translate(\(Self.n(x)) \(Self.n(row)))\">" + swatch + text(30, 4, word, fill: colour(.normal), size: 11) + "</g>"
+            out +=
+                "<g transform=\"translate(\(Self.n(x)) \(Self.n(row)))\">" + swatch
+                + text(30, 4, word, fill: colour(.normal), size: 11) + "</g>"
             x += w
         }
-        out += text(8, row + 24, "hover a mark for its transition and rule · the right column is each request's final state", fill: colour(.dim), size: 11)
+        out += text(
+            8, row + 24, "hover a mark for its transition and rule · the right column is each request's final state",
+            fill: colour(.dim), size: 11)
         y = row + 30
         return out + "</g>\n"
     }
@@ -316,17 +350,22 @@ public struct TimelinePicture {
         let fg = colour(.normal), bg = colour(.normal, bg: true), dim = colour(.dim)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
         out += "<title>\(xml(title))</title>\n<style>\n"
-        out += "body { background: \(bg); color: \(fg); font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; font-size: 13px; margin: 16px; }\n"
-        out += "h1 { font-size: 18px; } h2 { font-size: 16px; color: \(colour(.paneTitle)); border-bottom: 1px solid \(colour(.border)); } h3 { font-size: 14px; color: \(colour(.paneTitle)); }\n"
-        out += ".lanes { overflow-x: auto; } table { border-collapse: collapse; } td, th { padding: 2px 10px 2px 0; text-align: left; vertical-align: top; }\n"
-        out += "th { color: \(dim); font-weight: normal; text-decoration: underline; } .pass { color: \(colour(.timelineOk)); } .fail { color: \(colour(.timelineFail)); font-weight: bold; }\n"
+        out +=
+            "body { background: \(bg); color: \(fg); font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; font-size: 13px; margin: 16px; }\n"
+        out +=
+            "h1 { font-size: 18px; } h2 { font-size: 16px; color: \(colour(.paneTitle)); border-bottom: 1px solid \(colour(.border)); } h3 { font-size: 14px; color: \(colour(.paneTitle)); }\n"
+        out +=
+            ".lanes { overflow-x: auto; } table { border-collapse: collapse; } td, th { padding: 2px 10px 2px 0; text-align: left; vertical-align: top; }\n"
+        out +=
+            "th { color: \(dim); font-weight: normal; text-decoration: underline; } .pass { color: \(colour(.timelineOk)); } .fail { color: \(colour(.timelineFail)); font-weight: bold; }\n"
         out += "pre { white-space: pre; overflow-x: auto; } .dim { color: \(dim); }\n"
         out += "</style>\n</head>\n<body>\n<h1>\(xml(title))</h1>\n"
         for (k, story) in stories.enumerated() {
             out += "<section class=\"story\" id=\"story-\(k + 1)\">\n"
             let passed = story.runs.reduce(0) { $0 + $1.results.filter(\.ok).count }
             let failed = story.runs.reduce(0) { $0 + $1.results.filter { !$0.ok }.count }
-            let profiles = story.runs.map { $0.label.isEmpty ? $0.sim.profile.rawValue : $0.label }.joined(separator: ", ")
+            let profiles = story.runs.map { $0.label.isEmpty ? $0.sim.profile.rawValue : $0.label }.joined(
+                separator: ", ")
             out += "<h2>\(xml(story.file)) <span class=\"dim\">(\(xml(profiles)))</span></h2>\n"
             out += "<p>\(passed) passed, \(failed) failed"
             if let last = story.runs.map(\.sim.now).max() { out += " · ended at " + VirtualTime.clock(last) }
@@ -344,12 +383,16 @@ public struct TimelinePicture {
         let sim = run.sim
         let suffix = titled ? " · " + xml(run.label.isEmpty ? sim.profile.rawValue : run.label) : ""
         let b = sim.backend
-        var out = "<h3>Backend\(suffix)</h3>\n<p class=\"backend\">received \(b.received) · counted \(b.counted) · duplicates \(b.duplicates) · rejected \(b.rejected)</p>\n"
+        var out =
+            "<h3>Backend\(suffix)</h3>\n<p class=\"backend\">received \(b.received) · counted \(b.counted) · duplicates \(b.duplicates) · rejected \(b.rejected)</p>\n"
         out += "<table class=\"backend\"><tr><th>name</th><th>received</th><th>counted</th></tr>\n"
-        for (n, name) in sim.names.enumerated() where b.received(nameID: Int32(n)) > 0 || b.counted(nameID: Int32(n)) > 0 {
-            out += "<tr><td>\(xml(name))</td><td>\(b.received(nameID: Int32(n)))</td><td>\(b.counted(nameID: Int32(n)))</td></tr>\n"
+        for (n, name) in sim.names.enumerated()
+        where b.received(nameID: Int32(n)) > 0 || b.counted(nameID: Int32(n)) > 0 {
+            out +=
+                "<tr><td>\(xml(name))</td><td>\(b.received(nameID: Int32(n)))</td><td>\(b.counted(nameID: Int32(n)))</td></tr>\n"
         }
-        out += "</table>\n<h3>Requests at the end\(suffix)</h3>\n<table class=\"requests\"><tr><th>#</th><th>name</th><th>kind</th><th>state</th><th>attempts</th></tr>\n"
+        out +=
+            "</table>\n<h3>Requests at the end\(suffix)</h3>\n<table class=\"requests\"><tr><th>#</th><th>name</th><th>kind</th><th>state</th><th>attempts</th></tr>\n"
         for r in sim.requests {
             var state = r.state.word
             if let why = r.reason { state += " (" + why.word + ")" }
@@ -362,7 +405,8 @@ public struct TimelinePicture {
         } else {
             out += "<table class=\"checks\"><tr><th>line</th><th>at</th><th>expect</th><th>result</th></tr>\n"
             for c in run.results {
-                out += "<tr class=\"\(c.ok ? "pass" : "fail")\"><td>\(c.line)</td><td>\(VirtualTime.clock(c.time))</td><td>\(xml(c.text))</td>"
+                out +=
+                    "<tr class=\"\(c.ok ? "pass" : "fail")\"><td>\(c.line)</td><td>\(VirtualTime.clock(c.time))</td><td>\(xml(c.text))</td>"
                 out += c.ok ? "<td>✓ pass</td></tr>\n" : "<td>✗ FAILED: found \(xml(c.found))</td></tr>\n"
             }
             out += "</table>\n"
@@ -416,23 +460,32 @@ public struct TimelinePicture {
         return "#" + hex(g) + hex(g) + hex(g)
     }
 
-    func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String, opacity: Double = 1, rx: Double = 0) -> String {
-        var s = "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(w))\" height=\"\(Self.n(h))\" fill=\"\(fill)\""
+    func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double, fill: String, opacity: Double = 1, rx: Double = 0)
+        -> String
+    {
+        var s =
+            "<rect x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(w))\" height=\"\(Self.n(h))\" fill=\"\(fill)\""
         if opacity < 1 { s += " fill-opacity=\"\(Self.n(opacity))\"" }
         if rx > 0 { s += " rx=\"\(Self.n(rx))\"" }
         return s + "/>"
     }
 
-    func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, stroke: String, width: Double = 1,
-              dash: String? = nil, opacity: Double = 1) -> String {
-        var s = "<line x1=\"\(Self.n(x0))\" y1=\"\(Self.n(y0))\" x2=\"\(Self.n(x1))\" y2=\"\(Self.n(y1))\" stroke=\"\(stroke)\""
+    func line(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, stroke: String, width: Double = 1,
+        dash: String? = nil, opacity: Double = 1
+    ) -> String {
+        var s =
+            "<line x1=\"\(Self.n(x0))\" y1=\"\(Self.n(y0))\" x2=\"\(Self.n(x1))\" y2=\"\(Self.n(y1))\" stroke=\"\(stroke)\""
         if width != 1 { s += " stroke-width=\"\(Self.n(width))\"" }
         if let dash { s += " stroke-dasharray=\"\(dash)\"" }
         if opacity < 1 { s += " stroke-opacity=\"\(Self.n(opacity))\"" }
         return s + "/>"
     }
 
-    func text(_ x: Double, _ y: Double, _ words: String, fill: String, size: Int = 12, anchor: String? = nil, bold: Bool = false) -> String {
+    func text(
+        _ x: Double, _ y: Double, _ words: String, fill: String, size: Int = 12, anchor: String? = nil,
+        bold: Bool = false
+    ) -> String {
         var s = "<text x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" fill=\"\(fill)\""
         if size != 12 { s += " font-size=\"\(size)\"" }
         if let anchor { s += " text-anchor=\"\(anchor)\"" }

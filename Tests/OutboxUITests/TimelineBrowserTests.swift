@@ -17,7 +17,10 @@ final class TimelineBrowserTests: XCTestCase {
 
     override func setUpWithError() throws {
         let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        guard let found = (paths + ["/usr/bin"]).map({ $0 + "/chromium" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        guard
+            let found = (paths + ["/usr/bin"]).map({ $0 + "/chromium" }).first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
         else {
             throw XCTSkip("chromium is not installed: `apt-get install -y chromium` (CI's .ci/run installs it)")
         }
@@ -48,7 +51,8 @@ final class TimelineBrowserTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0, "chromium failed on \(file)")
         let data = try Data(contentsOf: URL(fileURLWithPath: png))
-        XCTAssertEqual(PNGHeader(data)?.size, PNGHeader.Size(width: width, height: height), "not a PNG of the window's size")
+        XCTAssertEqual(
+            PNGHeader(data)?.size, PNGHeader.Size(width: width, height: height), "not a PNG of the window's size")
         return data
     }
 
@@ -63,7 +67,8 @@ final class TimelineBrowserTests: XCTestCase {
     func test_ladderPage_drawnNotBlank_itsLaneDrawn() throws {
         let page = try TimelinePictureTests.ladderPage()
         let shot = try screenshot(page, ext: "html")
-        let background = "<!DOCTYPE html><html><head><meta charset=\"utf-8\"/><style>body { background: #1c1c1c; }</style></head><body></body></html>"
+        let background =
+            "<!DOCTYPE html><html><head><meta charset=\"utf-8\"/><style>body { background: #1c1c1c; }</style></head><body></body></html>"
         let blank = try screenshot(background, ext: "html")
         XCTAssertNotEqual(shot, blank)
         XCTAssertGreaterThan(shot.count, 10 * blank.count, "the page's screenshot is barely bigger than a blank one's")
@@ -72,13 +77,15 @@ final class TimelineBrowserTests: XCTestCase {
 
     func test_purgeSVG_everyLaneDrawn() throws {
         let console = Console.capturing()
-        XCTAssertEqual(CLI.main(["run", "--format", "svg", TimelinePictureTests.purge], console: console), 0, console.err)
+        XCTAssertEqual(
+            CLI.main(["run", "--format", "svg", TimelinePictureTests.purge], console: console), 0, console.err)
         let svg = console.out
         let shot = try screenshot(svg, ext: "svg", width: 2400, height: 400)
         for id in 1...6 {
             XCTAssertTrue(svg.contains("<g class=\"lane\" data-request=\"\(id)\""))
-            XCTAssertNotEqual(try screenshot(withoutLane(svg, id), ext: "svg", width: 2400, height: 400), shot,
-                              "lane #\(id) changed no pixel")
+            XCTAssertNotEqual(
+                try screenshot(withoutLane(svg, id), ext: "svg", width: 2400, height: 400), shot,
+                "lane #\(id) changed no pixel")
         }
     }
 }

@@ -1,13 +1,13 @@
 import Foundation
 import XCTest
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxUI
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// A parsed XML element: enough of a tree to ask what a picture holds.
 final class XMLNode {
@@ -33,8 +33,10 @@ final class XMLNode {
     static func parse(_ text: String) -> (XMLNode?, String) {
         final class Builder: NSObject, XMLParserDelegate {
             var stack: [XMLNode] = [XMLNode("#document", [:])]
-            func parser(_ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?,
-                        attributes: [String: String] = [:]) {
+            func parser(
+                _ p: XMLParser, didStartElement e: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]
+            ) {
                 let n = XMLNode(e, attributes)
                 stack.last!.children.append(n)
                 stack.append(n)
@@ -87,39 +89,54 @@ final class TimelinePictureTests: XCTestCase {
         let lanes = page.classed("lane")
         XCTAssertEqual(lanes.map { $0.attributes["data-name"] }, ["purchase"])
         let lane = lanes[0]
-        XCTAssertEqual(lane.classed("attempt").map(\.tooltip), [
-            "attempt 1 in flight, 0 to 0.2s (200ms)", "attempt 2 in flight, 30.2s to 30.4s (200ms)",
-            "attempt 3 in flight, 1m30.4s to 1m30.6s (200ms)", "attempt 4 in flight, 3m30.6s to 3m30.8s (200ms)",
-        ])
-        XCTAssertEqual(lane.classed("answer").map { $0.children.first { $0.name == "text" }?.text }, ["503", "503", "503", "503"])
-        XCTAssertEqual(lane.classed("wait").map(\.tooltip), [
-            "backoff wait, retrying after attempt 1: 0.2s to 30.2s (30s)",
-            "backoff wait, retrying after attempt 2: 30.4s to 1m30.4s (1m0s)",
-            "backoff wait, retrying after attempt 3: 1m30.6s to 3m30.6s (2m0s)",
-        ])
+        XCTAssertEqual(
+            lane.classed("attempt").map(\.tooltip),
+            [
+                "attempt 1 in flight, 0 to 0.2s (200ms)", "attempt 2 in flight, 30.2s to 30.4s (200ms)",
+                "attempt 3 in flight, 1m30.4s to 1m30.6s (200ms)", "attempt 4 in flight, 3m30.6s to 3m30.8s (200ms)",
+            ])
+        XCTAssertEqual(
+            lane.classed("answer").map { $0.children.first { $0.name == "text" }?.text }, ["503", "503", "503", "503"])
+        XCTAssertEqual(
+            lane.classed("wait").map(\.tooltip),
+            [
+                "backoff wait, retrying after attempt 1: 0.2s to 30.2s (30s)",
+                "backoff wait, retrying after attempt 2: 30.4s to 1m30.4s (1m0s)",
+                "backoff wait, retrying after attempt 3: 1m30.6s to 3m30.6s (2m0s)",
+            ])
         // Hovering the last answer shows its transition and its rule's text.
         let ios = Profile.ios
         let rule = ios.rule(ios.rule(id: "IOS-4")!)
-        XCTAssertEqual(lane.classed("answer").last?.tooltip,
-                       "3m30.8s · #1 purchase · in-flight → dropped · attempt 4 · 503 · exhausted\nIOS-4: " + rule.text)
-        XCTAssertEqual(lane.classed("final").map { $0.children.first { $0.name == "text" }?.text }, ["dropped (exhausted) · 4 attempts"])
-        XCTAssertEqual(lane.classed("note").map(\.tooltip), ["3m30.8s completion(#1 'purchase'): false (503 on the last of 4 attempts)"])
+        XCTAssertEqual(
+            lane.classed("answer").last?.tooltip,
+            "3m30.8s · #1 purchase · in-flight → dropped · attempt 4 · 503 · exhausted\nIOS-4: " + rule.text)
+        XCTAssertEqual(
+            lane.classed("final").map { $0.children.first { $0.name == "text" }?.text },
+            ["dropped (exhausted) · 4 attempts"])
+        XCTAssertEqual(
+            lane.classed("note").map(\.tooltip),
+            ["3m30.8s completion(#1 'purchase'): false (503 on the last of 4 attempts)"])
         // The quiet stretches are drawn shortened, each with its length written in it.
-        XCTAssertEqual(page.classed("gap").map { $0.children.first { $0.name == "text" }?.text }, [
-            "≈ 30s", "≈ 1m0s", "≈ 2m0s", "≈ 6m29.2s",
-        ])
+        XCTAssertEqual(
+            page.classed("gap").map { $0.children.first { $0.name == "text" }?.text },
+            [
+                "≈ 30s", "≈ 1m0s", "≈ 2m0s", "≈ 6m29.2s",
+            ])
         XCTAssertEqual(page.classed("gap").map { $0.attributes["data-ms"] }, ["30000", "60000", "120000", "389200"])
         // The legend, the backend, the final states, the checks, the log.
         XCTAssertEqual(page.classed("legend").count, 1)
-        XCTAssertEqual(page.all.filter { $0.name == "p" && $0.attributes["class"] == "backend" }.map(\.allText),
-                       ["received 4 · counted 0 · duplicates 0 · rejected 4"])
+        XCTAssertEqual(
+            page.all.filter { $0.name == "p" && $0.attributes["class"] == "backend" }.map(\.allText),
+            ["received 4 · counted 0 · duplicates 0 · rejected 4"])
         let requests = try XCTUnwrap(page.classed("requests").first)
-        XCTAssertEqual(requests.children.dropFirst().map { $0.children.map(\.allText) },
-                       [["1", "purchase", "event", "dropped (exhausted)", "4"]])
+        XCTAssertEqual(
+            requests.children.dropFirst().map { $0.children.map(\.allText) },
+            [["1", "purchase", "event", "dropped (exhausted)", "4"]])
         let checks = try XCTUnwrap(page.classed("checks").first)
         XCTAssertEqual(checks.children.count, 1 + 18)
-        XCTAssertEqual(checks.children[1].children.map(\.allText),
-                       ["15", "00:00:00.000", "expect at 0 state purchase in-flight", "✓ pass"])
+        XCTAssertEqual(
+            checks.children[1].children.map(\.allText),
+            ["15", "00:00:00.000", "expect at 0 state purchase in-flight", "✓ pass"])
         XCTAssertEqual(checks.classed("fail").count, 0)
         let (_, text, _) = cli(["run", Self.ladder])
         let timeline = text.split(separator: "\n").filter { !$0.contains("  expect  ") && !$0.hasPrefix(Self.ladder) }
@@ -135,26 +152,32 @@ final class TimelinePictureTests: XCTestCase {
             .write(toFile: file, atomically: true, encoding: .utf8)
         let (status, out, err) = cli(["run", "--format=html", file])
         XCTAssertEqual(status, 1)
-        XCTAssertTrue(err.hasPrefix(file + ":4: check failed: expect at 1s state purchase dropped: found #1 is delivered"), err)
+        XCTAssertTrue(
+            err.hasPrefix(file + ":4: check failed: expect at 1s state purchase dropped: found #1 is delivered"), err)
         let page = try parsed(out)
-        XCTAssertEqual(page.classed("fail").map { $0.children.map(\.allText) },
-                       [["4", "00:00:01.000", "expect at 1s state purchase dropped", "✗ FAILED: found #1 is delivered"]])
+        XCTAssertEqual(
+            page.classed("fail").map { $0.children.map(\.allText) },
+            [["4", "00:00:01.000", "expect at 1s state purchase dropped", "✗ FAILED: found #1 is delivered"]])
     }
 
     func test_runSVG_purge_namesEveryRequest_drawsThePurgeAndFlushes() throws {
         let (status, out, err) = cli(["run", "--format", "svg", Self.purge])
         XCTAssertEqual(status, 0, err)
-        XCTAssertTrue(out.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "))
+        XCTAssertTrue(
+            out.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "))
         let svg = try parsed(out)
         XCTAssertEqual(svg.name, "svg")
         let names = ["install", "purchase", "signup", "refund", "open", "late"]
         XCTAssertEqual(svg.classed("lane").map { $0.attributes["data-name"] }, names)
-        XCTAssertEqual(svg.classed("lane").map { $0.children.first { $0.name == "text" }?.text },
-                       names.enumerated().map { "#\($0 + 1) \($1)" })
-        XCTAssertEqual(svg.classed("final").map { $0.children.first { $0.name == "text" }?.text }, [
-            "delivered · 1 attempt", "dropped (consent) · 3 attempts", "dropped (consent) · 3 attempts",
-            "dropped (consent) · 1 attempt", "dropped (consent) · 1 attempt", "dropped (consent) · 0 attempts",
-        ])
+        XCTAssertEqual(
+            svg.classed("lane").map { $0.children.first { $0.name == "text" }?.text },
+            names.enumerated().map { "#\($0 + 1) \($1)" })
+        XCTAssertEqual(
+            svg.classed("final").map { $0.children.first { $0.name == "text" }?.text },
+            [
+                "delivered · 1 attempt", "dropped (consent) · 3 attempts", "dropped (consent) · 3 attempts",
+                "dropped (consent) · 1 attempt", "dropped (consent) · 1 attempt", "dropped (consent) · 0 attempts",
+            ])
         let purge = svg.classed("purge")
         XCTAssertEqual(purge.count, 1)
         XCTAssertEqual(purge[0].tooltip, "16.8s consent denied: purged 2 saved · 1 in flight · 1 retrying (LT-2)")
@@ -169,11 +192,16 @@ final class TimelinePictureTests: XCTestCase {
         let svg = try parsed(out)
         let groups = svg.classed("group")
         XCTAssertEqual(groups.map { $0.attributes["data-profile"] }, ["ios", "android", "flutter"])
-        XCTAssertEqual(groups.map { $0.classed("lane").map { $0.attributes["data-name"] } }, [["checkout"], ["checkout"], ["checkout"]])
-        XCTAssertEqual(groups.map { $0.classed("offline").map(\.tooltip) }, Array(repeating: ["offline from 1s to 11s"], count: 3))
-        XCTAssertEqual(groups.map { $0.classed("final").map { $0.children.first { $0.name == "text" }?.text } }, [
-            ["delivered · 1 attempt"], ["delivered · 2 attempts"], ["delivered · 2 attempts"],
-        ])
+        XCTAssertEqual(
+            groups.map { $0.classed("lane").map { $0.attributes["data-name"] } },
+            [["checkout"], ["checkout"], ["checkout"]])
+        XCTAssertEqual(
+            groups.map { $0.classed("offline").map(\.tooltip) }, Array(repeating: ["offline from 1s to 11s"], count: 3))
+        XCTAssertEqual(
+            groups.map { $0.classed("final").map { $0.children.first { $0.name == "text" }?.text } },
+            [
+                ["delivered · 1 attempt"], ["delivered · 2 attempts"], ["delivered · 2 attempts"],
+            ])
         XCTAssertEqual(groups.map { $0.classed("answer").count }, [1, 2, 2])
         // One axis: the quiet stretches are drawn once, across every group.
         XCTAssertEqual(svg.classed("gap").count, 4)
@@ -185,8 +213,9 @@ final class TimelinePictureTests: XCTestCase {
         XCTAssertFalse(html.lowercased().contains("http"))
         let page = try parsed(html)
         XCTAssertEqual(page.classed("group").map { $0.attributes["data-profile"] }, ["ios", "android", "flutter"])
-        XCTAssertEqual(page.all.filter { $0.name == "h3" }.map(\.text).filter { $0.hasPrefix("Checks") },
-                       ["Checks · ios", "Checks · android", "Checks · flutter"])
+        XCTAssertEqual(
+            page.all.filter { $0.name == "h3" }.map(\.text).filter { $0.hasPrefix("Checks") },
+            ["Checks · ios", "Checks · android", "Checks · flutter"])
     }
 
     func test_severalFiles_html_aSectionEach_svgRefused() throws {
@@ -194,7 +223,8 @@ final class TimelinePictureTests: XCTestCase {
         XCTAssertEqual(status, 0, err)
         let page = try parsed(out)
         let sections = page.all.filter { $0.name == "section" }
-        XCTAssertEqual(sections.map { $0.children.first { $0.name == "h2" }?.text }, [Self.ladder + " ", Self.purge + " "])
+        XCTAssertEqual(
+            sections.map { $0.children.first { $0.name == "h2" }?.text }, [Self.ladder + " ", Self.purge + " "])
         XCTAssertEqual(sections.map { $0.classed("lane").count }, [1, 6])
         XCTAssertEqual(err.split(separator: "\n").last, "35 passed, 0 failed")
 
@@ -204,7 +234,8 @@ final class TimelinePictureTests: XCTestCase {
             XCTAssertEqual(o, "")
             XCTAssertEqual(
                 e,
-                "outbox \(command): --format svg draws one file; give one, or use --format html for several (one page, a section per file)\n")
+                "outbox \(command): --format svg draws one file; give one, or use --format html for several (one page, a section per file)\n"
+            )
         }
         let (s, _, e) = cli(["run", "--format", "png", Self.ladder])
         XCTAssertEqual(s, 2)
@@ -227,7 +258,8 @@ final class TimelinePictureTests: XCTestCase {
             XCTAssertEqual(status, 0, err)
             XCTAssertFalse(out.unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x202e })
             let root = try parsed(out)
-            XCTAssertEqual(root.classed("lane").map { $0.attributes["data-name"] }, [#"</svg><b>&amp;'q\x1b[31m\u{202e}"#])
+            XCTAssertEqual(
+                root.classed("lane").map { $0.attributes["data-name"] }, [#"</svg><b>&amp;'q\x1b[31m\u{202e}"#])
         }
     }
 
@@ -247,8 +279,9 @@ final class TimelinePictureTests: XCTestCase {
         XCTAssertFalse(text.lowercased().contains("http"))
         let page = try parsed(text)
         XCTAssertEqual(page.all.first { $0.name == "title" }?.text, "outbox: the live screen at 00:00:02.500")
-        XCTAssertEqual(page.classed("lane").map { $0.attributes["data-name"] },
-                       s.model.sim.requests.map { s.model.sim.names[Int($0.nameID)] })
+        XCTAssertEqual(
+            page.classed("lane").map { $0.attributes["data-name"] },
+            s.model.sim.requests.map { s.model.sim.names[Int($0.nameID)] })
         XCTAssertFalse(page.classed("lane").isEmpty)
         // JSONL still, for any other path.
         InteractiveCommand.Loop.export(&s.model, to: dir + "/now.jsonl", replace: false)
@@ -286,7 +319,8 @@ struct PNGHeader {
 
     init?(_ data: Data) {
         let b = [UInt8](data.prefix(24))
-        guard b.count == 24, b[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], b[12..<16] == [0x49, 0x48, 0x44, 0x52]
+        guard b.count == 24, b[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A],
+            b[12..<16] == [0x49, 0x48, 0x44, 0x52]
         else { return nil }
         func u32(_ i: Int) -> Int { b[i..<i + 4].reduce(0) { $0 << 8 | Int($1) } }
         size = Size(width: u32(16), height: u32(20))
