@@ -84,7 +84,7 @@ public enum CLI {
     public static let usage = """
         usage: outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
                       [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
-               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
+               outbox run FILE... [--format text|jsonl|junit] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile
@@ -185,15 +185,18 @@ enum Help {
         """
 
     static let run = """
-        usage: outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
+        usage: outbox run FILE... [--format text|jsonl|junit] [--quiet] [--state-dir DIR] [--max-transitions N]
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time
         order) and checks the expect lines.
 
         options:
-          --format text|jsonl   text for people (default), jsonl one JSON object a line
-                                (also --format=jsonl)
+          --format text|jsonl|junit
+                                text for people (default), jsonl one JSON object a line
+                                ("file" added with several files), junit the checks as
+                                JUnit XML for CI: a testsuite per file, a testcase per
+                                expect line (also --format=jsonl)
           --quiet, -q           print only failed checks and the summary
           --state-dir DIR       use the saved device in DIR (one SQLite database per
                                 profile) instead of one in memory; what the run saves

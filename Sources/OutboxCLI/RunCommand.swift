@@ -2,11 +2,12 @@ import Foundation
 import OutboxCore
 import OutboxStore
 
-/// `outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]`
+/// `outbox run FILE... [--format text|jsonl|junit] [--quiet] [--state-dir DIR] [--max-transitions N]`
 enum RunCommand {
     static func main(_ args: [String], console: Console) -> Int32 {
         var files: [String] = []
         var format = TimelineFormat.text
+        var junit = false  // --format junit: the checks as JUnit XML (JUnitReport)
         var quiet = false
         var stateDir: String?
         var maxTransitions = ScenarioRunner.defaultMaxTransitions
@@ -15,19 +16,19 @@ enum RunCommand {
             let a = args[i]
             switch a {
             case "--format":
-                guard i + 1 < args.count, let f = TimelineFormat(rawValue: args[i + 1]) else {
-                    console.error("outbox run: --format needs text or jsonl")
+                guard i + 1 < args.count, let f = formatWord(args[i + 1]) else {
+                    console.error("outbox run: --format needs text, jsonl or junit")
                     console.error(CLI.usage)
                     return 2
                 }
-                format = f
+                (format, junit) = f
                 i += 1
             case _ where a.hasPrefix("--format="):
-                guard let f = TimelineFormat(rawValue: String(a.dropFirst("--format=".count))) else {
-                    console.error("outbox run: --format needs text or jsonl")
+                guard let f = formatWord(String(a.dropFirst("--format=".count))) else {
+                    console.error("outbox run: --format needs text, jsonl or junit")
                     return 2
                 }
-                format = f
+                (format, junit) = f
             case "--quiet", "-q":
                 quiet = true
             case "--state-dir":
@@ -98,9 +99,14 @@ enum RunCommand {
             if bad { return 2 }
         }
 
-        let writer = TimelineWriter(format: format)
         var failed = 0, total = 0
+        var suites: [JUnitReport.Suite] = []
         for sc in scenarios {
+            // With several files each JSONL line says which (docs/scenarios.md); one file's lines stay as they were.
+            let writer = TimelineWriter(format: format, file: scenarios.count > 1 ? sc.file : nil)
+            var cases: [JUnitReport.Case] = []
+            let started = ContinuousClock.now
+            var last = started
             if format == .text && !quiet && scenarios.count > 1 {
                 console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))"))
             }
@@ -118,11 +124,15 @@ enum RunCommand {
             defer { disk?.close() }
             // The timeline is printed as it happens and not kept (docs/reliability.md, Big inputs).
             var runner = ScenarioRunner(
-                sc, store: store, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .streamed)
+                sc, store: store, maxTransitions: maxTransitions, journal: quiet || junit ? .checksOnly : .streamed)
             runner.run(until: { console.failed }) { item, sim in
                 switch item {
                 case .entry(let e):
-                    if !quiet { console.print(writer.line(e, in: sim)) }
+                    if !quiet && !junit { console.print(writer.line(e, in: sim)) }
+                case .check(let r) where junit:
+                    let now = ContinuousClock.now
+                    cases.append(JUnitReport.Case(r, wallMicros: micros(now - last)))
+                    last = now
                 case .check(let r):
                     if !quiet || !r.ok { console.print(writer.check(r)) }
                 }
@@ -143,6 +153,12 @@ enum RunCommand {
             }
             failed += runner.failures.count
             total += runner.checkCount
+            if junit {
+                suites.append(
+                    JUnitReport.Suite(
+                        file: sc.file, profile: sc.profile.rawValue, cases: cases, ended: runner.sim.now,
+                        transitions: runner.sim.transitionCount, wallMicros: micros(ContinuousClock.now - started)))
+            }
             let summary =
                 "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
@@ -152,7 +168,22 @@ enum RunCommand {
             let line = "\(total - failed) passed, \(failed) failed"
             if format == .text { console.print(line) } else { console.error(line) }
         }
+        // Written whole at the end: a run stopped by bad input or a limit leaves stdout empty.
+        if junit { console.print(JUnitReport.render(suites), terminator: "") }
         return failed > 0 ? 1 : 0
+    }
+
+    /// `--format`'s word: a timeline format, or `junit` (the checks alone, as JUnit XML;
+    /// the summaries go to stderr as with jsonl).
+    static func formatWord(_ w: String) -> (TimelineFormat, junit: Bool)? {
+        if w == "junit" { return (.jsonl, true) }
+        return TimelineFormat(rawValue: w).map { ($0, false) }
+    }
+
+    /// A wall-clock duration in whole microseconds.
+    static func micros(_ d: Duration) -> Int {
+        let c = d.components
+        return Int(c.seconds) * 1_000_000 + Int(c.attoseconds / 1_000_000_000_000)
     }
 
     /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).
