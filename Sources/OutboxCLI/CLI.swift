@@ -83,7 +83,7 @@ public enum CLI {
 
     public static let usage = """
         usage: outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
-                      [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
+                      [--record FILE] [--cast FILE] [--force] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl|junit] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
@@ -170,7 +170,8 @@ enum Help {
         --profile, --seed, --state-dir and --compare (the file decides).
         --record FILE writes the session as a scenario, a line per action, starting
         with what the device held (so `outbox run FILE` replays it); an existing
-        FILE is kept unless --force.
+        FILE is kept unless --force. --cast FILE records the screen as asciicast v2
+        (`asciinema play FILE`): every byte sent to the terminal, when it was sent.
 
         commands:
           run       play scenario files headless and check their expect lines

@@ -86,9 +86,9 @@ final class CastFile: @unchecked Sendable {
         let existed = Platform.exists(path)
         switch Platform.create(path, replace: force, append: false) {
         case .failure(.exists):
-            return .failure(Problem("--cast: \(SafeText.line(path)) exists; add --force to replace it"))
+            return .failure(Problem(existsMessage(path)))
         case .failure(.other(let why)):
-            return .failure(Problem("--cast: cannot create \(SafeText.line(path)): \(why)"))
+            return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
         case .success(let fd):
             let env = ProcessInfo.processInfo.environment
             let cast = CastFile(path: path, fd: fd, madeFirst: !existed)
@@ -97,9 +97,17 @@ final class CastFile: @unchecked Sendable {
                 width: width, height: height, timestamp: Int(Date().timeIntervalSince1970),
                 term: env["TERM"], shell: env["SHELL"])
             cast.write(header)
-            if let why = cast.failure { return .failure(Problem("--cast: cannot write \(SafeText.line(path)): \(why)")) }
+            if let why = cast.failure {
+                cast.close()
+                return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
+            }
             return .success(cast)
         }
+    }
+
+    static func existsMessage(_ path: String) -> String {
+        "--cast \(SafeText.escaped(path, max: 200)): the file exists and was left as it is; "
+            + "expected a new file: give another name, or --force to replace it"
     }
 
     /// One chunk the terminal was sent (on the relay thread).

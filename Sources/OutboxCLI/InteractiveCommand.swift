@@ -202,7 +202,7 @@ enum InteractiveCommand {
             return 2
         }
         if let path = o.cast, !o.force, Platform.exists(path) {
-            console.error("outbox: --cast: \(shown(path)) exists; add --force to replace it")
+            console.error("outbox: " + CastFile.existsMessage(path))
             return 2
         }
         // A file to play is read and parsed first: bad input exits 2 before the terminal is touched.
