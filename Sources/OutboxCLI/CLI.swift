@@ -31,6 +31,10 @@ public final class Console {
         self.errFD = errFD
     }
 
+    /// The width of the terminal stdout goes to, or nil: a file, a pipe, a
+    /// test's buffer (`outbox run` fits its text timeline to a terminal).
+    public var terminalColumns: Int? { capture ? nil : Platform.terminalColumns(outFD) }
+
     /// Whether writing has failed: long commands stop early when it has.
     public var failed: Bool { writeFailure != nil }
 
@@ -190,7 +194,9 @@ enum Help {
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time
-        order) and checks the expect lines.
+        order) and checks the expect lines. On a terminal the text timeline fits
+        its width (abbreviated, never wrapped) and is coloured unless NO_COLOR is
+        set; to a file or a pipe it is written in full, without colour.
 
         options:
           --format text|jsonl|junit

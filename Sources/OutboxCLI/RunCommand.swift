@@ -101,6 +101,12 @@ enum RunCommand {
 
         var failed = 0, total = 0
         var suites: [JUnitReport.Suite] = []
+        // On a terminal the text timeline fits its width and has colour (unless
+        // NO_COLOR); files and pipes get the full lines (docs/scenarios.md).
+        let screen = format == .text && !junit ? console.terminalColumns : nil
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let paint = TimelinePaint(colour: screen != nil && !noColor)
+        func fit(_ line: String) -> String { screen.map { TimelineWriter.fit(line, width: $0) } ?? line }
         for sc in scenarios {
             // With several files each JSONL line says which (docs/scenarios.md); one file's lines stay as they were.
             let writer = TimelineWriter(format: format, file: scenarios.count > 1 ? sc.file : nil)
@@ -108,7 +114,7 @@ enum RunCommand {
             let started = ContinuousClock.now
             var last = started
             if format == .text && !quiet && scenarios.count > 1 {
-                console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))"))
+                console.print(fit(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")))
             }
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
@@ -128,13 +134,15 @@ enum RunCommand {
             runner.run(until: { console.failed }) { item, sim in
                 switch item {
                 case .entry(let e):
-                    if !quiet && !junit { console.print(writer.line(e, in: sim)) }
+                    guard !quiet && !junit else { break }
+                    console.print(screen.map { paint.render(writer.spans(e, in: sim, width: $0)) } ?? writer.line(e, in: sim))
                 case .check(let r) where junit:
                     let now = ContinuousClock.now
                     cases.append(JUnitReport.Case(r, wallMicros: micros(now - last)))
                     last = now
                 case .check(let r):
-                    if !quiet || !r.ok { console.print(writer.check(r)) }
+                    guard !quiet || !r.ok else { break }
+                    console.print(screen.map { paint.render(writer.spans(r, width: $0)) } ?? writer.check(r))
                 }
             }
             if console.failed { return 1 }
@@ -162,11 +170,11 @@ enum RunCommand {
             let summary =
                 "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            if format == .text { console.print(SafeText.line(summary)) } else { console.error(summary) }
+            if format == .text { console.print(fit(SafeText.line(summary))) } else { console.error(summary) }
         }
         if scenarios.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"
-            if format == .text { console.print(line) } else { console.error(line) }
+            if format == .text { console.print(fit(line)) } else { console.error(line) }
         }
         // Written whole at the end: a run stopped by bad input or a limit leaves stdout empty.
         if junit { console.print(JUnitReport.render(suites), terminator: "") }
