@@ -135,7 +135,8 @@ enum RunCommand {
                 switch item {
                 case .entry(let e):
                     guard !quiet && !junit else { break }
-                    console.print(screen.map { paint.render(writer.spans(e, in: sim, width: $0)) } ?? writer.line(e, in: sim))
+                    console.print(
+                        screen.map { paint.render(writer.spans(e, in: sim, width: $0)) } ?? writer.line(e, in: sim))
                 case .check(let r) where junit:
                     let now = ContinuousClock.now
                     cases.append(JUnitReport.Case(r, wallMicros: micros(now - last)))

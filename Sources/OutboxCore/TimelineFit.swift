@@ -34,7 +34,8 @@ extension TimelineWriter {
         let gap: String, id: Int, kind: Int, name: Int?, arrow: String, move: Int, attempt: Int, detail: Int
         let attemptWord: String
         static let full = Columns(
-            gap: "  ", id: 6, kind: 15, name: 16, arrow: " → ", move: 24, attempt: 12, detail: 22, attemptWord: "attempt ")
+            gap: "  ", id: 6, kind: 15, name: 16, arrow: " → ", move: 24, attempt: 12, detail: 22,
+            attemptWord: "attempt ")
         /// At 80 columns: the name takes what is left.
         static let short = Columns(
             gap: " ", id: 5, kind: 8, name: nil, arrow: "→", move: 20, attempt: 6, detail: 12, attemptWord: "att ")
@@ -54,7 +55,8 @@ extension TimelineWriter {
             return TimelineWriter.clip(
                 [
                     TimelineSpan(VirtualTime.clock(l.time) + (full ? "  " : " "), .time),
-                    TimelineSpan(pad(tag(l.source), full ? 10 : 9), .source(l.source)), TimelineSpan(SafeText.line(l.text)),
+                    TimelineSpan(pad(tag(l.source), full ? 10 : 9), .source(l.source)),
+                    TimelineSpan(SafeText.line(l.text)),
                 ], width)
         }
     }
@@ -64,7 +66,10 @@ extension TimelineWriter {
         if width >= TimelineWriter.fullWidth {
             let mark = r.ok ? TimelineSpan("  ✓", .ok) : TimelineSpan("  ✗ FAILED: " + SafeText.line(r.found), .failed)
             return TimelineWriter.clip(
-                [TimelineSpan(VirtualTime.clock(r.time) + "  ", .time), TimelineSpan(pad("expect", 10)), TimelineSpan(text), mark],
+                [
+                    TimelineSpan(VirtualTime.clock(r.time) + "  ", .time), TimelineSpan(pad("expect", 10)),
+                    TimelineSpan(text), mark,
+                ],
                 width)
         }
         // The line as written gives way first, so the verdict and what was found stay in view.

@@ -1,12 +1,12 @@
 import Foundation
 import XCTest
 
+@testable import OutboxCLI
+@testable import OutboxCore
+
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
-
-@testable import OutboxCLI
-@testable import OutboxCore
 
 /// `outbox run --format junit` as a CI server reads it, and the `"file"` key of
 /// JSONL with several files (docs/scenarios.md, "JUnit" and "JSONL").
@@ -102,7 +102,8 @@ final class JUnitTests: XCTestCase {
             XCTAssertTrue(s.attributes["time"]!.range(of: #"^\d+\.\d{6}$"#, options: .regularExpression) != nil)
         }
         // stderr as for jsonl: the failures and the summaries.
-        XCTAssertTrue(err.contains("\(bad):4: check failed: expect at 2s state purchase queued: found #1 is delivered"), err)
+        XCTAssertTrue(
+            err.contains("\(bad):4: check failed: expect at 2s state purchase queued: found #1 is delivered"), err)
         XCTAssertTrue(err.contains("3 passed, 2 failed"), err)
     }
 
@@ -168,9 +169,11 @@ final class JUnitTests: XCTestCase {
         let suite = JUnitReport.Suite(
             file: "q&a.outbox", profile: "./a'b.profile",
             cases: [
-                .init(line: 3, text: "expect at 1s state \"<x>\" queued", ok: true, found: "", time: 1000, wallMicros: 12),
-                .init(line: 4, text: "expect at 2s saved 0", ok: false, found: "1 saved\r\n\u{1}", time: 2000,
-                      wallMicros: 1_500_000),
+                .init(
+                    line: 3, text: "expect at 1s state \"<x>\" queued", ok: true, found: "", time: 1000, wallMicros: 12),
+                .init(
+                    line: 4, text: "expect at 2s saved 0", ok: false, found: "1 saved\r\n\u{1}", time: 2000,
+                    wallMicros: 1_500_000),
             ], ended: 2500, transitions: 7, wallMicros: 2_000_001)
         XCTAssertEqual(
             JUnitReport.render([suite]),
@@ -221,10 +224,13 @@ final class JUnitTests: XCTestCase {
         }
         let (_, alone, _) = cli(["run", "--format", "jsonl", bad])
         let expected =
-            one.split(separator: "\n").map { withFile($0, good) } + alone.split(separator: "\n").map { withFile($0, bad) }
+            one.split(separator: "\n").map { withFile($0, good) }
+            + alone.split(separator: "\n").map { withFile($0, bad) }
         XCTAssertEqual(lines, expected)
         XCTAssertEqual(
-            lines.last, #"{"t":3,"file":\#(q(bad)),"expect":"expect at 3s received purchase 7","ok":false,"line":6,"found":"received 1"}"#)
+            lines.last,
+            #"{"t":3,"file":\#(q(bad)),"expect":"expect at 3s received purchase 7","ok":false,"line":6,"found":"received 1"}"#
+        )
     }
 }
 

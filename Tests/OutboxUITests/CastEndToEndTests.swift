@@ -97,7 +97,9 @@ extension EndToEndTests {
         try "mine\n".write(toFile: cast, atomically: true, encoding: .utf8)
         let (status, out) = sh("\(binary) --memory --cast \(cast) 2>&1")
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(out, "outbox: --cast \(cast): the file exists and was left as it is; "
+        XCTAssertEqual(
+            out,
+            "outbox: --cast \(cast): the file exists and was left as it is; "
                 + "expected a new file: give another name, or --force to replace it\n")
         XCTAssertEqual(try String(contentsOfFile: cast, encoding: .utf8), "mine\n")
     }

@@ -12,7 +12,8 @@ extension EndToEndTests {
         XCTAssertTrue(piped.contains { $0.count > 80 }, "the pipe's lines are the full ones")
         for noColor in [false, true] {
             let env = noColor ? "NO_COLOR=1 " : "env -u NO_COLOR "
-            XCTAssertTrue(start("cd \(work) && LANG=C.UTF-8 \(env)\(binary) run \(file); exec sleep 60", width: 80, height: 90))
+            XCTAssertTrue(
+                start("cd \(work) && LANG=C.UTF-8 \(env)\(binary) run \(file); exec sleep 60", width: 80, height: 90))
             guard waitFor("24 passed, 0 failed") else { return }
             // Not wrapped: as many screen lines as the pipe's lines, none wider than 80.
             let shown = sh("\(tmux) capture-pane -p").1.split(separator: "\n").filter { !$0.isEmpty }
