@@ -25,6 +25,11 @@ enum Asciicast {
         "[" + seconds(micros) + ", \"o\", " + JSONObject.quote(data) + "]"
     }
 
+    /// `[1.234567, "r", "100x30"]`: the terminal took a new size (columns x rows).
+    static func resize(micros: Int, width: Int, height: Int) -> String {
+        "[" + seconds(micros) + ", \"r\", \"\(width)x\(height)\"]"
+    }
+
     /// Seconds with six decimals.
     static func seconds(_ micros: Int) -> String {
         let m = max(0, micros)
@@ -60,9 +65,11 @@ enum Asciicast {
 /// `outbox --cast FILE`: the live screen as an asciicast v2 file, every byte
 /// curses sent to the terminal as an `"o"` event at the moment it was sent.
 ///
-/// Written by the terminal's relay thread alone until the terminal is
-/// restored (which waits for that thread), then closed by the main thread.
+/// Output comes from the terminal's relay thread, resizes from the main
+/// thread; a lock keeps their lines whole and their times in order. Closed by
+/// the main thread once the terminal is restored (which waits for the relay).
 final class CastFile: @unchecked Sendable {
+    private let lock = NSLock()
     let path: String
     private var fd: Int32
     private let start = ContinuousClock.now
@@ -119,11 +126,24 @@ final class CastFile: @unchecked Sendable {
 
     private func emit(_ text: String) {
         guard !text.isEmpty else { return }
-        let d = (ContinuousClock.now - start).components
-        // Never earlier than the event before: times do not go back.
-        lastMicros = max(lastMicros, Int(d.seconds) * 1_000_000 + Int(d.attoseconds / 1_000_000_000_000))
-        write(Asciicast.output(micros: lastMicros, text))
+        lock.lock()
+        defer { lock.unlock() }
+        write(Asciicast.output(micros: now(), text))
         events += 1
+    }
+
+    /// The terminal took a new size (on the main thread, before it redraws).
+    func resized(width: Int, height: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        write(Asciicast.resize(micros: now(), width: width, height: height))
+    }
+
+    /// Microseconds since the start, never earlier than the event before.
+    private func now() -> Int {
+        let d = (ContinuousClock.now - start).components
+        lastMicros = max(lastMicros, Int(d.seconds) * 1_000_000 + Int(d.attoseconds / 1_000_000_000_000))
+        return lastMicros
     }
 
     private func write(_ line: String) {

@@ -291,6 +291,7 @@ enum InteractiveCommand {
                 "outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
             return 2
         }
+        if let c = cast { term.onResize = { c.resized(width: $0, height: $1) } }
         if noColor || !term.colors { theme = Theme.monochrome }
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii

@@ -240,8 +240,12 @@ public final class Terminal {
         width = Int(outbox_cols())
         height = Int(outbox_lines())
         last = nil
+        onResize?(width, height)
         _ = clear()
     }
+
+    /// Called with the new width and height when the size changes (`outbox --cast`).
+    public var onResize: ((Int, Int) -> Void)?
 
     /// Sends the cells that changed since the last frame; nothing when none did.
     public func draw(_ buf: ScreenBuffer) {

@@ -13,9 +13,10 @@ import XCTest
 /// v2, and its bytes, fed to a fresh terminal of the same size, draw the screen
 /// that was on it.
 extension EndToEndTests {
-    /// The lines of a cast: the header and the output events, parsed as JSON.
+    /// The lines of a cast: the header, the output events (`"o"`) and the
+    /// resizes (`"r"`), parsed as JSON.
     func parseCast(_ text: String, file: StaticString = #filePath, line: UInt = #line) -> (
-        header: [String: Any], events: [(Double, String)]
+        header: [String: Any], events: [(Double, String)], resizes: [(Double, String)]
     )? {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.last == "", lines.count >= 2,
@@ -24,17 +25,21 @@ extension EndToEndTests {
             XCTFail("not a cast:\n" + text.prefix(500), file: file, line: line)
             return nil
         }
-        var events: [(Double, String)] = []
+        var events: [(Double, String)] = [], resizes: [(Double, String)] = []
+        var times: [Double] = []
         for l in lines.dropFirst().dropLast() {
             guard let e = try? JSONSerialization.jsonObject(with: Data(l.utf8)) as? [Any], e.count == 3,
-                let t = (e[0] as? NSNumber)?.doubleValue, e[1] as? String == "o", let data = e[2] as? String
+                let t = (e[0] as? NSNumber)?.doubleValue, let kind = e[1] as? String, kind == "o" || kind == "r",
+                let data = e[2] as? String
             else {
-                XCTFail("not an output event: \(l)", file: file, line: line)
+                XCTFail("not an event: \(l)", file: file, line: line)
                 return nil
             }
-            events.append((t, data))
+            if kind == "o" { events.append((t, data)) } else { resizes.append((t, data)) }
+            times.append(t)
         }
-        return (header, events)
+        XCTAssertEqual(times, times.sorted(), "times go forward", file: file, line: line)
+        return (header, events, resizes)
     }
 
     /// Waits until the screen stays the same for half a second; returns it.
@@ -69,14 +74,14 @@ extension EndToEndTests {
         // The terminal's output processing is back on, as before the recording.
         XCTAssertTrue(sh("\(tmux) capture-pane -p -J").1.contains("recorded the screen to \(cast)"), screen())
 
-        guard let (header, events) = parseCast(recorded) else { return }
+        guard let (header, events, resizes) = parseCast(recorded) else { return }
+        XCTAssertEqual(resizes.count, 0)
         XCTAssertEqual(header["version"] as? Int, 2)
         XCTAssertEqual(header["width"] as? Int, 90)
         XCTAssertEqual(header["height"] as? Int, 28)
         XCTAssertNotNil(header["timestamp"] as? Int)
         XCTAssertNotNil((header["env"] as? [String: String])?["TERM"])
         XCTAssertGreaterThan(events.count, 4)
-        XCTAssertEqual(events.map(\.0), events.map(\.0).sorted(), "times go forward")
 
         // The bytes recorded up to then, into a fresh terminal of the same size.
         let bytes = work + "/bytes"
@@ -86,9 +91,36 @@ extension EndToEndTests {
         XCTAssertEqual(replayed, shown)
 
         // The whole file, quit included, is still asciicast: one event a line to the end.
-        guard let (_, all) = parseCast(try String(contentsOfFile: cast, encoding: .utf8)) else { return }
+        guard let (_, all, _) = parseCast(try String(contentsOfFile: cast, encoding: .utf8)) else { return }
         XCTAssertGreaterThanOrEqual(all.count, events.count)
-        XCTAssertEqual(all.map(\.0), all.map(\.0).sorted())
+    }
+
+    /// The terminal grows during the recording: the screen is drawn at the new
+    /// size (curses learns it through the pseudo-terminal), the cast says so
+    /// with an `"r"` event, and its bytes still draw that screen.
+    func test_cast_followsAResize() throws {
+        let cast = work + "/resize.cast"
+        XCTAssertTrue(
+            start("cd \(work) && " + outbox("--memory --cast \(cast)") + "; " + Self.afterExit, width: 80, height: 24))
+        guard waitFor("OUTBOX") else { return }
+        keys("c")
+        guard waitFor("consent ✓ granted") else { return }
+        keys(" ")
+        guard waitFor("PAUSED") else { return }
+        sh("\(tmux) resize-window -x 110 -y 32")
+        // Wider, the tabs spell their states out in full.
+        guard waitFor("Requests  all 1  pending") else { return }
+        let shown = stableScreen()
+        XCTAssertEqual(shown.split(separator: "\n", omittingEmptySubsequences: false).count, 33, shown)  // 32 and the last newline
+        let recorded = try String(contentsOfFile: cast, encoding: .utf8)
+        keys("q")
+        guard waitFor("EXIT=0 icanon") else { return }
+        guard let (_, events, resizes) = parseCast(recorded) else { return }
+        XCTAssertEqual(resizes.map(\.1), ["110x32"])
+        let bytes = work + "/bytes"
+        try events.map(\.1).joined().write(toFile: bytes, atomically: true, encoding: .utf8)
+        XCTAssertTrue(start("cat \(bytes); exec sleep 60", width: 110, height: 32))
+        XCTAssertEqual(stableScreen(), shown)
     }
 
     /// An existing FILE is kept unless --force, before the terminal is touched.
