@@ -111,7 +111,8 @@ extension EndToEndTests {
         // Wider, the tabs spell their states out in full.
         guard waitFor("Requests  all 1  pending") else { return }
         let shown = stableScreen()
-        XCTAssertEqual(shown.split(separator: "\n", omittingEmptySubsequences: false).count, 33, shown)  // 32 and the last newline
+        // 32 rows and the last newline.
+        XCTAssertEqual(shown.split(separator: "\n", omittingEmptySubsequences: false).count, 33, shown)
         let recorded = try String(contentsOfFile: cast, encoding: .utf8)
         keys("q")
         guard waitFor("EXIT=0 icanon") else { return }
