@@ -31,6 +31,10 @@ public final class Console {
         self.errFD = errFD
     }
 
+    /// The width of the terminal stdout goes to, or nil: a file, a pipe, a
+    /// test's buffer (`outbox run` fits its text timeline to a terminal).
+    public var terminalColumns: Int? { capture ? nil : Platform.terminalColumns(outFD) }
+
     /// Whether writing has failed: long commands stop early when it has.
     public var failed: Bool { writeFailure != nil }
 
@@ -83,8 +87,8 @@ public enum CLI {
 
     public static let usage = """
         usage: outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
-                      [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
-               outbox run FILE... [--format text|jsonl|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]
+                      [--record FILE] [--cast FILE] [--force] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
+               outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl|html|svg] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
                outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile
@@ -170,7 +174,8 @@ enum Help {
         --profile, --seed, --state-dir and --compare (the file decides).
         --record FILE writes the session as a scenario, a line per action, starting
         with what the device held (so `outbox run FILE` replays it); an existing
-        FILE is kept unless --force.
+        FILE is kept unless --force. --cast FILE records the screen as asciicast v2
+        (`asciinema play FILE`): every byte sent to the terminal, when it was sent.
 
         commands:
           run       play scenario files headless and check their expect lines
@@ -185,22 +190,27 @@ enum Help {
         """
 
     static let run = """
-        usage: outbox run FILE... [--format text|jsonl|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]
+        usage: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]
 
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time
-        order) and checks the expect lines.
+        order) and checks the expect lines. On a terminal the text timeline fits
+        its width (abbreviated, never wrapped) and is coloured unless NO_COLOR is
+        set; to a file or a pipe it is written in full, without colour.
 
         options:
-          --format text|jsonl|html|svg
+          --format text|jsonl|junit|html|svg
                                 text for people (default), jsonl one JSON object a
-                                line (also --format=jsonl); html one self-contained
-                                page: a swimlane per request on one time axis (quiet
-                                stretches shortened, marked), hover a mark for its
-                                transition and rule, the backend totals, the final
-                                states, the checks and the log (several files: a
-                                section each); svg the swimlanes alone (one file).
-                                The summary goes to stderr with jsonl, html and svg.
+                                line (also --format=jsonl; "file" added with several
+                                files); junit the checks as JUnit XML for CI: a
+                                testsuite per file, a testcase per expect line; html
+                                one self-contained page: a swimlane per request on
+                                one time axis (quiet stretches shortened, marked),
+                                hover a mark for its transition and rule, the backend
+                                totals, the final states, the checks and the log
+                                (several files: a section each); svg the swimlanes
+                                alone (one file). The summary goes to stderr with
+                                jsonl, junit, html and svg.
           --quiet, -q           print only failed checks and the summary (text, jsonl)
           --state-dir DIR       use the saved device in DIR (one SQLite database per
                                 profile) instead of one in memory; what the run saves

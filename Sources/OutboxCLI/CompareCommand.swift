@@ -74,8 +74,8 @@ enum CompareCommand {
             let name = a.hasPrefix("--") ? String(a.prefix { $0 != "=" }) : a
             switch name {
             case "--format":
-                guard let v = value(name), let f = OutputFormat(v) else {
-                    console.error("outbox compare: --format needs \(OutputFormat.words)")
+                guard let v = value(name), let f = OutputFormat(v), f != .junit else {
+                    console.error("outbox compare: --format needs text, jsonl, html or svg")
                     return 2
                 }
                 output = f

@@ -4,7 +4,7 @@ import OutboxStore
 import OutboxTerminal
 import OutboxUI
 
-/// `outbox [--profile P | --compare P,P,... | --play FILE] [--theme NAME|PATH] [--speed S] [--seed N] [--record FILE]`: the interactive screen.
+/// `outbox [--profile P | --compare P,P,... | --play FILE] [--theme NAME|PATH] [--speed S] [--seed N] [--record FILE] [--cast FILE]`: the interactive screen.
 enum InteractiveCommand {
     struct Options {
         var profile = Builtins.standard
@@ -12,8 +12,10 @@ enum InteractiveCommand {
         var speed = Speed.normal
         var seed: UInt64 = 1
         var record: String?
-        /// `--force`: `--record` may replace a file that exists.
+        /// `--force`: `--record` and `--cast` may replace a file that exists.
         var force = false
+        /// `--cast FILE`: the screen recorded as asciicast v2 (CastFile).
+        var cast: String?
         var stateDir = SQLiteDeviceStore.defaultDirectory()
         var memory = false
         /// `--compare`: the profiles shown side by side, on devices in memory.
@@ -76,6 +78,9 @@ enum InteractiveCommand {
             case "--record":
                 guard let v = value("--record") else { return nil }
                 o.record = v
+            case "--cast":
+                guard let v = value("--cast") else { return nil }
+                o.cast = v
             case "--force":
                 o.force = true
             case "--state-dir":
@@ -94,8 +99,8 @@ enum InteractiveCommand {
             }
             i += 1
         }
-        if o.force && o.record == nil {
-            console.error("outbox: --force goes with --record FILE (it lets the recording replace FILE)")
+        if o.force && o.record == nil && o.cast == nil {
+            console.error("outbox: --force goes with --record FILE or --cast FILE (it lets the recording replace FILE)")
             return nil
         }
         if o.compare != nil && o.profileGiven {
@@ -196,6 +201,10 @@ enum InteractiveCommand {
             console.error("outbox: " + RecordingFile.existsMessage(path))
             return 2
         }
+        if let path = o.cast, !o.force, Platform.exists(path) {
+            console.error("outbox: " + CastFile.existsMessage(path))
+            return 2
+        }
         // A file to play is read and parsed first: bad input exits 2 before the terminal is touched.
         var played: [Scenario]?
         if let path = o.play {
@@ -253,17 +262,36 @@ enum InteractiveCommand {
                 o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
         }
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? model.speedIndex
+        var cast: CastFile?
+        if let path = o.cast {
+            let size = Platform.terminalSize(1) ?? (80, 24)
+            switch CastFile.open(path, force: o.force, width: size.columns, height: size.rows) {
+            case .success(let c): cast = c
+            case .failure(let why):
+                (store as? SQLiteDeviceStore)?.close()
+                dropRecording()
+                console.error("outbox: " + why.message)
+                return 2
+            }
+        }
         console.flush()
         // Signals are caught before curses starts, so it installs none of its own
         // and every stop goes through the loop's quit.
         Terminal.catchStopSignals()
-        guard let term = Terminal(noColor: noColor) else {
+        var sink: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+        if let c = cast { sink = { c.output($0) } }
+        guard let term = Terminal(noColor: noColor, cast: sink) else {
             (store as? SQLiteDeviceStore)?.close()
             dropRecording()
+            if let c = cast {
+                c.close()
+                if c.madeFirst { Platform.remove(c.path) }
+            }
             console.error(
                 "outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
             return 2
         }
+        if let c = cast { term.onResize = { c.resized(width: $0, height: $1) } }
         if noColor || !term.colors { theme = Theme.monochrome }
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
@@ -278,6 +306,10 @@ enum InteractiveCommand {
         if let r = loop.recording {
             r.close()
             Terminal.writeError(recordedLine(r, loop.model) + "\n")
+        }
+        if let c = cast {
+            c.close()
+            Terminal.writeError(c.summary + "\n")
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
         // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so

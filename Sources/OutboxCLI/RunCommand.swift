@@ -10,21 +10,24 @@ enum OutputFormat: Equatable {
     case html
     /// The swimlanes alone as one SVG document (`TimelinePicture.svg`).
     case svg
+    /// The checks alone as JUnit XML (`JUnitReport`); the summaries go to stderr.
+    case junit
 
     init?(_ word: String) {
         switch word {
         case "html": self = .html
         case "svg": self = .svg
+        case "junit": self = .junit
         default:
             guard let f = TimelineFormat(rawValue: word) else { return nil }
             self = .lines(f)
         }
     }
 
-    static let words = "text, jsonl, html or svg"
+    static let words = "text, jsonl, junit, html or svg"
 }
 
-/// `outbox run FILE... [--format text|jsonl|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]`
+/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]`
 enum RunCommand {
     static func main(_ args: [String], console: Console) -> Int32 {
         var files: [String] = []
@@ -91,6 +94,7 @@ enum RunCommand {
         }
         // A picture is drawn from the whole run: its journal is kept, nothing is printed as it happens.
         let picture = output == .html || output == .svg
+        let junit = output == .junit
         let format: TimelineFormat
         if case .lines(let f) = output { format = f } else { format = .jsonl }
         var stories: [TimelinePicture.Story] = []
@@ -129,11 +133,22 @@ enum RunCommand {
             if bad { return 2 }
         }
 
-        let writer = TimelineWriter(format: format)
         var failed = 0, total = 0
+        var suites: [JUnitReport.Suite] = []
+        // On a terminal the text timeline fits its width and has colour (unless
+        // NO_COLOR); files and pipes get the full lines (docs/scenarios.md).
+        let screen = format == .text && !junit ? console.terminalColumns : nil
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let paint = TimelinePaint(colour: screen != nil && !noColor)
+        func fit(_ line: String) -> String { screen.map { TimelineWriter.fit(line, width: $0) } ?? line }
         for sc in scenarios {
+            // With several files each JSONL line says which (docs/scenarios.md); one file's lines stay as they were.
+            let writer = TimelineWriter(format: format, file: scenarios.count > 1 ? sc.file : nil)
+            var cases: [JUnitReport.Case] = []
+            let started = ContinuousClock.now
+            var last = started
             if format == .text && !quiet && scenarios.count > 1 {
-                console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))"))
+                console.print(fit(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")))
             }
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
@@ -150,14 +165,21 @@ enum RunCommand {
             // The timeline is printed as it happens and not kept (docs/reliability.md, Big inputs).
             var runner = ScenarioRunner(
                 sc, store: store, maxTransitions: maxTransitions,
-                journal: picture ? .kept : quiet ? .checksOnly : .streamed)
+                journal: picture ? .kept : quiet || junit ? .checksOnly : .streamed)
             runner.run(until: { console.failed }) { item, sim in
                 if picture { return }
                 switch item {
                 case .entry(let e):
-                    if !quiet { console.print(writer.line(e, in: sim)) }
+                    guard !quiet && !junit else { break }
+                    console.print(
+                        screen.map { paint.render(writer.spans(e, in: sim, width: $0)) } ?? writer.line(e, in: sim))
+                case .check(let r) where junit:
+                    let now = ContinuousClock.now
+                    cases.append(JUnitReport.Case(r, wallMicros: micros(now - last)))
+                    last = now
                 case .check(let r):
-                    if !quiet || !r.ok { console.print(writer.check(r)) }
+                    guard !quiet || !r.ok else { break }
+                    console.print(screen.map { paint.render(writer.spans(r, width: $0)) } ?? writer.check(r))
                 }
             }
             if console.failed { return 1 }
@@ -179,26 +201,40 @@ enum RunCommand {
             if picture {
                 stories.append(TimelinePicture.Story(file: sc.file, runs: [TimelinePicture.Run(sim: runner.sim, results: runner.results)]))
             }
+            if junit {
+                suites.append(
+                    JUnitReport.Suite(
+                        file: sc.file, profile: sc.profile.rawValue, cases: cases, ended: runner.sim.now,
+                        transitions: runner.sim.transitionCount, wallMicros: micros(ContinuousClock.now - started)))
+            }
             let summary =
                 "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            if output == .lines(.text) { console.print(SafeText.line(summary)) } else { console.error(summary) }
+            if format == .text && !picture && !junit { console.print(fit(SafeText.line(summary))) } else { console.error(summary) }
         }
         if scenarios.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"
-            if output == .lines(.text) { console.print(line) } else { console.error(line) }
+            if format == .text && !picture && !junit { console.print(fit(line)) } else { console.error(line) }
         }
         if output == .svg, let story = stories.first {
             console.print(TimelinePicture().svg(story), terminator: "")
         } else if output == .html {
             console.print(TimelinePicture().html(stories, title: pictureTitle(files)), terminator: "")
         }
+        // Written whole at the end: a run stopped by bad input or a limit leaves stdout empty.
+        if junit { console.print(JUnitReport.render(suites), terminator: "") }
         if console.failed { return 1 }
         return failed > 0 ? 1 : 0
     }
 
     /// The heading of `run --format html`'s page: the command that made it.
     static func pictureTitle(_ files: [String]) -> String { "outbox run " + files.joined(separator: " ") }
+
+    /// A wall-clock duration in whole microseconds.
+    static func micros(_ d: Duration) -> Int {
+        let c = d.components
+        return Int(c.seconds) * 1_000_000 + Int(c.attoseconds / 1_000_000_000_000)
+    }
 
     /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).
     static func unreadable(_ path: String, _ why: Platform.ReadFailure) -> String {

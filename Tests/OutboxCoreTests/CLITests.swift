@@ -387,7 +387,7 @@ final class CLITests: XCTestCase {
             // Only run's own usage: not the live screen's or `state`'s.
             XCTAssertTrue(
                 out.hasPrefix(
-                    "usage: outbox run FILE... [--format text|jsonl|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n\n"
+                    "usage: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n\n"
                 ), out)
             XCTAssertFalse(out.contains("outbox state"), out)
             XCTAssertFalse(out.contains("--speed"), out)
