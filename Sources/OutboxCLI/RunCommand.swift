@@ -1,66 +1,82 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxStore
 
 /// `outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]`
-enum RunCommand {
-    static func main(_ args: [String], console: Console) -> Int32 {
-        var files: [String] = []
-        var format = TimelineFormat.text
-        var quiet = false
-        var stateDir: String?
-        var maxTransitions = ScenarioRunner.defaultMaxTransitions
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            switch a {
-            case "--format":
-                guard i + 1 < args.count, let f = TimelineFormat(rawValue: args[i + 1]) else {
-                    console.error("outbox run: --format needs text or jsonl")
-                    console.error(CLI.usage)
-                    return 2
-                }
-                format = f
-                i += 1
-            case _ where a.hasPrefix("--format="):
-                guard let f = TimelineFormat(rawValue: String(a.dropFirst("--format=".count))) else {
-                    console.error("outbox run: --format needs text or jsonl")
-                    return 2
-                }
-                format = f
-            case "--quiet", "-q":
-                quiet = true
-            case "--state-dir":
-                guard i + 1 < args.count else {
-                    console.error("outbox run: --state-dir needs a directory")
-                    return 2
-                }
-                stateDir = args[i + 1]
-                i += 1
-            case "--max-transitions":
-                guard i + 1 < args.count, let n = Int(args[i + 1]), n >= 1 else {
-                    console.error(
-                        "outbox run: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
-                    )
-                    return 2
-                }
-                maxTransitions = n
-                i += 1
-            case "--help", "-h":
-                console.print(Help.run)
-                return 0
-            case _ where a.hasPrefix("-") && a != "-":
-                console.error("outbox run: unknown option `\(a)`")
-                console.error(CLI.usage)
-                return 2
-            default:
-                files.append(a)
-            }
-            i += 1
+struct RunCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "run", abstract: "play scenario files headless and check their expect lines",
+            usage: CLI.parserUsage(synopsis), discussion: Help.run)
+    }
+    static var synopsis: String {
+        "outbox run FILE... [--format \(OutputFormat.choices)] [--quiet] [--state-dir DIR] [--max-transitions N]"
+    }
+
+    @Argument(help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
+    var files: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "text for people (default), jsonl one JSON object a line (also --format=jsonl)",
+            valueName: OutputFormat.choices),
+        completion: .list(OutputFormat.declared))
+    var format: String?
+
+    @Flag(name: [.long, .short], help: "print only failed checks and the summary")
+    var quiet = false
+
+    @Option(
+        help: ArgumentHelp(
+            "use the saved device in DIR (one SQLite database per profile) instead of one in memory; what the run saves stays there for the next run or the live screen",
+            valueName: "DIR"),
+        completion: .directory)
+    var stateDir: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "stop a run that makes more than N transitions (default 10000000, about 0.5 GB of timeline)",
+            valueName: "N"))
+    var maxTransitions: String?
+
+    /// `--max-transitions N`, or why N is refused.
+    static func maxTransitions(_ word: String?, command: String) -> Result<Int, Problem> {
+        guard let word else { return .success(ScenarioRunner.defaultMaxTransitions) }
+        guard let n = Int(word), n >= 1 else {
+            return .failure(
+                Problem(
+                    "\(command): --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
+                ))
         }
+        return .success(n)
+    }
+
+    func execute(console: Console) -> Int32 {
+        let format: TimelineFormat
+        switch OutputFormat.parse(self.format, command: Self.prefix) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let word):
+            // Connect html, svg and junit here once they are written (OutputFormat.available).
+            guard let f = TimelineFormat(rawValue: word) else {
+                console.error("\(Self.prefix): --format \(word) is not available yet in this build")
+                return 2
+            }
+            format = f
+        }
+        let maxTransitions: Int
+        switch Self.maxTransitions(self.maxTransitions, command: Self.prefix) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let n): maxTransitions = n
+        }
+        let quiet = self.quiet, stateDir = self.stateDir
         guard !files.isEmpty else {
             console.error("outbox run: no scenario file given")
-            console.error(CLI.usage)
+            console.error("usage: " + Self.synopsis)
             return 2
         }
 
@@ -69,7 +85,7 @@ enum RunCommand {
         var bad = false
         for f in files {
             let text: String
-            switch readText(f) {
+            switch Self.readText(f) {
             case .success(let t): text = t
             case .failure(let why):
                 console.error(RunCommand.unreadable(f, why))
