@@ -29,6 +29,7 @@ struct BenchCommand: OutboxSubcommand {
     var only: [String] = []
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "virtual hours for the chaos run (default 24; 0.05 with --quick), e.g. to profile a shorter one",
             valueName: "H"))

@@ -84,6 +84,7 @@ struct CompareCommand: OutboxSubcommand {
     var format: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "lay the table out for N columns (default: the terminal's width, else $COLUMNS, else 80)", valueName: "N"))
     var width: String?
@@ -93,7 +94,9 @@ struct CompareCommand: OutboxSubcommand {
         help: "text: no table, only skips, failed checks and summaries; jsonl: only failed checks, diverged")
     var quiet = false
 
-    @Option(help: ArgumentHelp("stop a run past N transitions, as `outbox run`", valueName: "N"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("stop a run past N transitions, as `outbox run`", valueName: "N"))
     var maxTransitions: String?
 
     func execute(console: Console) -> Int32 {

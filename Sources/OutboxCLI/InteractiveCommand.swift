@@ -51,11 +51,14 @@ struct InteractiveCommand: OutboxSubcommand {
     var theme: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp("the clock's starting speed", valueName: Speed.all.map(\.word).joined(separator: "|")),
         completion: .list(Speed.all.map(\.word)))
     var speed: String?
 
-    @Option(help: ArgumentHelp("the seed of every random choice (default 1)", valueName: "N"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("the seed of every random choice (default 1)", valueName: "N"))
     var seed: String?
 
     @Option(

@@ -35,6 +35,7 @@ struct RunCommand: OutboxSubcommand {
     var stateDir: String?
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "stop a run that makes more than N transitions (default 10000000, about 0.5 GB of timeline)",
             valueName: "N"))

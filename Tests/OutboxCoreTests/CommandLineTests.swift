@@ -44,6 +44,11 @@ final class CommandLineTests: XCTestCase {
             (["keys", "extra"], "outbox keys: unexpected argument `extra`"),
             (["bench", "--quick", "now"], "outbox bench: unexpected argument `now`"),
             (["--memroy"], "outbox: unknown option `--memroy`; did you mean `--memory`?"),
+            // A number option takes a value that looks like an option, and refuses it by name.
+            (["run", "x.outbox", "--max-transitions", "-5"],
+             "outbox run: --max-transitions needs a whole number ≥ 1 (default 10000000)"),
+            (["--seed", "-1"], "outbox: bad --seed `-1`, expected a whole number"),
+            (["compare", "x.outbox", "--width=-3"], "outbox compare: --width needs a number of columns from 20 to 10000"),
         ]
         for (args, first) in cases {
             let (status, out, err) = cli(args)
