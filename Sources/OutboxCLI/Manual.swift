@@ -21,9 +21,13 @@ enum Manual {
         for command in OutboxCommand.commands {
             let c = command.configuration
             let name = c.commandName ?? ""
-            out.append(".SS \"" + (command == InteractiveCommand.self ? "outbox, outbox live" : "outbox \(name)") + "\"")
+            out.append(
+                ".SS \"" + (command == InteractiveCommand.self ? "outbox, outbox live" : "outbox \(name)") + "\"")
             out.append(roff(c.abstract.prefix(1).uppercased() + c.abstract.dropFirst()) + ".")
-            out += [".PP", ".nf"] + CLI.parserUsage(command.synopsis).split(separator: "\n").map { line(String($0)) } + [".fi"]
+            out +=
+                [".PP", ".nf"] + CLI.parserUsage(command.synopsis).split(separator: "\n").map { line(String($0)) } + [
+                    ".fi"
+                ]
             if !c.discussion.isEmpty { out += [".PP"] + prose(c.discussion) }
             out += options(of: command)
         }

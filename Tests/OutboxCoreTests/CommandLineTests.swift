@@ -45,10 +45,15 @@ final class CommandLineTests: XCTestCase {
             (["bench", "--quick", "now"], "outbox bench: unexpected argument `now`"),
             (["--memroy"], "outbox: unknown option `--memroy`; did you mean `--memory`?"),
             // A number option takes a value that looks like an option, and refuses it by name.
-            (["run", "x.outbox", "--max-transitions", "-5"],
-             "outbox run: --max-transitions needs a whole number ≥ 1 (default 10000000)"),
+            (
+                ["run", "x.outbox", "--max-transitions", "-5"],
+                "outbox run: --max-transitions needs a whole number ≥ 1 (default 10000000)"
+            ),
             (["--seed", "-1"], "outbox: bad --seed `-1`, expected a whole number"),
-            (["compare", "x.outbox", "--width=-3"], "outbox compare: --width needs a number of columns from 20 to 10000"),
+            (
+                ["compare", "x.outbox", "--width=-3"],
+                "outbox compare: --width needs a number of columns from 20 to 10000"
+            ),
         ]
         for (args, first) in cases {
             let (status, out, err) = cli(args)
@@ -69,12 +74,18 @@ final class CommandLineTests: XCTestCase {
         try "profile ios\nat 0 launch\nat 1s ping\nexpect at 2s state ping delivered\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         let pairs: [([String], [String])] = [
-            (["run", path, "--format", "jsonl", "--max-transitions", "100"],
-             ["run", path, "--format=jsonl", "--max-transitions=100"]),
-            (["compare", path, "--profiles", "ios,android", "--width", "100", "--format", "jsonl"],
-             ["compare", path, "--profiles=ios,android", "--width=100", "--format=jsonl"]),
-            (["state", "show", "--state-dir", dir.path, "--format", "jsonl", "--profile", "ios"],
-             ["state", "show", "--state-dir=\(dir.path)", "--format=jsonl", "--profile=ios"]),
+            (
+                ["run", path, "--format", "jsonl", "--max-transitions", "100"],
+                ["run", path, "--format=jsonl", "--max-transitions=100"]
+            ),
+            (
+                ["compare", path, "--profiles", "ios,android", "--width", "100", "--format", "jsonl"],
+                ["compare", path, "--profiles=ios,android", "--width=100", "--format=jsonl"]
+            ),
+            (
+                ["state", "show", "--state-dir", dir.path, "--format", "jsonl", "--profile", "ios"],
+                ["state", "show", "--state-dir=\(dir.path)", "--format=jsonl", "--profile=ios"]
+            ),
         ]
         for (spaced, joined) in pairs {
             let a = cli(spaced), b = cli(joined)
@@ -85,7 +96,8 @@ final class CommandLineTests: XCTestCase {
             XCTAssertEqual(a.2, b.2, "\(joined)")
         }
         // The live screen's options, up to the terminal (none here).
-        let o = InteractiveCommand.parse(["--speed=10", "--seed=7", "--theme=light", "--cast=demo.cast"], console: .capturing())
+        let o = InteractiveCommand.parse(
+            ["--speed=10", "--seed=7", "--theme=light", "--cast=demo.cast"], console: .capturing())
         XCTAssertEqual(o?.speed.msPerSecond, 10_000)
         XCTAssertEqual(o?.seed, 7)
         XCTAssertEqual(o?.theme, "light")
@@ -101,7 +113,8 @@ final class CommandLineTests: XCTestCase {
                 XCTAssertEqual(status, 2)
                 XCTAssertEqual(out, "")
                 XCTAssertEqual(
-                    err, "outbox \(command): --format \(word) is not available yet in this build; expected text or jsonl\n")
+                    err,
+                    "outbox \(command): --format \(word) is not available yet in this build; expected text or jsonl\n")
             }
             let (status, _, err) = cli([command, "x.outbox", "--format=xml"])
             XCTAssertEqual(status, 2)
@@ -184,7 +197,8 @@ final class CommandLineTests: XCTestCase {
             let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
             XCTFail(
                 "docs/outbox.1 is out of date; remake it with `swift run outbox help --man > docs/outbox.1`. "
-                    + "First difference at line \(at + 1):\n- \(at < a.count ? a[at] : "(end)")\n+ \(at < b.count ? b[at] : "(end)")")
+                    + "First difference at line \(at + 1):\n- \(at < a.count ? a[at] : "(end)")\n+ \(at < b.count ? b[at] : "(end)")"
+            )
         }
     }
 
@@ -204,7 +218,8 @@ final class CommandLineTests: XCTestCase {
         ] {
             XCTAssertTrue(page.contains("\n.TP\n" + option + "\n"), option)
         }
-        XCTAssertFalse(page.contains("store-torture") || page.contains("store\\-torture"), "the hidden command is listed")
+        XCTAssertFalse(
+            page.contains("store-torture") || page.contains("store\\-torture"), "the hidden command is listed")
         // No line starts with a dot or quote that roff would take for a request.
         for line in page.split(separator: "\n") where line.hasPrefix(".") {
             let request = line.dropFirst().prefix { $0 != " " }
