@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxStore
@@ -5,7 +6,7 @@ import OutboxTerminal
 import OutboxUI
 
 /// `outbox [--profile P | --compare P,P,... | --play FILE] [--theme NAME|PATH] [--speed S] [--seed N] [--record FILE] [--cast FILE]`: the interactive screen.
-enum InteractiveCommand {
+struct InteractiveCommand: OutboxSubcommand {
     struct Options {
         var profile = Builtins.standard
         var theme: String?
@@ -26,79 +27,132 @@ enum InteractiveCommand {
         var seedGiven = false, stateDirGiven = false
     }
 
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "live", abstract: "the interactive screen (the default: `outbox` alone opens it)",
+            usage: CLI.parserUsage(synopsis), discussion: Help.live)
+    }
+    static var prefix: String { "outbox" }
+    static var synopsis: String {
+        "outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]\n"
+            + "              [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]"
+    }
+
+    @Option(
+        help: ArgumentHelp(
+            "the SDK profile: linktrail, ios (default), android, flutter, a user profile's name, or PATH.profile",
+            valueName: "NAME|PATH.profile"),
+        completion: .list(Builtins.all.map(\.rawValue)))
+    var profile: String?
+
+    @Option(
+        help: ArgumentHelp("the colours: a theme's name or a .theme file", valueName: "NAME|PATH"),
+        completion: .list(themeNames))
+    var theme: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("the clock's starting speed", valueName: Speed.all.map(\.word).joined(separator: "|")),
+        completion: .list(Speed.all.map(\.word)))
+    var speed: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("the seed of every random choice (default 1)", valueName: "N"))
+    var seed: String?
+
+    @Option(
+        help: ArgumentHelp("write the session as a scenario file (`outbox run FILE` replays it)", valueName: "FILE"),
+        completion: .file(extensions: ["outbox"]))
+    var record: String?
+
+    @Flag(help: "let --record replace a file that exists")
+    var force = false
+
+    @Option(
+        help: ArgumentHelp("keep the device in DIR (one SQLite database per profile)", valueName: "DIR"),
+        completion: .directory)
+    var stateDir: String?
+
+    @Flag(help: "keep the device in memory: nothing is saved")
+    var memory = false
+
+    @Option(
+        help: ArgumentHelp("2 to 4 profiles side by side, on devices in memory", valueName: "P,P,..."),
+        completion: .list(Builtins.all.map(\.rawValue)))
+    var compare: String?
+
+    @Option(
+        help: ArgumentHelp("play a scenario file on the screen, paused at 0", valueName: "FILE"),
+        completion: .file(extensions: ["outbox"]))
+    var play: String?
+
+    @Option(
+        help: ArgumentHelp("record the screen as an asciicast v2 file (`asciinema play FILE`)", valueName: "FILE"),
+        completion: .file(extensions: ["cast"]))
+    var cast: String?
+
+    func execute(console: Console) -> Int32 {
+        guard let o = options(console: console) else { return 2 }
+        return Self.start(o, console: console)
+    }
+
+    /// The options of the live screen from the command line, or nil after saying what is wrong.
     static func parse(_ args: [String], console: Console) -> Options? {
+        do {
+            return try parse(args).options(console: console)
+        } catch {
+            _ = CLI.report(error, args: [], console: console)
+            return nil
+        }
+    }
+
+    /// The parsed words checked and turned into options; nil after saying what is wrong.
+    func options(console: Console) -> Options? {
+        func shown(_ s: String) -> String { Self.shown(s) }
         var o = Options()
-        var i = 0
-        func value(_ flag: String) -> String? {
-            guard i + 1 < args.count else {
-                console.error("outbox: \(flag) needs a value")
-                console.error(CLI.usage)
+        if let v = profile {
+            switch ProfileLoader.resolve(v, relativeTo: nil) {
+            case .failure(let problem):
+                console.error("outbox: --profile: " + problem.message)
+                return nil
+            case .success(let p): o.profile = p
+            }
+            o.profileGiven = true
+        }
+        if let v = compare {
+            switch AppModel.parseCompare(v, profiles: ProfileLoader.resolver()) {
+            case .failure(let p):
+                console.error("outbox: --compare " + p.message)
+                return nil
+            case .success(let ps): o.compare = ps
+            }
+        }
+        o.theme = theme
+        if let v = speed {
+            guard let sp = Speed.parse(v) else {
+                console.error("outbox: bad --speed `\(shown(v))`, expected \(Speed.expected)")
                 return nil
             }
-            i += 1
-            return args[i]
+            o.speed = sp
         }
-        while i < args.count {
-            switch args[i] {
-            case "--profile":
-                guard let v = value("--profile") else { return nil }
-                switch ProfileLoader.resolve(v, relativeTo: nil) {
-                case .failure(let problem):
-                    console.error("outbox: --profile: " + problem.message)
-                    return nil
-                case .success(let p): o.profile = p
-                }
-                o.profileGiven = true
-            case "--compare":
-                guard let v = value("--compare") else { return nil }
-                switch AppModel.parseCompare(v, profiles: ProfileLoader.resolver()) {
-                case .failure(let p):
-                    console.error("outbox: --compare " + p.message)
-                    return nil
-                case .success(let ps): o.compare = ps
-                }
-            case "--theme":
-                guard let v = value("--theme") else { return nil }
-                o.theme = v
-            case "--speed":
-                guard let v = value("--speed") else { return nil }
-                guard let sp = Speed.parse(v) else {
-                    console.error("outbox: bad --speed `\(shown(v))`, expected \(Speed.expected)")
-                    return nil
-                }
-                o.speed = sp
-            case "--seed":
-                guard let v = value("--seed") else { return nil }
-                guard let n = UInt64(v) else {
-                    console.error("outbox: bad --seed `\(shown(v))`, expected a whole number")
-                    return nil
-                }
-                o.seed = n
-                o.seedGiven = true
-            case "--record":
-                guard let v = value("--record") else { return nil }
-                o.record = v
-            case "--cast":
-                guard let v = value("--cast") else { return nil }
-                o.cast = v
-            case "--force":
-                o.force = true
-            case "--state-dir":
-                guard let v = value("--state-dir") else { return nil }
-                o.stateDir = v
-                o.stateDirGiven = true
-            case "--play":
-                guard let v = value("--play") else { return nil }
-                o.play = v
-            case "--memory":
-                o.memory = true
-            default:
-                console.error("outbox: unknown option `\(shown(args[i]))`")
-                console.error(CLI.usage)
+        if let v = seed {
+            guard let n = UInt64(v) else {
+                console.error("outbox: bad --seed `\(shown(v))`, expected a whole number")
                 return nil
             }
-            i += 1
+            o.seed = n
+            o.seedGiven = true
         }
+        o.record = record
+        o.force = force
+        if let v = stateDir {
+            o.stateDir = v
+            o.stateDirGiven = true
+        }
+        o.play = play
+        o.memory = memory
+        o.cast = cast
         if o.force && o.record == nil && o.cast == nil {
             console.error("outbox: --force goes with --record FILE or --cast FILE (it lets the recording replace FILE)")
             return nil
@@ -194,8 +248,7 @@ enum InteractiveCommand {
         return m
     }
 
-    static func main(_ args: [String], console: Console) -> Int32 {
-        guard let o = parse(args, console: console) else { return 2 }
+    static func start(_ o: Options, console: Console) -> Int32 {
         // Checked first, before the terminal: an existing file is left untouched (the open refuses it again).
         if let path = o.record, !o.force, Platform.exists(path) {
             console.error("outbox: " + RecordingFile.existsMessage(path))

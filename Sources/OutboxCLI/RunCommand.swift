@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxStore
@@ -28,64 +29,74 @@ enum OutputFormat: Equatable {
 }
 
 /// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]`
-enum RunCommand {
-    static func main(_ args: [String], console: Console) -> Int32 {
-        var files: [String] = []
-        var output = OutputFormat.lines(.text)
-        var quiet = false
-        var stateDir: String?
-        var maxTransitions = ScenarioRunner.defaultMaxTransitions
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            switch a {
-            case "--format":
-                guard i + 1 < args.count, let f = OutputFormat(args[i + 1]) else {
-                    console.error("outbox run: --format needs \(OutputFormat.words)")
-                    console.error(CLI.usage)
-                    return 2
-                }
-                output = f
-                i += 1
-            case _ where a.hasPrefix("--format="):
-                guard let f = OutputFormat(String(a.dropFirst("--format=".count))) else {
-                    console.error("outbox run: --format needs \(OutputFormat.words)")
-                    return 2
-                }
-                output = f
-            case "--quiet", "-q":
-                quiet = true
-            case "--state-dir":
-                guard i + 1 < args.count else {
-                    console.error("outbox run: --state-dir needs a directory")
-                    return 2
-                }
-                stateDir = args[i + 1]
-                i += 1
-            case "--max-transitions":
-                guard i + 1 < args.count, let n = Int(args[i + 1]), n >= 1 else {
-                    console.error(
-                        "outbox run: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
-                    )
-                    return 2
-                }
-                maxTransitions = n
-                i += 1
-            case "--help", "-h":
-                console.print(Help.run)
-                return 0
-            case _ where a.hasPrefix("-") && a != "-":
-                console.error("outbox run: unknown option `\(a)`")
-                console.error(CLI.usage)
-                return 2
-            default:
-                files.append(a)
-            }
-            i += 1
+struct RunCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "run", abstract: "play scenario files headless and check their expect lines",
+            usage: CLI.parserUsage(synopsis), discussion: Help.run)
+    }
+    static var synopsis: String {
+        "outbox run FILE... [--format \(FormatWords.choices(FormatWords.run))] [--quiet] [--state-dir DIR] [--max-transitions N]"
+    }
+
+    @Argument(help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
+    var files: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "text for people (default), jsonl one JSON object a line (also --format=jsonl), junit the checks as JUnit XML, html one self-contained page, svg the swimlanes alone",
+            valueName: FormatWords.choices(FormatWords.run)),
+        completion: .list(FormatWords.run))
+    var format: String?
+
+    @Flag(name: [.long, .short], help: "print only failed checks and the summary")
+    var quiet = false
+
+    @Option(
+        help: ArgumentHelp(
+            "use the saved device in DIR (one SQLite database per profile) instead of one in memory; what the run saves stays there for the next run or the live screen",
+            valueName: "DIR"),
+        completion: .directory)
+    var stateDir: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "stop a run that makes more than N transitions (default 10000000, about 0.5 GB of timeline)",
+            valueName: "N"))
+    var maxTransitions: String?
+
+    /// `--max-transitions N`, or why N is refused.
+    static func maxTransitions(_ word: String?, command: String) -> Result<Int, Problem> {
+        guard let word else { return .success(ScenarioRunner.defaultMaxTransitions) }
+        guard let n = Int(word), n >= 1 else {
+            return .failure(
+                Problem(
+                    "\(command): --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
+                ))
         }
+        return .success(n)
+    }
+
+    func execute(console: Console) -> Int32 {
+        let output: OutputFormat
+        switch FormatWords.parse(self.format, command: Self.prefix, available: FormatWords.run) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let word): output = OutputFormat(word)!
+        }
+        let maxTransitions: Int
+        switch Self.maxTransitions(self.maxTransitions, command: Self.prefix) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let n): maxTransitions = n
+        }
+        let quiet = self.quiet, stateDir = self.stateDir
         guard !files.isEmpty else {
             console.error("outbox run: no scenario file given")
-            console.error(CLI.usage)
+            console.error("usage: " + Self.synopsis)
             return 2
         }
         if output == .svg && files.count > 1 {
@@ -104,7 +115,7 @@ enum RunCommand {
         var bad = false
         for f in files {
             let text: String
-            switch readText(f) {
+            switch Self.readText(f) {
             case .success(let t): text = t
             case .failure(let why):
                 console.error(RunCommand.unreadable(f, why))
@@ -175,7 +186,7 @@ enum RunCommand {
                         screen.map { paint.render(writer.spans(e, in: sim, width: $0)) } ?? writer.line(e, in: sim))
                 case .check(let r) where junit:
                     let now = ContinuousClock.now
-                    cases.append(JUnitReport.Case(r, wallMicros: micros(now - last)))
+                    cases.append(JUnitReport.Case(r, wallMicros: Self.micros(now - last)))
                     last = now
                 case .check(let r):
                     guard !quiet || !r.ok else { break }
@@ -205,7 +216,7 @@ enum RunCommand {
                 suites.append(
                     JUnitReport.Suite(
                         file: sc.file, profile: sc.profile.rawValue, cases: cases, ended: runner.sim.now,
-                        transitions: runner.sim.transitionCount, wallMicros: micros(ContinuousClock.now - started)))
+                        transitions: runner.sim.transitionCount, wallMicros: Self.micros(ContinuousClock.now - started)))
             }
             let summary =
                 "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
@@ -219,7 +230,7 @@ enum RunCommand {
         if output == .svg, let story = stories.first {
             console.print(TimelinePicture().svg(story), terminator: "")
         } else if output == .html {
-            console.print(TimelinePicture().html(stories, title: pictureTitle(files)), terminator: "")
+            console.print(TimelinePicture().html(stories, title: Self.pictureTitle(files)), terminator: "")
         }
         // Written whole at the end: a run stopped by bad input or a limit leaves stdout empty.
         if junit { console.print(JUnitReport.render(suites), terminator: "") }

@@ -239,10 +239,10 @@ final class TimelinePictureTests: XCTestCase {
         }
         let (s, _, e) = cli(["run", "--format", "png", Self.ladder])
         XCTAssertEqual(s, 2)
-        XCTAssertTrue(e.hasPrefix("outbox run: --format needs text, jsonl, junit, html or svg\n"), e)
+        XCTAssertTrue(e.hasPrefix("outbox run: --format needs text, jsonl, junit, html or svg, not `png`\n"), e)
         let (cs, _, ce) = cli(["compare", "--format=pdf", Self.ladder])
         XCTAssertEqual(cs, 2)
-        XCTAssertEqual(ce, "outbox compare: --format needs text, jsonl, html or svg\n")
+        XCTAssertEqual(ce, "outbox compare: --format needs text, jsonl, html or svg, not `pdf`\n")
     }
 
     /// Names are text from outside: markup characters and controls cannot break the page.
