@@ -202,6 +202,8 @@ public enum FlushEnd: Equatable, Sendable {
     case consentWithdrawn
     /// The app closed while it ran.
     case appClosed
+    /// The network is off on a profile that holds requests offline (`offline hold`).
+    case offline
 }
 
 /// One entry of the journal, in the order things happened.

@@ -662,6 +662,7 @@ public struct Simulation {
         case .gateClosed(let consent): return "consent \(consent.word)"
         case .consentWithdrawn: return "consent withdrawn"
         case .appClosed: return "the app closed"
+        case .offline: return "offline, requests are held"
         }
     }
 

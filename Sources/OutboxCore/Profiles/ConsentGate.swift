@@ -35,7 +35,7 @@ extension Simulation {
             } else {
                 enter(id, .pending, rule: g.install)
                 setSaved(id, true)
-                if gateOpen { send(id, rule: g.install) }
+                if gateOpen && !(holdsOffline != nil && !online) { send(id, rule: g.install) }
             }
         } else if gateOpen {
             sendHeldInstall()
@@ -45,6 +45,8 @@ extension Simulation {
     /// A pending install held by the gate goes out once it opens.
     mutating func sendHeldInstall() {
         guard let g = spec.gate else { return }
+        // Held offline, the install waits like every request (it goes at the next trigger online).
+        if holdsOffline != nil && !online { return }
         for id in live(in: .pending) where request(id).kind == .install {
             send(id, rule: g.install)
         }
@@ -126,6 +128,11 @@ extension Simulation {
         guard let f = spec.flush, flush.active else { return }
         guard gateOpen else {
             endFlush(.gateClosed(consent), rule: f.stop)
+            return
+        }
+        if let hold = holdsOffline, !online {
+            // A profile that holds requests offline sends nothing: the flush stops there.
+            endFlush(.offline, rule: hold)
             return
         }
         guard let id = popOldestQueued() else {

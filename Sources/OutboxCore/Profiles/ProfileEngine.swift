@@ -197,6 +197,8 @@ extension Simulation {
     }
 
     mutating func networkReturned() {
+        // Held offline, an install the gate let through waited for the network too.
+        if holdsOffline != nil && spec.gate != nil && gateOpen { sendHeldInstall() }
         if let rs = spec.resendNetwork {
             let ids = takeQueued()
             if !ids.isEmpty {
@@ -251,6 +253,14 @@ extension Simulation {
     /// getInstance(): every saved request not on the wire goes out again; it says so even with none.
     mutating func getInstance(at trigger: ResendTrigger = .getInstance) {
         let rule = (trigger == .launch ? spec.resendLaunch?.rule : nil) ?? spec.resendGetInstance?.rule ?? .net
+        if let hold = holdsOffline, !online {
+            // Held offline: nothing is sent; the saved requests wait for the network.
+            let queued = Int32(clamping: count(.queued))
+            log(.sdk, .resendWaits(count: queued, for: .networkBack), request: -1, rule: hold) {
+                $0.say(.waitsOffline) { _ in String(queued) }
+            }
+            return
+        }
         let ids = takeQueued()
         let n = Int32(clamping: ids.count)
         log(.sdk, .resend(count: n, trigger: trigger), request: -1, rule: rule) {

@@ -17,6 +17,7 @@ public enum TextKey: String, CaseIterable, Sendable {
     case resendGetInstance = "resend.getinstance"
     case waitsNetwork = "waits.network"
     case waitsLaunch = "waits.launch"
+    case waitsOffline = "waits.offline"
     case flushStarted = "flush.started"
     case flushEmpty = "flush.empty"
     case flushMore = "flush.more"
@@ -32,7 +33,7 @@ public enum TextKey: String, CaseIterable, Sendable {
         case .consentDropped: return [.name, .label, .consent]
         case .consentSet: return [.granted, .consent]
         case .configure: return [.consent, .required]
-        case .resendLaunch, .resendNetwork, .resendGetInstance, .waitsNetwork, .waitsLaunch: return [.count]
+        case .resendLaunch, .resendNetwork, .resendGetInstance, .waitsNetwork, .waitsLaunch, .waitsOffline: return [.count]
         case .flushStarted: return [.trigger, .count]
         case .flushEmpty, .flushMore: return [.trigger]
         case .flushEnded: return [.rule, .end, .sent, .count]
@@ -58,6 +59,7 @@ public enum TextKey: String, CaseIterable, Sendable {
         case .resendGetInstance: return "getInstance(): resending {count} saved"
         case .waitsNetwork: return "the network returning resends nothing"
         case .waitsLaunch: return "offline at launch: {count} saved wait"
+        case .waitsOffline: return "getInstance() offline: {count} saved wait for the network"
         case .flushStarted: return "flush started ({trigger}) · {count} queued"
         case .flushEmpty: return "flush ({trigger}): nothing queued"
         case .flushMore: return "flush under way: {trigger} asks for one more pass"
