@@ -20,8 +20,8 @@
 //     to in-flight as attempts; nothing is sent while the app is closed; a
 //     request waiting for a retry has budget left.
 // Every journal entry is written in both timeline formats, as `outbox run`
-// does. Bounded: the day is fixed (about two hours of virtual time) and stops
-// past 200,000 transitions.
+// does. Bounded: the day is fixed (about two and a quarter hours of virtual
+// time) and stops past 200,000 transitions.
 import OutboxCore
 
 /// Where the lengths of the lines written go, so that writing them is not optimized away.
@@ -103,7 +103,7 @@ struct Day {
         plan(.partial, .times(1), then: track("partial"))
         if profile.hasGetInstance { step(.getInstanceCalled) }
         plan(.status(503), .always, then: track("always"))
-        wait(60_000)
+        wait(900_000)  // long enough for the built-ins' ladders to run out (on exhausted)
         step(.serverPlanned(.ok, .times(1)))
         if profile.hasGetInstance { step(.getInstanceCalled) }
         if profile.hasConsentGate {
