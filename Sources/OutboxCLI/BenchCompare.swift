@@ -13,7 +13,7 @@ enum BenchCompare {
         var ratio: Double { compare / runs }
     }
 
-    static let profiles: [Profile] = [.ios, .android, .flutter]
+    static let profiles: [Profile] = [Builtins.ios, Builtins.android, Builtins.flutter]
 
     /// A story of `lines` lines: events, pings and screens under changing server
     /// plans and network, a getinstance now and then (Android only: skipped on
@@ -39,7 +39,7 @@ enum BenchCompare {
             }
             file.append(line)
             for k in profiles.indices {
-                per[k].append(line.hasSuffix("getinstance") && profiles[k] != .android ? "" : line)
+                per[k].append(line.hasSuffix("getinstance") && !profiles[k].hasGetInstance ? "" : line)
             }
         }
         return (file.joined(separator: "\n") + "\n", per.map { $0.joined(separator: "\n") + "\n" })

@@ -14,7 +14,7 @@ enum BenchFigures {
 
     /// A model with `n` live requests and no timers: iOS, offline, all queued.
     static func queuedModel(_ n: Int) -> Simulation {
-        var sim = Simulation(profile: .ios, settings: Settings(profile: .ios), store: InMemoryDeviceStore())
+        var sim = Simulation(profile: Builtins.ios, settings: Settings(profile: Builtins.ios), store: InMemoryDeviceStore())
         sim.keepsJournal = false
         sim.apply(.appLaunched)
         sim.apply(.networkWentOffline)
@@ -57,9 +57,9 @@ enum BenchFigures {
         let term = Terminal(measuringTo: path, width: 80, height: 24)
         defer { term.restore() }
         term.use(Theme.builtin("default")!)
-        var settings = Settings(profile: .linktrail)
-        _ = settings.set("requireConsent", "false", profile: .linktrail)
-        var m = AppModel(sim: Simulation(profile: .linktrail, settings: settings))
+        var settings = Settings(profile: Builtins.linktrail)
+        _ = settings.set("requireConsent", "false", profile: Builtins.linktrail)
+        var m = AppModel(sim: Simulation(profile: Builtins.linktrail, settings: settings))
         m.perform(.appLaunched)
         for i in 0..<30 { m.perform(.eventTracked(TrackedEvent(name: names[i % 50]))) }
         m.tick(to: 1000)
@@ -114,7 +114,7 @@ enum BenchFigures {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-start-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: root) }
         let fullDir = root + "/full"
-        if let store = try? SQLiteDeviceStore(directory: fullDir, profile: .linktrail) {
+        if let store = try? SQLiteDeviceStore(directory: fullDir, profile: Builtins.linktrail) {
             store.consent = .granted
             store.installCreated = true
             for i in 1...saved {
@@ -191,7 +191,7 @@ enum BenchFigures {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-bench-\(getpid())").path
         try? FileManager.default.removeItem(atPath: dir)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        guard let store = try? SQLiteDeviceStore(directory: dir, profile: .linktrail) else { return (0, 0) }
+        guard let store = try? SQLiteDeviceStore(directory: dir, profile: Builtins.linktrail) else { return (0, 0) }
         defer { store.close() }
         // The baseline: the same table, the same settings, plain prepared inserts.
         var db: OpaquePointer?
@@ -250,9 +250,9 @@ enum BenchFigures {
     static func chaos(hours: Double, headlessRuns: Int) -> (seconds: Double, transitions: Int, identical: Bool) {
         let end = Millis(hours * 3_600_000)
         func run(step: Millis?) -> (digest: String, transitions: Int) {
-            var settings = Settings(profile: .linktrail)
-            _ = settings.set("requireConsent", "false", profile: .linktrail)
-            var sim = Simulation(profile: .linktrail, settings: settings, store: InMemoryDeviceStore())
+            var settings = Settings(profile: Builtins.linktrail)
+            _ = settings.set("requireConsent", "false", profile: Builtins.linktrail)
+            var sim = Simulation(profile: Builtins.linktrail, settings: settings, store: InMemoryDeviceStore())
             sim.keepsJournal = false
             sim.apply(.appLaunched)
             var rng = SplitMix64(seed: 42)

@@ -32,7 +32,7 @@ enum BenchLiveCompare {
     /// then the whole screen is built. Microseconds, median and p99, for one column
     /// (iOS) and three (iOS, Android, Flutter), frames interleaved.
     static func frames(width: Int, height: Int, requests: Int, frames: Int) -> (Double, Double, Double, Double) {
-        var models = [loaded([.ios], requests: requests), loaded([.ios, .android, .flutter], requests: requests)]
+        var models = [loaded([Builtins.ios], requests: requests), loaded([Builtins.ios, Builtins.android, Builtins.flutter], requests: requests)]
         for i in models.indices { models[i].setListHeight(AppView.listRows(models[i], width: width, height: height)) }
         var times: [[Double]] = [[], []]
         for f in 0..<frames {
@@ -96,7 +96,7 @@ enum BenchLiveCompare {
             )
         }
         let presses = quick ? 5 : 50
-        let one = keyLatency(["--memory", "--profile", "ios"], marker: "kind", presses: presses)
+        let one = keyLatency(["--memory", "--profile", Builtins.ios.name], marker: "kind", presses: presses)
         let three = keyLatency(["--compare", "ios,android,flutter"], marker: "name", presses: presses)
         emit(
             "compare_key_to_screen_ms",

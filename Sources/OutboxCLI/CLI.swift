@@ -82,12 +82,12 @@ public enum CLI {
     public static let version = "0.1.0"
 
     public static let usage = """
-        usage: outbox [--profile linktrail|ios|android|flutter] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
+        usage: outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
                       [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
                outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
                outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
                outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
-               outbox profiles [NAME]
+               outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile
                outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
                outbox keys
                outbox help [COMMAND] | --help | --version
@@ -151,8 +151,10 @@ enum Help {
         outbox \(CLI.version): watch a mobile SDK's delivery queue at work
 
         Outbox models how an SDK sends, retries, saves and drops requests, for four
-        profiles: linktrail, ios, android, flutter. Every transition names the rule
-        of docs/rules.md behind it.
+        built-in profiles: linktrail, ios, android, flutter; a profile is a text file
+        (docs/profiles.md), so --profile also takes PATH.profile or the name of one
+        in ~/.config/outbox/profiles. Every transition names the rule behind it
+        (docs/rules.md, or the profile file's own `rule` lines).
 
         \(CLI.usage)
 
@@ -232,11 +234,20 @@ enum Help {
         """
 
     static let profiles = """
-        usage: outbox profiles [NAME]
+        usage: outbox profiles [NAME | PATH.profile]
+               outbox profiles --source NAME | PATH.profile
 
         Prints each profile's rules (ID and one line), its settings with their
         defaults, and the assumptions Outbox makes where the SDK documents are
-        silent, marked as such. NAME is linktrail, ios, android or flutter.
+        silent, marked as such: the built-ins (linktrail, ios, android,
+        flutter), then the profiles in the user folder
+        ($XDG_CONFIG_HOME/outbox/profiles, else ~/.config/outbox/profiles).
+        NAME picks one of those; PATH.profile reads a profile file.
+
+        --source prints a profile's file exactly: a built-in's is where to start
+        writing your own (`outbox profiles --source ios > acme.profile`).
+        The profile language: docs/profiles.md. A bad profile file exits 2
+        with FILE:LINE: what was expected.
         """
 
     static let bench = """

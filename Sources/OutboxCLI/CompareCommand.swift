@@ -6,7 +6,7 @@ import OutboxCore
 /// each file played once per profile, the requests matched into rows, and the
 /// rows where the profiles end differently marked (issue 11).
 enum CompareCommand {
-    static let defaultProfiles: [Profile] = [.ios, .android, .flutter]
+    static var defaultProfiles: [Profile] { Builtins.compareDefault }
 
     /// One file, parsed once per profile it plays.
     struct Story {
@@ -84,7 +84,7 @@ enum CompareCommand {
                         "outbox compare: --profiles needs profiles, comma-separated, e.g. ios,android,flutter")
                     return 2
                 }
-                switch Profile.list(v) {
+                switch Profile.list(v, profiles: ProfileLoader.resolver()) {
                 case .success(let list): profiles = list
                 case .failure(let why):
                     console.error("outbox compare: --profiles: " + why.message)
@@ -136,7 +136,8 @@ enum CompareCommand {
                 bad = true
                 continue
             }
-            let list = profiles ?? Scenario.compareLine(in: text) ?? defaultProfiles
+            let here = ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: f))
+            let list = profiles ?? Scenario.compareLine(in: text, profiles: here) ?? defaultProfiles
             var scenarios: [Scenario] = []
             var problems: [ScenarioError] = []
             for parsed in parseAll(text, file: f, list) {
@@ -208,7 +209,9 @@ enum CompareCommand {
         final class Slot: @unchecked Sendable { var parsed: Result<Scenario, ScenarioErrors>? }
         let slots = profiles.map { _ in Slot() }
         DispatchQueue.concurrentPerform(iterations: profiles.count) { k in
-            slots[k].parsed = Scenario.parse(text, file: file, playing: profiles[k])
+            slots[k].parsed = Scenario.parse(
+                text, file: file, playing: profiles[k],
+                profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: file)))
         }
         return slots.map { $0.parsed! }
     }

@@ -60,12 +60,12 @@ struct CompareReport {
             f.append(r.state == .dropped ? "dropped: " + (r.reason?.word ?? "?") : r.state.word)
             f.append(r.attempts == 1 ? "1 attempt" : "\(r.attempts) attempts")
             f.append(r.saved ? "saved" : "")
-            if profiles[run] == .ios { f.append("completion " + r.completion.word) }
+            if profiles[run].hasCompletions { f.append("completion " + r.completion.word) }
         case .short:
             f.append(r.state == .dropped ? (r.reason?.word ?? "dropped") : r.state.word)
             f.append(String(r.attempts))
             f.append(r.saved ? "S" : "-")
-            if profiles[run] == .ios {
+            if profiles[run].hasCompletions {
                 switch r.completion {
                 case .success: f.append("T")
                 case .failure: f.append("F")
@@ -129,12 +129,12 @@ struct CompareReport {
             case .full:
                 func att(_ n: Int32) -> Int { n == 1 ? "1 attempt".count : "\(n) attempts".count }
                 w = [state, max(att(c.minAttempts), att(c.maxAttempts)), c.saved ? "saved".count : 0]
-                if profiles[run] == .ios {
+                if profiles[run].hasCompletions {
                     w.append(c.completions.map { "completion ".count + Completion(rawValue: $0)!.word.count }.max()!)
                 }
             case .short:
                 w = [state, String(c.maxAttempts).count, 1]
-                if profiles[run] == .ios { w.append(1) }
+                if profiles[run].hasCompletions { w.append(1) }
             }
             return w
         }
@@ -350,7 +350,7 @@ struct CompareReport {
                 if let reason = r.reason { c.string("reason", reason.word) }
                 c.number("attempts", String(r.attempts))
                 c.bool("saved", r.saved)
-                if p == .ios { c.string("completion", r.completion.word) }
+                if p.hasCompletions { c.string("completion", r.completion.word) }
                 if let step = d?.steps[run] { c.string("rule", p.rule(step.rule).id) }
                 o.number(p.rawValue, c.text)
             }

@@ -7,7 +7,7 @@ import OutboxUI
 /// `outbox [--profile P | --compare P,P,... | --play FILE] [--theme NAME|PATH] [--speed S] [--seed N] [--record FILE]`: the interactive screen.
 enum InteractiveCommand {
     struct Options {
-        var profile = Profile.linktrail
+        var profile = Builtins.standard
         var theme: String?
         var speed = Speed.normal
         var seed: UInt64 = 1
@@ -40,15 +40,16 @@ enum InteractiveCommand {
             switch args[i] {
             case "--profile":
                 guard let v = value("--profile") else { return nil }
-                guard let p = Profile(rawValue: v) else {
-                    console.error("outbox: unknown profile `\(shown(v))`, expected linktrail, ios, android or flutter")
+                switch ProfileLoader.resolve(v, relativeTo: nil) {
+                case .failure(let problem):
+                    console.error("outbox: --profile: " + problem.message)
                     return nil
+                case .success(let p): o.profile = p
                 }
-                o.profile = p
                 o.profileGiven = true
             case "--compare":
                 guard let v = value("--compare") else { return nil }
-                switch AppModel.parseCompare(v) {
+                switch AppModel.parseCompare(v, profiles: ProfileLoader.resolver()) {
                 case .failure(let p):
                     console.error("outbox: --compare " + p.message)
                     return nil
@@ -168,6 +169,7 @@ enum InteractiveCommand {
         // What the device holds before the launch restores it: a recording starts with it.
         let start = DeviceStart(of: store)
         var m = AppModel(sim: Simulation(profile: profile, settings: settings, store: store))
+        m.profileResolver = ProfileLoader.resolver()
         m.startingDevice = start
         m.perform(.appLaunched)
         return m
@@ -182,6 +184,7 @@ enum InteractiveCommand {
             return Simulation(profile: p, settings: settings, store: InMemoryDeviceStore())
         }
         var m = AppModel(compare: sims)
+        m.profileResolver = ProfileLoader.resolver()
         m.perform(.appLaunched)
         return m
     }
@@ -244,6 +247,7 @@ enum InteractiveCommand {
         var model: AppModel
         if let sc = played {
             model = AppModel(playing: sc)
+            model.profileResolver = ProfileLoader.resolver()
         } else {
             model =
                 o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
@@ -293,12 +297,12 @@ enum InteractiveCommand {
         case .failure(let why):
             return .failure(LoadFailure(lines: [RunCommand.unreadable(path, why)]))
         }
-        switch Scenario.parse(text, file: path) {
+        switch Scenario.parse(text, file: path, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))) {
         case .success(let s):
             guard let profiles = s.compareProfiles else { return .success([s]) }
             var columns: [Scenario] = []
             for p in profiles {
-                switch Scenario.parse(text, file: path, playing: p) {
+                switch Scenario.parse(text, file: path, playing: p, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))) {
                 case .success(let c): columns.append(c)
                 case .failure(let e): return .failure(LoadFailure(lines: e.errors.map(\.description)))
                 }
@@ -321,6 +325,7 @@ enum InteractiveCommand {
             return .failure(Problem(f.lines[0] + more))
         case .success(let sc):
             var m = AppModel(playing: sc)
+            m.profileResolver = ProfileLoader.resolver()
             m.speedIndex = old.speedIndex
             m.setBreakpoints(old.breakpoints)
             return .success(m)

@@ -7,25 +7,57 @@ enum ProfilesCommand {
             console.print(Help.profiles)
             return 0
         }
-        guard args.count <= 1 else {
-            console.error("outbox profiles: expected at most one profile name")
+        var source = false
+        var names: [String] = []
+        for a in args {
+            if a == "--source" {
+                source = true
+            } else if a.hasPrefix("-") && a != "-" {
+                console.error("outbox profiles: unknown option `\(SafeText.escaped(a, max: 60))`, expected --source or --help")
+                console.error(CLI.usage)
+                return 2
+            } else {
+                names.append(a)
+            }
+        }
+        guard names.count <= 1, !source || names.count == 1 else {
+            console.error(
+                source
+                    ? "outbox profiles --source: expected one profile name or PATH.profile"
+                    : "outbox profiles: expected at most one profile name or PATH.profile")
             console.error(CLI.usage)
             return 2
         }
-        var chosen = Profile.allCases
-        if let name = args.first {
-            guard let p = Profile(rawValue: name) else {
-                console.error("outbox profiles: unknown profile `\(name)`, expected one of: "
-                    + Profile.allCases.map(\.rawValue).joined(separator: ", "))
+        var chosen: [Profile] = []
+        var bad = false
+        if let name = names.first {
+            switch ProfileLoader.resolve(name, relativeTo: nil) {
+            case .success(let p): chosen = [p]
+            case .failure(let why):
+                console.error("outbox profiles: " + why.message)
                 return 2
             }
-            chosen = [p]
+        } else {
+            chosen = Profile.allCases
+            for name in ProfileLoader.userNames {
+                switch ProfileLoader.resolve(name, relativeTo: nil) {
+                case .success(let p): chosen.append(p)
+                case .failure(let why):
+                    console.error("outbox profiles: " + why.message)
+                    bad = true
+                }
+            }
+        }
+        if source {
+            // Exactly the file, byte for byte (a terminal shows it as text).
+            console.print(chosen[0].spec.source, terminator: "")
+            return 0
         }
         for (n, p) in chosen.enumerated() {
             if n > 0 { console.print("") }
             for line in describe(p) { console.print(line) }
         }
-        return 0
+        return bad ? 2 : 0
     }
 
     static func describe(_ p: Profile) -> [String] {
@@ -43,8 +75,9 @@ enum ProfilesCommand {
         }
         out.append("settings (set <key> <value>):")
         let defaults = Settings(profile: p)
+        let valueWidth = max(14, Settings.keys(on: p).map { (defaults.value(of: $0.name) ?? "").count + 2 }.max() ?? 0)
         for k in Settings.keys(on: p) {
-            out.append("  " + pad(k.name, 16) + pad(defaults.value(of: k.name) ?? "", 14) + k.help)
+            out.append("  " + pad(k.name, 16) + pad(defaults.value(of: k.name) ?? "", valueWidth) + k.help)
         }
         let assumptions = own.filter(\.isAssumption)
         out.append("assumptions (where the documents are silent; see docs/DECISIONS.md):")

@@ -76,7 +76,7 @@ enum RunCommand {
                 bad = true
                 continue
             }
-            switch Scenario.parse(text, file: f) {
+            switch Scenario.parse(text, file: f, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: f))) {
             case .success(let s): scenarios.append(s)
             case .failure(let e):
                 for problem in e.errors { console.error(problem.description) }

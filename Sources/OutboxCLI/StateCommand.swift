@@ -30,11 +30,12 @@ enum StateCommand {
             switch a {
             case "--profile":
                 guard let v = value() else { return 2 }
-                guard let p = Profile(rawValue: v) else {
-                    console.error("outbox state: unknown profile `\(v)`, expected linktrail, ios, android or flutter")
+                switch ProfileLoader.resolve(v, relativeTo: nil) {
+                case .success(let p): profiles = [p]
+                case .failure(let why):
+                    console.error("outbox state: " + why.message)
                     return 2
                 }
-                profiles = [p]
             case "--state-dir":
                 guard let v = value() else { return 2 }
                 dir = v
@@ -104,7 +105,7 @@ enum StateCommand {
             var head =
                 "\(p.rawValue): \(rows.count) saved"
                 + (store.damageCount > 0 ? " (and damaged rows, listed on stderr)" : "") + " · \(store.path)"
-            if p == .linktrail {
+            if p.hasConsentGate {
                 head += " · consent \(store.consent.word) · install \(store.installCreated ? "created" : "not created")"
             }
             console.print(head)

@@ -63,17 +63,17 @@ enum TortureCommand {
         }
         let disk: SQLiteDeviceStore
         do {
-            disk = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
+            disk = try SQLiteDeviceStore(directory: dir, profile: Builtins.linktrail)
         } catch {
             console.error("outbox: " + error.description)
             return 2
         }
         let store = ReportingStore(disk)
         for r in disk.loadAll() { store.report("L \(r.id) \(Simulation.hexKey(r.idempotencyKey))") }
-        var settings = Settings(profile: .linktrail)
-        _ = settings.set("requireConsent", "false", profile: .linktrail)
+        var settings = Settings(profile: Builtins.linktrail)
+        _ = settings.set("requireConsent", "false", profile: Builtins.linktrail)
         settings.seed = seed
-        var sim = Simulation(profile: .linktrail, settings: settings, store: store)
+        var sim = Simulation(profile: Builtins.linktrail, settings: settings, store: store)
         sim.keepsJournal = false
         sim.apply(.appLaunched)
         var rng = SplitMix64(seed: seed)

@@ -76,7 +76,7 @@ public enum Action: Equatable, Sendable {
     /// The capability this action needs that `profile` lacks, or nil.
     func lackedCapability(on profile: Profile) -> String? {
         switch self {
-        case .getInstanceCalled where !profile.hasGetInstance: return "getInstance() resend"
+        case .getInstanceCalled where !profile.hasGetInstance: return "getInstance() call (getinstance)"
         case .consentGranted where !profile.hasConsentGate, .consentDenied where !profile.hasConsentGate:
             return "consent gate"
         case .pingSent where !profile.makes(.ping): return "ping requests"

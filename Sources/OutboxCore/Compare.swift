@@ -170,7 +170,7 @@ extension RequestMatch.Row {
             } else {
                 first = r
             }
-            if sims[run].profile == .ios {
+            if sims[run].profile.hasCompletions {
                 if let f = firstIOS, f.completion != r.completion { return true }
                 firstIOS = firstIOS ?? r
             }

@@ -4,7 +4,7 @@
 /// the simulation's name table; attributes and revenue in side tables. Fields go
 /// 8-byte, 4-byte, 2-byte, 1-byte so nothing pads: 64 bytes a request, one cache
 /// line (docs/performance.md; a test holds it there).
-public struct Request: Sendable {
+public struct Request: Sendable, BitwiseCopyable {
     public let createdAt: Millis
     /// LinkTrail only (LT-7): the idempotency key, fixed at creation. 0 means none.
     public let idempotencyKey: UInt64

@@ -11,13 +11,13 @@ import Darwin
 /// `realloc` grows large blocks (mapped memory) by moving their pages without
 /// copying them (docs/performance.md). Not a value: its owner (a class, below)
 /// copies it with `copy()` and frees it with `deallocate()`.
-struct PODStorage<Element> {
+struct PODStorage<Element: BitwiseCopyable> {
     private(set) var base: UnsafeMutablePointer<Element>?
     private(set) var count = 0
     private(set) var capacity = 0
 
     init(capacity: Int = 0) {
-        precondition(_isPOD(Element.self), "PODStorage holds plain values only")
+        // `Element: BitwiseCopyable`: the compiler checks what `_isPOD` checked at run time.
         reserve(capacity)
     }
 

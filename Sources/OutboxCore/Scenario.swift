@@ -87,20 +87,8 @@ public struct ScenarioErrors: Error, Sendable {
     public let errors: [ScenarioError]
 }
 
-/// Bad input: where it is and what was expected.
-public struct ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let message: String
-
-    public init(file: String, line: Int, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
-    }
-
-    public var description: String { "\(file):\(line): \(message)" }
-}
+/// Bad input in a scenario file (the one `Diagnostic` type of every reader).
+public typealias ScenarioError = Diagnostic
 
 extension Scenario {
     /// Parses a scenario; every problem found is returned, and then nothing runs.
@@ -289,6 +277,8 @@ struct ScenarioParser {
     var playing: Profile?
     /// Finds the profile a `profile` or `compare` line names.
     var resolver = ProfileResolver.builtins
+    /// The profile line named no profile: later lines are not checked.
+    var profileLineFailed = false
     var compareProfiles: [Profile]?
     var seenCompare = false
     var skipped: [Scenario.SkippedLine] = []
@@ -460,6 +450,8 @@ struct ScenarioParser {
 
     mutating func statement(_ n: Int, _ w: [String], _ code: String) {
         guard let profile else {
+            // After a bad profile line the rest cannot be checked: one error, not one a line.
+            if profileLineFailed { return }
             guard w[0] == "profile" else {
                 fail(n, "`\(w[0])` before the profile, expected `profile \(ProfileResolver.builtinNames("|"))` first")
                 return
@@ -473,6 +465,7 @@ struct ScenarioParser {
             case .success(let found): p = found
             case .failure(let problem):
                 fail(n, "bad profile line: " + problem.message)
+                profileLineFailed = true
                 return
             }
             self.fileProfile = p
@@ -538,7 +531,7 @@ struct ScenarioParser {
                     fail(n, "bad expect line, expected `expect on P[,P...] at <time> <check>`")
                     return
                 }
-                switch Profile.list(w[2]) {
+                switch Profile.list(w[2], profiles: resolver) {
                 case .success(let list): applies = list.contains(profile)
                 case .failure(let why):
                     fail(n, "bad expect on line: " + why.message)

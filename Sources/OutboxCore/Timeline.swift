@@ -11,7 +11,7 @@ public struct TimelineWriter {
     public let format: TimelineFormat
     /// JSONL only: a `"profile"` key written second, after `"t"` (`outbox compare`).
     public let profile: String?
-    /// `"profile":"ios"`, quoted once.
+    /// `"profile":"NAME"`, quoted once.
     private let profileField: String?
 
     public init(format: TimelineFormat, profile: String? = nil) {
@@ -41,7 +41,7 @@ public struct TimelineWriter {
             o.string("from", t.from?.word ?? "new")
             o.string("to", t.to.word)
             o.number("attempt", String(t.attempt))
-            o.string("rule", sim.profile.rule(t.rule).id)
+            o.string("rule", sim.profile.id(of: t.rule))
             if let s = t.outcome.httpStatus {
                 o.number("status", String(s))
             } else if !t.outcome.isNone {
@@ -56,7 +56,7 @@ public struct TimelineWriter {
             s += pad(t.attempt > 0 ? "attempt \(t.attempt)" : "", 12)
             var detail = t.outcome.word
             if let reason = t.reason { detail += detail.isEmpty ? reason.word : " " + reason.word }
-            s += pad(detail, 22) + sim.profile.rule(t.rule).id
+            s += pad(detail, 22) + sim.profile.id(of: t.rule)
             return SafeText.line(s)
         }
     }
@@ -70,7 +70,7 @@ public struct TimelineWriter {
             o.string("log", l.text)
             o.string("source", String(describing: l.source))
             if l.request > 0 { o.number("id", String(l.request)) }
-            if let rule = l.rule { o.string("rule", sim.profile.rule(rule).id) }
+            if let rule = l.rule { o.string("rule", sim.profile.id(of: rule)) }
             return o.text
         case .text:
             return SafeText.line(VirtualTime.clock(l.time) + "  " + pad(tag(l.source), 10) + l.text)

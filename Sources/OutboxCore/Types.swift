@@ -1,5 +1,5 @@
 /// What a request is.
-public enum RequestKind: UInt8, CaseIterable, Sendable {
+public enum RequestKind: UInt8, CaseIterable, Sendable, BitwiseCopyable {
     case install, event, ping, screen, product, notification, logout, tokenRemoval, anonymousPing
 
     public var word: String {
@@ -28,7 +28,7 @@ public enum RequestKind: UInt8, CaseIterable, Sendable {
 }
 
 /// The state of a request: exactly one at a time.
-public enum RequestState: UInt8, CaseIterable, Sendable {
+public enum RequestState: UInt8, CaseIterable, Sendable, BitwiseCopyable {
     case pending, inFlight, retrying, queued, delivered, dropped
 
     public var word: String {
@@ -53,7 +53,7 @@ public enum RequestState: UInt8, CaseIterable, Sendable {
 }
 
 /// Why a request was dropped.
-public enum DropReason: UInt8, CaseIterable, Sendable {
+public enum DropReason: UInt8, CaseIterable, Sendable, BitwiseCopyable {
     case consent, rejected, exhausted, notSaved
 
     public var word: String {
@@ -106,7 +106,7 @@ public enum Answer: Equatable, Sendable {
 ///
 /// Stored compactly: a positive value is an HTTP status; the negative ones are
 /// the transport errors and the partial accept.
-public struct Outcome: Equatable, Hashable, Sendable {
+public struct Outcome: Equatable, Hashable, Sendable, BitwiseCopyable {
     public let code: Int16
 
     public static let none = Outcome(code: 0)
@@ -141,7 +141,7 @@ public struct Outcome: Equatable, Hashable, Sendable {
 }
 
 /// The result a completion handler got (iOS only).
-public enum Completion: UInt8, Sendable {
+public enum Completion: UInt8, Sendable, BitwiseCopyable {
     case none, success, failure
 
     public var word: String {

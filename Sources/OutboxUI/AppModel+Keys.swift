@@ -131,10 +131,10 @@ extension AppModel {
         case .quit: return .quit
         case .toggleNetwork: perform(sim.online ? .networkWentOffline : .networkWentOnline)
         case .toggleConsent:
-            // Comparing, the LinkTrail column decides; the others skip it with a note.
-            guard let lt = columns.first(where: { $0.profile == .linktrail }) else {
+            // Comparing, the first column with the consent gate decides; the others skip it with a note.
+            guard let lt = columns.first(where: { $0.profile.hasConsentGate }) else {
                 let names = profiles.map(\.rawValue).joined(separator: ", ")
-                message = ("consent is LinkTrail's; \(names) \(isComparing ? "have" : "has") no consent gate", true)
+                message = ("consent needs the consent gate; \(names) \(isComparing ? "have" : "has") no consent gate", true)
                 return nil
             }
             perform(lt.consent == .granted ? .consentDenied : .consentGranted)
@@ -215,11 +215,16 @@ extension AppModel {
                 message = (":profile shows one column; :compare off first (keeps \(sim.profile.rawValue)), or :compare P,P,...", true)
                 return nil
             }
-            guard words.count == 2, let p = Profile(rawValue: words[1]) else {
-                message = ("expected :profile linktrail|ios|android|flutter", true)
+            guard words.count == 2 else {
+                message = ("expected :profile \(ProfileResolver.builtinNames("|")) or :profile PATH.profile", true)
                 return nil
             }
-            return .switchProfile(p)
+            switch profileResolver.resolve(words[1]) {
+            case .success(let p): return .switchProfile(p)
+            case .failure(let problem):
+                message = (":profile: " + problem.message, true)
+                return nil
+            }
         }
         if words[0] == "break" {
             breakCommand(Array(words.dropFirst()))
@@ -277,7 +282,7 @@ extension AppModel {
             message = ("one column: \(sim.profile.rawValue), its device in memory; :profile P opens a saved device", false)
             return nil
         }
-        switch AppModel.parseCompare(args[0]) {
+        switch AppModel.parseCompare(args[0], profiles: profileResolver) {
         case .failure(let p):
             message = (":compare " + p.message, true)
             return nil
@@ -287,14 +292,13 @@ extension AppModel {
 
     /// The profiles of `--compare` and `:compare`: 2 to 4 names, each once, in order.
     /// A failure's message follows the option's or command's name.
-    public static func parseCompare(_ list: String) -> Result<[Profile], Problem> {
+    public static func parseCompare(_ list: String, profiles: ProfileResolver = .builtins) -> Result<[Profile], Problem> {
         var out: [Profile] = []
         for word in list.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let p = Profile(rawValue: String(word)) else {
-                return .failure(
-                    Problem(
-                        "has an unknown profile `\(SafeText.escaped(String(word), max: 40))`, expected linktrail, ios, android or flutter"
-                    ))
+            let p: Profile
+            switch profiles.resolve(String(word)) {
+            case .success(let found): p = found
+            case .failure(let problem): return .failure(Problem("has an " + problem.message))
             }
             guard !out.contains(p) else { return .failure(Problem("names \(p.rawValue) twice; each profile once")) }
             out.append(p)

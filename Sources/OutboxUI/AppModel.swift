@@ -129,6 +129,9 @@ public struct AppModel {
     /// What the device held before the first action (a device on disk may hold
     /// saved requests): the recording starts with it, so it replays without the device.
     public var startingDevice = DeviceStart()
+    /// Finds the profiles `:profile` and `:compare` name: built-ins, and (set by
+    /// the command line, which reads files) user profiles by path or name.
+    public var profileResolver = ProfileResolver.builtins
     /// Comparing: which columns skipped the last action, and why (the message line says so).
     public internal(set) var skipNote: String?
     /// Comparing: rows in each state in any column, and rows that differ.
@@ -312,8 +315,8 @@ public struct AppModel {
     public func recording(seed: UInt64, version: String, path: String) -> String {
         // The path is escaped: a newline in it must not end the comment.
         var text = "# recorded by outbox \(version)\n# replay: outbox \(isComparing ? "compare" : "run") \(SafeText.escaped(path, max: 1000))\n"
-        text += "profile \(sim.profile.rawValue)\n"
-        if isComparing { text += "compare " + profiles.map(\.rawValue).joined(separator: ",") + "\n" }
+        text += "profile \(ActionSyntax.word(sim.profile.reference))\n"
+        if isComparing { text += "compare " + ActionSyntax.word(profiles.map(\.reference).joined(separator: ",")) + "\n" }
         if seed != 1 { text += "set seed \(seed)\n" }
         for line in startingDevice.lines(profile: sim.profile) { text += line + "\n" }
         return text + recorded.joined(separator: "\n") + "\n"

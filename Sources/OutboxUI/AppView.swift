@@ -123,7 +123,7 @@ public enum AppView {
         ]
         if m.isComparing {
             segs += compareHeader(m, g: g)
-        } else if s.profile == .linktrail {
+        } else if s.profile.hasConsentGate {
             let mark = s.consent == .granted ? g.check : (s.consent == .denied ? g.cross2 : "?")
             let role: Role =
                 s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
@@ -133,7 +133,7 @@ public enum AppView {
         if !m.isComparing {
             segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)])
         }
-        if !m.isComparing && s.profile == .linktrail {
+        if !m.isComparing && s.profile.hasFlush {
             let why = short ? "" : " (\(s.flushTriggerText))"
             let f =
                 s.flush.active
@@ -244,9 +244,14 @@ public enum AppView {
         let inBudget = min(Int(r.budgetUsed), budget)
         let beyond = Int(r.attempts) - inBudget
         guard beyond > 0 else { return "budget \(inBudget)/\(budget)" }
-        let why =
-            s.profile == .linktrail
-            ? "by flushes (LT-11)" : (s.profile == .ios ? "after relaunches (IOS-6)" : "after relaunches")
+        let why: String
+        if let f = s.profile.spec.flush {
+            why = "by flushes (\(s.profile.rule(f.send).id))"
+        } else if let l = s.profile.spec.resendLaunch {
+            why = "after relaunches (\(s.profile.rule(l.rule).id))"
+        } else {
+            why = "after relaunches"
+        }
         return "budget \(inBudget)/\(budget), +\(beyond) \(why)"
     }
 
@@ -424,7 +429,7 @@ public enum AppView {
         if s.settings.retryAttempts > 0 { facts += sep + budgetText(r, s) }
         if r.state == .retrying { facts += sep + "next in " + shortDuration(r.nextAttemptAt - s.now) }
         facts += r.saved ? sep + "saved" : sep + "not saved"
-        if s.profile == .ios && !r.kind.isLogoutRequest { facts += sep + "completion " + r.completion.word }
+        if s.profile.hasCompletions && !r.kind.isLogoutRequest { facts += sep + "completion " + r.completion.word }
         buf.put(facts, x: x, y: y, role: .normal, limit: rect.maxX - x)
         y += 1
         var facts2 = " created " + VirtualTime.clock(r.createdAt) + (r.restored ? " in an earlier run" : "")

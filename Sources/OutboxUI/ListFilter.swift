@@ -34,7 +34,7 @@ public struct ListFilter: Equatable, Sendable {
         terms = text.split(separator: " ").map { word in
             var t = ListFilter.term(String(word))
             if t.field == .rule && t.problem == nil && !profiles.isEmpty
-                && !profiles.contains(where: { p in p.rules.contains { t.names.contains(p.rule($0).id.lowercased()) } })
+                && !(profiles + Builtins.all).contains(where: { p in p.rules.contains { t.names.contains(p.rule($0).id.lowercased()) } })
             {
                 t.problem = "no rule has that ID (see docs/rules.md)"
             }

@@ -1,3 +1,5 @@
+import OutboxCore
+
 /// A color in a theme: the terminal's default, one of the 8 basic colors, or 0-255.
 public enum ThemeColor: Equatable, Sendable {
     case terminalDefault
@@ -83,7 +85,5 @@ public struct Theme: Equatable, Sendable {
     }
 }
 
-public struct ThemeError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let file: String, line: Int, message: String
-    public var description: String { "\(file):\(line): \(message)" }
-}
+/// Bad input in a theme file (the one `Diagnostic` type of every reader).
+public typealias ThemeError = Diagnostic

@@ -219,7 +219,10 @@ final class ComparePropertyTests: XCTestCase {
             XCTAssertNotEqual(status, 2, "\(f): \(err)")
             let got = out.split(separator: "\n").map(String.init)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            let file = try Scenario.parse(text, file: f, playing: .ios).get().fileProfile
+            let here = (path as NSString).deletingLastPathComponent
+            let file = try Scenario.parse(
+                text, file: f, playing: .ios, profiles: ProfileLoader.resolver(relativeTo: here)
+            ).get().fileProfile
             for p in Profile.allCases {
                 let tag = "\"profile\":\"\(p.rawValue)\""
                 let skipped = Set(
@@ -237,7 +240,11 @@ final class ComparePropertyTests: XCTestCase {
                         return "profile \(p.rawValue)"
                     }
                     if p != file && code.hasPrefix("expect at ") {
-                        return "expect on \(file.rawValue) " + code.dropFirst("expect ".count)
+                        return "expect on \(file.reference) " + code.dropFirst("expect ".count)
+                    }
+                    // The copy is played from elsewhere: a profile file it names, by its absolute path.
+                    if code.hasPrefix("compare ") || code.hasPrefix("expect on ") {
+                        return l.replacingOccurrences(of: "./", with: here + "/")
                     }
                     return l
                 }.joined(separator: "\n")

@@ -67,9 +67,9 @@ final class CompareTests: XCTestCase {
             #"""
             == story.outbox: ios, android, flutter
             skipped story.outbox:4 `set retry.delays 2s` on android, flutter:
-              setting 'retry.delays' exists only on linktrail, ios
+              setting 'retry.delays' exists only on profiles that retry
             skipped story.outbox:6 `at 0 getinstance` on ios, flutter:
-              getinstance is UserCom.getInstance() on Android only (AND-3)
+              the profile has no getInstance() call (getinstance)
               request   ios              android        flutter
             ! purchase  rejected  1 - F  queued    1 S  rejected  1 -
                 first differs at 00:00:00.300:
@@ -102,8 +102,8 @@ final class CompareTests: XCTestCase {
             out,
             #"""
             == story.outbox: ios, android, flutter
-            skipped story.outbox:4 `set retry.delays 2s` on android, flutter: setting 'retry.delays' exists only on linktrail, ios
-            skipped story.outbox:6 `at 0 getinstance` on ios, flutter: getinstance is UserCom.getInstance() on Android only (AND-3)
+            skipped story.outbox:4 `set retry.delays 2s` on android, flutter: setting 'retry.delays' exists only on profiles that retry
+            skipped story.outbox:6 `at 0 getinstance` on ios, flutter: the profile has no getInstance() call (getinstance)
               request   ios                                              android                               flutter
             ! purchase  dropped: rejected  1 attempt   completion false  queued              1 attempt  saved  dropped: rejected   1 attempt
                 first differs at 00:00:00.300:
@@ -156,7 +156,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(
             out,
             #"""
-            {"skipped":{"file":"small.outbox","line":3,"text":"at 0 getinstance","profiles":["ios"],"reason":"getinstance is UserCom.getInstance() on Android only (AND-3)"}}
+            {"skipped":{"file":"small.outbox","line":3,"text":"at 0 getinstance","profiles":["ios"],"reason":"the profile has no getInstance() call (getinstance)"}}
             {"t":0,"profile":"ios","log":"app launched (launch 1)","source":"outbox"}
             {"t":0.1,"profile":"ios","log":"backend will answer: 403 ×1","source":"outbox","rule":"ANS"}
             {"t":0.1,"profile":"ios","id":1,"name":"purchase","kind":"event","from":"new","to":"pending","attempt":0,"rule":"IOS-1"}
@@ -217,7 +217,7 @@ final class CompareTests: XCTestCase {
         let cases: [(String, String)] = [
             (
                 "expect on ios,iphone at 1s saved 0",
-                "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter"
+                "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)"
             ),
             ("expect on ios,ios at 1s saved 0", "x.outbox:3: bad expect on line: profile `ios` named twice"),
             ("expect on at 1s saved 0", "x.outbox:3: bad expect line, expected `expect on P[,P...] at <time> <check>`"),
@@ -241,7 +241,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(
             err,
             """
-            y.outbox:2: bad compare line: unknown profile `windows`, expected linktrail, ios, android or flutter
+            y.outbox:2: bad compare line: unknown profile `windows`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)
             y.outbox:3: a second compare line, expected one `compare` line per scenario
 
             """)
@@ -254,7 +254,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(out, "")
         XCTAssertEqual(
             err,
-            "outbox compare: --profiles: unknown profile `blackberry`, expected linktrail, ios, android or flutter\n")
+            "outbox compare: --profiles: unknown profile `blackberry`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)\n")
         XCTAssertEqual(run(["compare", path, "--width", "5"]).0, 2)
         XCTAssertEqual(run(["compare", path, "--format", "xml"]).0, 2)
         XCTAssertEqual(run(["compare", path, "--bogus"]).0, 2)
@@ -277,7 +277,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(
             rerr.split(separator: "\n").map { String($0.prefix(40)) },
             [
-                "f.outbox:2: setting 'retry.attempts' doe", "f.outbox:4: consent is LinkTrail's (LT-1",
+                "f.outbox:2: setting 'retry.attempts' doe", "f.outbox:4: Positive User (UserCom) SDK ",
                 "f.outbox:5: setting 'retry.delays' does ",
             ])
         let (cs, out, cerr) = run(["compare", path, "--profiles", "linktrail,flutter", "--width", "160"])
@@ -286,9 +286,9 @@ final class CompareTests: XCTestCase {
             Array(out.split(separator: "\n").prefix(4)),
             [
                 "== f.outbox: linktrail, flutter",
-                "skipped f.outbox:2 `set retry.attempts 2` on flutter: setting 'retry.attempts' exists only on linktrail, ios",
-                "skipped f.outbox:4 `at 1s consent grant` on flutter: consent is LinkTrail's consent gate (LT-1); UserCom has none",
-                "skipped f.outbox:5 `at 2s set retry.delays 1s` on flutter: setting 'retry.delays' exists only on linktrail, ios",
+                "skipped f.outbox:2 `set retry.attempts 2` on flutter: setting 'retry.attempts' exists only on profiles that retry",
+                "skipped f.outbox:4 `at 1s consent grant` on flutter: the profile has no consent gate",
+                "skipped f.outbox:5 `at 2s set retry.delays 1s` on flutter: setting 'retry.delays' exists only on profiles that retry",
             ])
         let bad = try write("profile flutter\nset retry.attempts many\nat 0 launch\n", "g.outbox")
         let (bs, _, berr) = run(["compare", bad])
@@ -408,7 +408,7 @@ final class CompareTests: XCTestCase {
             """
             == long.outbox: linktrail, ios, android, flutter
             skipped long.outbox:2 `set requireConsent false` on ios, android, flutter:
-              setting 'requireConsent' exists only on linktrail
+              setting 'requireConsent' exists only on profiles with the consent gate
               request           linktrail      ios              android        flutter
             ! install           delivered 1 -  (not made)       (not made)     (not made)
                 first differs at 00:00:00.000:

@@ -114,8 +114,8 @@ final class DeviceStartTests: XCTestCase {
                 """),
             [
                 "d.outbox:2: unknown request kind `bogus`, expected one of: install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping",
-                "d.outbox:3: an install is LinkTrail's (LT-3); profile ios has none",
-                "d.outbox:4: `key`: idempotency keys are LinkTrail's (LT-7); profile ios has none",
+                "d.outbox:3: an install comes with the consent gate; profile ios has none",
+                "d.outbox:4: `key`: profile ios has no idempotency keys",
                 "d.outbox:5: `value=3`: only an event has a value, a currency or attributes",
                 "d.outbox:6: bad attempts `-1`, expected a whole number from 0 to 1000000000",
                 "d.outbox:7: bad attempts `1000000001`, expected a whole number from 0 to 1000000000",
@@ -125,7 +125,7 @@ final class DeviceStartTests: XCTestCase {
                 "d.outbox:11: `attempts` given twice in a saved line",
                 "d.outbox:12: `attempts` needs a value, expected " + DeviceStart.savedForm,
                 "d.outbox:13: bad saved line, expected " + DeviceStart.savedForm,
-                "d.outbox:14: the device line gives LinkTrail's consent (LT-1), install (LT-3) and open count (LT-7); profile ios has none",
+                "d.outbox:14: the device line gives the consent gate's decision, its install and the open count; profile ios has no consent gate",
                 "d.outbox:16: `saved` after the first `at` line, expected the device's starting contents before the first `at`",
             ])
         XCTAssertEqual(
@@ -141,7 +141,7 @@ final class DeviceStartTests: XCTestCase {
             [
                 "d.outbox:2: bad consent `maybe`, expected undecided, granted or denied",
                 "d.outbox:3: a second device line, expected one `device` line per scenario",
-                "d.outbox:4: ping is a UserCom request; LinkTrail has none",
+                "d.outbox:4: ping is not among the requests of profile linktrail",
                 "d.outbox:5: bad key `12`, expected 16 hex digits (not all zero) or none",
             ])
         XCTAssertEqual(
@@ -167,8 +167,8 @@ final class DeviceStartTests: XCTestCase {
         XCTAssertEqual(
             ios.skipped.map(\.reason),
             [
-                "the device line gives LinkTrail's consent (LT-1), install (LT-3) and open count (LT-7); profile ios has none",
-                "an install is LinkTrail's (LT-3); profile ios has none",
+                "the device line gives the consent gate's decision, its install and the open count; profile ios has no consent gate",
+                "an install comes with the consent gate; profile ios has none",
             ])
         XCTAssertEqual(ios.device.saved.map(\.name), ["e"])
         XCTAssertEqual(ios.device.saved.map(\.idempotencyKey), [0])

@@ -22,7 +22,7 @@ final class RuleTestsShared: XCTestCase {
         let before = sim.requests.count
         XCTAssertEqual(sim.apply(.eventTracked(TrackedEvent(name: ""))), "an event needs a name")
         XCTAssertEqual(sim.apply(.appLaunched), "the app is already running")
-        XCTAssertTrue(sim.apply(.pingSent)?.hasPrefix("ping is a UserCom request; LinkTrail has no pings") ?? false)
+        XCTAssertTrue(sim.apply(.pingSent)?.hasPrefix("LinkTrail attribution SDK has no ping requests, expected an action of linktrail: launch, quit, consent grant|deny, track,") ?? false)
         XCTAssertEqual(sim.requests.count, before, "a refused action creates nothing")
         XCTAssertNil(sim.apply(.eventTracked(TrackedEvent(name: "a"))))
         XCTAssertEqual(sim.requests.count, before + 1)
@@ -810,5 +810,46 @@ final class RuleTestsShared: XCTestCase {
         let one = K.timeline(text), two = K.timeline(text)
         XCTAssertGreaterThan(one.count, 10)
         XCTAssertEqual(one, two)
+    }
+
+    /// The waits of every retry: from `in-flight → retrying` to `retrying → in-flight`.
+    static func retryWaits(jitter: String, seed: Int) -> [Millis] {
+        var text = """
+            profile ios
+            set retry.attempts 4
+            set retry.delays 10s
+            set retry.jitter \(jitter)
+            set seed \(seed)
+            at 0 launch
+            at 0 server 503 always
+
+            """
+        for i in 1...20 { text += "at \(i)s track e\(i)\n" }
+        text += "expect at 10m state e1 dropped\n"
+        guard let sim = play(text)?.sim else { return [] }
+        var out: [Millis] = []
+        for id in 1...Int32(sim.requests.count) {
+            let h = sim.history(of: id)
+            for (a, b) in zip(h, h.dropFirst()) where a.to == .retrying && b.from == .retrying { out.append(b.time - a.time) }
+        }
+        return out
+    }
+
+    func test_JITTER_noneWaitsTheDelay_fullWithinIt_equalInItsUpperHalf() {
+        let none = Self.retryWaits(jitter: "none", seed: 1)
+        XCTAssertEqual(none, [Millis](repeating: 10_000, count: 60), "20 requests, 3 retries each")
+        let full = Self.retryWaits(jitter: "full", seed: 1)
+        XCTAssertEqual(full.count, 60)
+        XCTAssertTrue(full.allSatisfy { (0...10_000).contains($0) }, "\(full)")
+        XCTAssertGreaterThan(Set(full).count, 40, "drawn, not fixed: \(full)")
+        XCTAssertLessThan(full.min()!, 3_000)
+        let equal = Self.retryWaits(jitter: "equal", seed: 1)
+        XCTAssertTrue(equal.allSatisfy { (5_000...10_000).contains($0) }, "\(equal)")
+        XCTAssertGreaterThan(Set(equal).count, 40)
+    }
+
+    func test_JITTER_drawnFromTheSeed_sameSeedSameWaits_otherSeedOthers() {
+        XCTAssertEqual(Self.retryWaits(jitter: "full", seed: 7), Self.retryWaits(jitter: "full", seed: 7))
+        XCTAssertNotEqual(Self.retryWaits(jitter: "full", seed: 7), Self.retryWaits(jitter: "full", seed: 8))
     }
 }

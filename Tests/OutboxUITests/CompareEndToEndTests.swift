@@ -75,7 +75,7 @@ extension EndToEndTests {
         XCTAssertEqual(
             lines,
             [
-                "outbox: --compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter",
+                "outbox: --compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)",
                 "EXIT=2",
             ])
         XCTAssertEqual(

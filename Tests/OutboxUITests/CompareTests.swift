@@ -64,21 +64,21 @@ final class CompareTests: XCTestCase {
         s.type("p")
         XCTAssertEqual(s.row("ping"), ["—", "in-flight", "in-flight"])
         XCTAssertEqual(
-            s.model.message?.text, "ping skipped on linktrail: ping is a UserCom request; LinkTrail has no pings")
+            s.model.message?.text, "ping skipped on linktrail: LinkTrail attribution SDK has no ping requests")
         XCTAssertEqual(s.model.message?.isError, false)
         XCTAssertTrue(
-            s.screen().text.contains(" ping skipped on linktrail: ping is a UserCom request"), s.screen().text)
+            s.screen().text.contains(" ping skipped on linktrail: LinkTrail attribution SDK has no ping"), s.screen().text)
         s.type("g")
         XCTAssertTrue(
-            s.model.message!.text.hasPrefix("getinstance skipped on linktrail, ios: getinstance is"),
+            s.model.message!.text.hasPrefix("getinstance skipped on linktrail, ios: LinkTrail attribution SDK has no getInstance() call"),
             s.model.message!.text)
         s.type("c")  // consent: LinkTrail's column only
         XCTAssertEqual(s.model.columns.map(\.consent), [.granted, .undecided, .undecided])
-        XCTAssertTrue(s.model.message!.text.hasPrefix("consent skipped on ios, android: consent is LinkTrail's"))
+        XCTAssertTrue(s.model.message!.text.hasPrefix("consent skipped on ios, android: Positive User (UserCom) SDK on iOS has no consent gate"))
         s.command("set requireConsent false")
         XCTAssertEqual(
             s.model.message?.text,
-            ":set requireConsent false; set skipped on ios, android: setting 'requireConsent' is only on linktrail")
+            ":set requireConsent false; set skipped on ios, android: setting 'requireConsent' exists only on profiles with the consent gate")
         s.command("set latency 300ms")
         XCTAssertEqual(s.model.columns.map(\.settings.latency), [300, 300, 300])
         XCTAssertEqual(s.model.message?.text, ":set latency 300ms")
@@ -95,7 +95,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(two.model.message?.isError, true)
         XCTAssertEqual(two.model.recorded, ["at 0 launch"])
         two.type("c")
-        XCTAssertEqual(two.model.message?.text, "consent is LinkTrail's; ios, flutter have no consent gate")
+        XCTAssertEqual(two.model.message?.text, "consent needs the consent gate; ios, flutter have no consent gate")
         XCTAssertEqual(s.model.recorded.count, lines)
     }
 

@@ -62,7 +62,7 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(s.model.message?.isError, true)
         XCTAssertTrue(s.screen().text.contains("unknown action `bogus`"), s.screen().text)
         s.command("ping")
-        XCTAssertTrue(s.screen().text.contains("LinkTrail has no pings"))
+        XCTAssertTrue(s.screen().text.contains("LinkTrail attribution SDK has no ping requests"))
         let effects: [UIEffect?] = { var t = s; t.press(.char(":")); t.type("profile ios"); return [t.press(.enter)] }()
         XCTAssertEqual(effects, [.switchProfile(.ios)])
     }
@@ -70,7 +70,7 @@ final class ScreenTests: XCTestCase {
     func test_keyWithoutUse_saysSoBriefly() {
         var s = Session(.linktrail)
         s.type("g")
-        XCTAssertTrue(s.screen().text.contains("Android only"), s.screen().text)
+        XCTAssertTrue(s.screen().text.contains("has no getInstance() call"), s.screen().text)
         var i = Session(.ios)
         i.type("c")
         XCTAssertTrue(i.screen().text.contains("no consent gate"), i.screen().text)

@@ -1,17 +1,22 @@
 /// The registry of built-in profiles: the only place outside the profile files
 /// that names them. Their files are `profiles/*.profile`, embedded by
 /// `scripts/embed-profiles` (`BuiltinSources.swift`); adding a fifth built-in is
-/// one file there plus its name in `order`.
+/// one file there and running the script.
 public enum Builtins {
     /// The built-ins in the order `outbox profiles` lists them; their rules are
     /// numbered in this order after the shared ones.
+    /// A fifth built-in needs no line here: every embedded file not listed comes
+    /// after these, by name.
     static let order = ["linktrail", "ios", "android", "flutter"]
+
+    /// The names of the embedded files in registry order.
+    static var names: [String] { order.filter { sources[$0] != nil } + sources.keys.filter { !order.contains($0) }.sorted() }
 
     /// Every built-in, parsed once (thread-safe: a global's lazy initialiser).
     public static let all: [Profile] = {
         var out: [Profile] = []
         var next = Rules.sharedInfo.count
-        for name in order {
+        for name in names {
             guard let text = sources[name] else { fatalError("built-in profile \(name) is not embedded") }
             var parser = ProfileParser(file: "profiles/\(name).profile", firstOwnRule: next, base: { _ in nil })
             switch parser.parse(text, path: nil) {

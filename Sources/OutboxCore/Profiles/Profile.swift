@@ -19,6 +19,9 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
     /// The one-line title shown by `outbox profiles` and the UI header.
     public var title: String { spec.title }
     public var description: String { spec.name }
+    /// How a scenario file names it so it is found again: a built-in's name, or
+    /// the absolute path of the file it was read from (recordings write this).
+    public var reference: String { spec.path ?? spec.name }
     /// Whether it is one of the built-ins, not a user's file.
     public var isBuiltin: Bool { spec.path == nil }
 
@@ -65,6 +68,12 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
 
     /// The rule with this raw number in this profile's book.
     public func rule(_ r: RuleID) -> RuleInfo { spec.rule(r) }
+    /// A rule's ID as the page writes it (`LT-6`): read once per timeline line, so kept ready.
+    @inline(__always)
+    public func id(of r: RuleID) -> String {
+        let i = Int(r.rawValue)
+        return i < spec.idTexts.count ? spec.idTexts[i] : spec.rule(r).id
+    }
     /// The rule a page writes `id` (`LT-6`, `NET`), or nil.
     public func rule(id: String) -> RuleID? { spec.ruleIDs[id] }
     /// Its own rules in file order, then the shared ones.
@@ -75,7 +84,7 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
 /// A rule, by its number in the books of the profiles that cite it: the shared
 /// rules first (0...), then the built-ins' rules in registry order, then each
 /// user profile's own. Resolve it through the profile (`Profile.rule(_:)`).
-public struct RuleID: Hashable, Sendable, Comparable {
+public struct RuleID: Hashable, Sendable, Comparable, BitwiseCopyable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     public static func < (a: RuleID, b: RuleID) -> Bool { a.rawValue < b.rawValue }
@@ -158,6 +167,8 @@ public final class ProfileSpec: Sendable {
     /// Rules by raw number (a sparse book: shared, then built-in, then own).
     let book: [RuleInfo?]
     let ruleIDs: [String: RuleID]
+    /// Each rule's ID text by raw number ("R<n>" where the book has none).
+    let idTexts: [String]
     /// Its own rules, in file order (a `base`'s first).
     let ownRules: [RuleID]
 
@@ -165,25 +176,27 @@ public final class ProfileSpec: Sendable {
     let kinds: UInt16
     /// Kinds sent outside the queue, never saved (IOS-7), and the rule they cite.
     let directKinds: UInt16
-    let directRule: RuleID?
-    let gate: GateRules?
-    let flush: FlushRules?
-    let keysRule: RuleID?
+    public let directRule: RuleID?
+    public let gate: GateRules?
+    public let flush: FlushRules?
+    public let keysRule: RuleID?
     let defaults: Settings
-    let save: SaveMode
-    let createdRule: RuleID
-    let sendRule: RuleID
-    let offline: OfflineMode
+    public let save: SaveMode
+    public let createdRule: RuleID
+    public let sendRule: RuleID
+    public let offline: OfflineMode
     let survivesRule: RuleID
     let retries: Bool
     /// Answers: `responses[table[k]]`, `table` indexed by `Spec.slot(...)`.
     let responses: [Response]
     let table: [UInt8]
-    let exhausted: Response?
-    let resendLaunch: Resend?
-    let resendNetwork: Resend?
-    let resendGetInstance: Resend?
-    let report: Reporting
+    public let exhausted: Response?
+    /// `on exhausted` named no rule: it cites the rule of the answer that ended the budget.
+    public let exhaustedCitesAnswer: Bool
+    public let resendLaunch: Resend?
+    public let resendNetwork: Resend?
+    public let resendGetInstance: Resend?
+    public let report: Reporting
     let texts: [TextKey: Template]
     /// The `on` lines as written (a `base` line starts from them).
     nonisolated(unsafe) let onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)]
@@ -194,9 +207,11 @@ public final class ProfileSpec: Sendable {
         keysRule: RuleID?, defaults: Settings, save: SaveMode, createdRule: RuleID, sendRule: RuleID,
         offline: OfflineMode, survivesRule: RuleID, responses: [Response], table: [UInt8], exhausted: Response?,
         resendLaunch: Resend?, resendNetwork: Resend?, resendGetInstance: Resend?, report: Reporting,
-        texts: [TextKey: Template], onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)]
+        texts: [TextKey: Template], onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)],
+        exhaustedCitesAnswer: Bool
     ) {
         self.onLines = onLines
+        self.exhaustedCitesAnswer = exhaustedCitesAnswer
         self.name = name
         self.title = title
         self.source = source
@@ -205,6 +220,7 @@ public final class ProfileSpec: Sendable {
         var ids: [String: RuleID] = [:]
         for (i, r) in book.enumerated() { if let r { ids[r.id] = RuleID(rawValue: UInt8(i)) } }
         self.ruleIDs = ids
+        self.idTexts = book.enumerated().map { i, r in r?.id ?? "R\(i)" }
         self.ownRules = ownRules
         self.kinds = kinds
         self.directKinds = directKinds

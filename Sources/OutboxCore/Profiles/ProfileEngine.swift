@@ -10,11 +10,13 @@ extension Simulation {
     }
 
     /// The slots about one request: its name, label, the outcome, attempts, a reason.
+    /// The strings are read first: a closure capturing `self` would copy the whole model.
     func requestSlots(_ id: Int32, _ outcome: Outcome, attempts: Int32, reason: DropReason?) -> (Slot) -> String {
-        { s in
+        let (name, label) = (name(of: id), label(id))
+        return { s in
             switch s {
-            case .name: return self.name(of: id)
-            case .label: return self.label(id)
+            case .name: return name
+            case .label: return label
             case .outcome: return outcome.word
             case .attempts: return String(attempts)
             case .reason: return reason?.word ?? ""
@@ -99,7 +101,7 @@ extension Simulation {
             } else if Int(r.budgetUsed) < settings.retryAttempts {
                 retryLater(id, rule: resp.rule, outcome: outcome)
             } else {
-                exhausted(id, outcome: outcome, attempts: r.budgetUsed)
+                exhausted(id, outcome: outcome, attempts: r.budgetUsed, answerRule: resp.rule)
             }
         case .drop(let reason):
             drop(id, reason: reason, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed, key: .completionDropped)
@@ -108,18 +110,19 @@ extension Simulation {
     }
 
     /// The last attempt of a budget failed (`on exhausted`).
-    mutating func exhausted(_ id: Int32, outcome: Outcome, attempts: Int32) {
+    mutating func exhausted(_ id: Int32, outcome: Outcome, attempts: Int32, answerRule: RuleID) {
         guard let e = spec.exhausted else { return }
+        let rule = spec.exhaustedCitesAnswer ? answerRule : e.rule
         switch e.action {
         case .drop(let reason):
-            drop(id, reason: reason, rule: e.rule, outcome: outcome, attempts: attempts, key: .completionExhausted)
+            drop(id, reason: reason, rule: rule, outcome: outcome, attempts: attempts, key: .completionExhausted)
         default:
             if spec.report == .onError {
-                log(.onError, .onError(attempts: attempts, outcome: outcome, kept: true), request: id, rule: e.rule) {
+                log(.onError, .onError(attempts: attempts, outcome: outcome, kept: true), request: id, rule: rule) {
                     $0.say(.onErrorKept, $0.requestSlots(id, outcome, attempts: attempts, reason: nil))
                 }
             }
-            queue(id, rule: e.rule, outcome: outcome, attempts: attempts)
+            queue(id, rule: rule, outcome: outcome, attempts: attempts)
         }
     }
 

@@ -1,10 +1,5 @@
-/// Bad input in a profile file: where it is and what was expected.
-public struct ProfileError: Error, Equatable, Sendable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let message: String
-    public var description: String { "\(file):\(line): \(message)" }
-}
+/// Bad input in a profile file (the one `Diagnostic` type of every reader).
+public typealias ProfileError = Diagnostic
 
 /// Every problem found in one profile file (at most `ProfileParser.maxErrors`).
 public struct ProfileErrors: Error, Sendable {
@@ -53,6 +48,10 @@ struct ProfileDraft {
     var setLines: [(key: String, line: Int)] = []
     /// Rules a line cited, with the line (checked to exist at the end).
     var cited: [(id: String, line: Int)] = []
+    /// Rules this file defines, with their lines (a second `rule` line for one is an error).
+    var ownDefined: [(id: String, line: Int)] = []
+    /// `say warning.dropped ""`: the base's warning is removed.
+    var noWarning = false
 }
 
 extension ProfileSpec {
@@ -76,7 +75,7 @@ extension ProfileSpec {
         d.offline = offline
         d.survivesRule = survivesRule
         d.on = onLines
-        if let e = exhausted { d.exhausted = (e.action, e.rule, 0) }
+        if let e = exhausted { d.exhausted = (e.action, exhaustedCitesAnswer ? nil : e.rule, 0) }
         d.resendLaunch = resendLaunch
         d.resendNetwork = resendNetwork
         d.resendGetInstance = resendGetInstance
@@ -141,10 +140,15 @@ struct ProfileParser {
 
     mutating func parse(_ text: String, path: String?) -> Result<ProfileSpec, ProfileErrors> {
         var n = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split on the newline scalar: "\r\n" is one Character, and a file saved
+        // with Windows line ends must read the same (the lexer takes `\r` as a space).
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        // The last line that exists: a final newline ends a line, it does not start one.
+        let lastLine = max(1, lines.count - (text.unicodeScalars.last == "\n" ? 1 : 0))
+        for line in lines {
             n += 1
             if errors.count >= ProfileParser.maxErrors { break }
-            switch LineLexer.words(String(line)) {
+            switch LineLexer.words(String(String.UnicodeScalarView(line))) {
             case .failure(let p): fail(n, p.message)
             case .success(let (w, _)):
                 if w.isEmpty { continue }
@@ -152,9 +156,13 @@ struct ProfileParser {
                 if !sawProfile { return .failure(ProfileErrors(errors: errors)) }
             }
         }
-        if !sawProfile && errors.isEmpty { fail(max(n, 1), "an empty profile, expected `profile NAME` first") }
-        finish(lastLine: max(n, 1))
-        guard errors.isEmpty else { return .failure(ProfileErrors(errors: errors)) }
+        if !sawProfile && errors.isEmpty { fail(lastLine, "an empty profile, expected `profile NAME` first") }
+        finish(lastLine: lastLine)
+        guard errors.isEmpty else {
+            // In line order, as a scenario's errors are (a missing statement is found at the end).
+            let sorted = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            return .failure(ProfileErrors(errors: sorted.map(\.element)))
+        }
         return .success(freeze(source: text, path: path))
     }
 
@@ -195,17 +203,26 @@ struct ProfileParser {
             d = b.spec.draft
             d.name = name
             d.title = title == name ? b.title : title
+            // The base's `on` lines come before this file's, in the base's order,
+            // whatever their line numbers (`on exhausted` without a rule cites the first retry's).
+            for (k, e) in d.on { d.on[k] = (e.action, e.rule, e.whenSaved, e.line - 1_000_000) }
+            d.ownDefined = []
         case "title":
             guard w.count == 2, !w[1].isEmpty else { return fail(n, "bad title line, expected `title \"TEXT\"`") }
             if let why = ProfileParser.badText(w[1]) { return fail(n, why) }
             d.title = w[1]
+            return  // a title may come before `base`
         case "rule": ruleLine(n, w)
         case "requests": requestsLine(n, w)
         case "direct": directLine(n, w)
         case "component": componentLine(n, w)
         case "keys":
+            if w.count == 2 && w[1] == "none" {
+                d.keysRule = nil
+                break
+            }
             guard w.count == 4, w[1] == "idempotency", w[2] == "rule" else {
-                return fail(n, "bad keys line, expected `keys idempotency rule ID`")
+                return fail(n, "bad keys line, expected `keys idempotency rule ID` or `keys none`")
             }
             d.keysRule = cite(n, w[3])
         case "set": setLine(n, w)
@@ -313,6 +330,10 @@ struct ProfileParser {
         if text.isEmpty { return fail(n, "rule \(id) has no text, expected `rule ID \"what it does\"`") }
         if let why = ProfileParser.badText(text) { return fail(n, why) }
         let info = RuleInfo(id: id, text: text, isAssumption: assumption, isShared: false)
+        if let first = d.ownDefined.first(where: { $0.id == id }) {
+            return fail(n, "rule \(id) is defined twice (first on line \(first.line)), expected one `rule` line per ID")
+        }
+        d.ownDefined.append((id, n))
         if let r = ruleIndex(id) {
             guard !(d.book[Int(r.rawValue)]!.isShared) else {
                 return fail(n, "rule \(id) is a shared rule, expected an ID of the profile's own")
@@ -360,8 +381,13 @@ struct ProfileParser {
     }
 
     mutating func directLine(_ n: Int, _ w: [String]) {
+        if w.count == 2 && w[1] == "none" {
+            d.directKinds = 0
+            d.directRule = nil
+            return
+        }
         guard w.count >= 4, w[w.count - 2] == "rule" else {
-            return fail(n, "bad direct line, expected `direct KIND... rule ID`")
+            return fail(n, "bad direct line, expected `direct KIND... rule ID` or `direct none`")
         }
         guard let mask = kindsList(n, w[1..<(w.count - 2)]) else { return }
         d.directKinds = mask
@@ -377,6 +403,15 @@ struct ProfileParser {
                 out.append(r)
             }
             return out
+        }
+        if w.count == 3 && w[2] == "none" && (w[1] == "consent-gate" || w[1] == "flush") {
+            if w[1] == "flush" {
+                d.flush = nil
+            } else {
+                d.gate = nil
+                d.kinds &= ~(1 << RequestKind.install.rawValue)
+            }
+            return
         }
         switch w.count > 1 ? w[1] : "" {
         case "consent-gate":
@@ -472,7 +507,16 @@ struct ProfileParser {
     }
 
     mutating func resendLine(_ n: Int, _ w: [String]) {
-        let form = "expected `resend on launch|network|getinstance [via getinstance] rule ID`"
+        let form = "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
+        if w.count == 4 && w[1] == "on" && w[3] == "none" {
+            switch w[2] {
+            case "launch": d.resendLaunch = nil
+            case "network": d.resendNetwork = nil
+            case "getinstance": d.resendGetInstance = nil
+            default: fail(n, "unknown resend trigger \(ProfileParser.q(w[2])), " + form)
+            }
+            return
+        }
         guard w.count >= 5, w[1] == "on", w[w.count - 2] == "rule" else { return fail(n, "bad resend line, " + form) }
         let via = w.count == 7 && w[3] == "via" && w[4] == "getinstance"
         guard w.count == 5 || (via && w[2] == "launch") else { return fail(n, "bad resend line, " + form) }
@@ -492,7 +536,17 @@ struct ProfileParser {
             return fail(
                 n, "unknown text \(ProfileParser.q(w[1])), expected one of: " + TextKey.allCases.map(\.rawValue).joined(separator: ", "))
         }
+        if w[2].isEmpty {
+            // Only the warning is optional: every other line says what happened.
+            guard key == .warningDropped else {
+                return fail(n, "an empty text for \(key.rawValue), expected words (only warning.dropped may be \"\", to say nothing)")
+            }
+            d.texts[key] = nil
+            d.noWarning = true
+            return
+        }
         if let why = ProfileParser.badText(w[2]) { return fail(n, why) }
+        if key == .warningDropped { d.noWarning = false }
         switch Template.parse(w[2], allowed: key.slots) {
         case .failure(let p): fail(n, p.message)
         case .success(let t): d.texts[key] = t
@@ -536,9 +590,6 @@ struct ProfileParser {
         }
         for (cls, e) in d.on.sorted(by: { $0.value.line < $1.value.line }) where resolvedRule(cls) == nil {
             fail(e.line, "`on \(cls)` cites no rule and no broader class gives one, expected `rule ID` at its end")
-        }
-        if let e = d.exhausted, e.rule == nil, !d.on.values.contains(where: { $0.action == .retry && $0.rule != nil }) {
-            fail(e.line, "`on exhausted` cites no rule, expected `rule ID` at its end")
         }
         if d.resendGetInstance == nil, d.resendLaunch?.viaGetInstance == true {
             fail(end, "`resend on launch via getinstance` needs `resend on getinstance rule ID`")
@@ -584,11 +635,12 @@ struct ProfileParser {
         table[ProfileSpec.partialSlot] = slot("partial")
         var exhausted: Response?
         if let e = d.exhausted {
-            let firstRetry = d.on.values.sorted { $0.line < $1.line }.first { $0.action == .retry }?.rule
-            exhausted = Response(action: e.action, rule: e.rule ?? firstRetry ?? d.createdRule!, whenSaved: nil)
+            // Without a rule of its own it cites the rule of the answer that ended the budget.
+            exhausted = Response(action: e.action, rule: e.rule ?? d.createdRule!, whenSaved: nil)
         }
         var texts: [TextKey: Template] = [:]
         for key in TextKey.allCases {
+            if key == .warningDropped && d.noWarning { continue }
             if let t = d.texts[key] {
                 texts[key] = t
             } else if let s = key.standard, case .success(let t) = Template.parse(s, allowed: key.slots) {
@@ -601,6 +653,7 @@ struct ProfileParser {
             keysRule: d.keysRule, defaults: d.defaults, save: d.save!, createdRule: d.createdRule!,
             sendRule: d.sendRule!, offline: d.offline, survivesRule: d.survivesRule!, responses: responses,
             table: table, exhausted: exhausted, resendLaunch: d.resendLaunch, resendNetwork: d.resendNetwork,
-            resendGetInstance: d.resendGetInstance, report: d.report, texts: texts, onLines: d.on)
+            resendGetInstance: d.resendGetInstance, report: d.report, texts: texts, onLines: d.on,
+            exhaustedCitesAnswer: d.exhausted?.rule == nil)
     }
 }

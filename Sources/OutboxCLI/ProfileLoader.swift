@@ -1,0 +1,120 @@
+import Foundation
+import OutboxCore
+
+/// Finds profiles for the command line: a built-in by name, a profile file by
+/// path (`./acme.profile`, relative to the scenario file that names it or to
+/// the current directory on the command line), or a user's profile by name from
+/// the user folder (`$XDG_CONFIG_HOME/outbox/profiles/NAME.profile`, else
+/// `~/.config/outbox/profiles/NAME.profile`). docs/profiles.md.
+enum ProfileLoader {
+    /// The most bytes a profile file may hold.
+    static let maxFileBytes = 1 << 20
+
+    /// The user folder, or nil when neither XDG_CONFIG_HOME nor HOME is set.
+    static var userFolder: String? {
+        let env = ProcessInfo.processInfo.environment
+        if let x = env["XDG_CONFIG_HOME"], x.hasPrefix("/") { return x + "/outbox/profiles" }
+        if let h = env["HOME"], !h.isEmpty { return h + "/.config/outbox/profiles" }
+        return nil
+    }
+
+    /// The names of the profiles in the user folder, sorted.
+    static var userNames: [String] {
+        guard let dir = userFolder, let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
+            return []
+        }
+        return files.filter { $0.hasSuffix(".profile") }.map { String($0.dropLast(".profile".count)) }.sorted()
+    }
+
+    /// Whether a word names a file rather than a profile by name.
+    static func isPath(_ word: String) -> Bool { word.contains("/") || word.hasSuffix(".profile") }
+
+    /// A resolver for words read in a file in `directory` (nil: the current directory).
+    static func resolver(relativeTo directory: String? = nil) -> ProfileResolver {
+        ProfileResolver { word in resolve(word, relativeTo: directory) }
+    }
+
+    /// The directory part of a file's path, for resolving paths written in it.
+    static func directory(of file: String) -> String? {
+        guard let slash = file.lastIndex(of: "/") else { return nil }
+        return slash == file.startIndex ? "/" : String(file[..<slash])
+    }
+
+    static func resolve(_ word: String, relativeTo directory: String?) -> Result<Profile, Problem> {
+        if let p = Builtins.named(word) { return .success(p) }
+        if isPath(word) {
+            var path = word
+            if word.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+                path = home + word.dropFirst()
+            } else if !word.hasPrefix("/"), let dir = directory {
+                path = dir + "/" + word
+            }
+            return load(path, shown: word, expectedName: nil)
+        }
+        if ProfileParserNames.isName(word), let dir = userFolder {
+            let path = dir + "/" + word + ".profile"
+            if Platform.exists(path) { return load(path, shown: path, expectedName: word) }
+        }
+        let users = userNames
+        let more = users.isEmpty ? "" : "; in \(userFolder!): " + users.joined(separator: ", ")
+        return .failure(
+            Problem(
+                "unknown profile `\(SafeText.escaped(word, max: 60))`, expected "
+                    + ProfileResolver.builtinNames(", ", last: " or ") + more
+                    + ", or a profile file (a path ending .profile)"))
+    }
+
+    /// Reads and parses one profile file. The failure names the file and line.
+    static func load(_ path: String, shown: String, expectedName: String?) -> Result<Profile, Problem> {
+        let text: String
+        switch Platform.readFile(path, limit: maxFileBytes) {
+        case .failure(let f):
+            return .failure(Problem("\(SafeText.escaped(shown, max: 200)): cannot read the profile file: \(f.message)"))
+        case .success(let bytes):
+            guard RunCommand.isUTF8(bytes[...]) else {
+                return .failure(Problem("\(SafeText.escaped(shown, max: 200)): the profile file is not UTF-8 text"))
+            }
+            text = String(decoding: bytes, as: UTF8.self)
+        }
+        let absolute = ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
+            .standardizingPath
+        switch Profile.parse(text, file: SafeText.escaped(shown, max: 200), path: absolute) {
+        case .failure(let e):
+            let first = e.errors[0].description
+            let more = e.errors.count > 1 ? " (and \(e.errors.count - 1) more in the file)" : ""
+            return .failure(Problem(first + more))
+        case .success(let p):
+            if let b = Builtins.named(p.name), b.spec.source != text {
+                return .failure(
+                    Problem(
+                        "\(SafeText.escaped(shown, max: 200)):\(nameLine(text)): the profile is named `\(p.name)`, a built-in's name; "
+                            + "expected another name (devices and scenario files tell profiles by name)"))
+            }
+            if let expectedName, p.name != expectedName {
+                return .failure(
+                    Problem(
+                        "\(SafeText.escaped(shown, max: 200)):\(nameLine(text)): the file is found as `\(expectedName)` but names itself `\(p.name)`; "
+                            + "expected `profile \(expectedName)`"))
+            }
+            return .success(p)
+        }
+    }
+
+    /// The line of a profile file's `profile` statement (1 when not found).
+    static func nameLine(_ text: String) -> Int {
+        var n = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            n += 1
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("profile ") { return n }
+        }
+        return 1
+    }
+}
+
+/// The name rule of profile files, for the command line (the parser checks it too).
+enum ProfileParserNames {
+    static func isName(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 32
+            && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
+    }
+}
