@@ -291,10 +291,7 @@ final class ProfileFileTests: XCTestCase {
     }
 
     /// `expect on P` names profiles as the `profile` and `compare` lines do,
-    /// through the scenario's resolver. KNOWN BUG (reported to the lead, issue
-    /// 13): Scenario.swift reads its list with `Profile.list(w[2])`, built-ins
-    /// only, so `expect on acme` is bad input even where `profile acme` reads;
-    /// the test skips while that is so.
+    /// through the scenario's resolver.
     func test_expectOn_namesAUserProfileThroughTheResolver() throws {
         guard let acme = try Self.acme() else { return }
         let text = "profile acme\ncompare ios,acme\nat 0 launch\nat 0 track a\nexpect on acme at 0.3s state a delivered\n"
@@ -304,18 +301,12 @@ final class ProfileFileTests: XCTestCase {
             runner.run()
             XCTAssertEqual(runner.results.map(\.ok), [true])
         case .failure(let e):
-            let d = e.errors.map(\.description)
-            if d == ["on.outbox:5: bad expect on line: unknown profile `acme`, expected linktrail, ios, android or flutter"] {
-                throw XCTSkip("known bug: `expect on` reads built-ins only (\(d[0]))")
-            }
-            XCTFail(d.joined(separator: "\n"))
+            XCTFail(e.errors.map(\.description).joined(separator: "\n"))
         }
     }
 
     /// A user profile with completion handlers shows them in the compare, as
-    /// iOS does. KNOWN BUG (reported to the lead, issue 13): CompareReport asks
-    /// `profiles[run] == .ios` (lines 63 and 353) rather than `hasCompletions`;
-    /// the test skips while that is so.
+    /// iOS does.
     func test_compare_showsAUserProfilesCompletions() throws {
         guard let acme = try Self.acme() else { return }
         let text = "profile acme\ncompare ios,acme\nat 0 launch\nat 0 track a\nexpect at 1s state a delivered\n"
@@ -333,9 +324,33 @@ final class ProfileFileTests: XCTestCase {
         let text2 = Console.capturing()
         CompareReport(story: story, played: played).printText(console: text2, width: 120, quiet: false, heading: true)
         let row = text2.out.split(separator: "\n").first { $0.hasPrefix("  a ") }.map(String.init) ?? ""
-        if row.components(separatedBy: "completion true").count == 2 {
-            throw XCTSkip("known bug: the compare shows completions for iOS only: \(row)")
-        }
         XCTAssertEqual(row.components(separatedBy: "completion true").count, 3, row)
+    }
+
+    /// Through the command line: the scenario names the file by its path
+    /// (`profile ./acme.profile`, `compare ios,./acme.profile`), as a user writes it.
+    func test_fifthProfile_fromAFile_throughRunAndCompare() throws {
+        let dir = NSTemporaryDirectory() + "profile-files-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.copyItem(atPath: Self.acmePath, toPath: dir + "/acme.profile")
+        let day = Self.acmeDay.replacingOccurrences(of: "profile acme\ncompare ios,acme", with: "profile ./acme.profile\ncompare ios,./acme.profile")
+        XCTAssertNotEqual(day, Self.acmeDay)
+        try day.write(toFile: dir + "/day.outbox", atomically: true, encoding: .utf8)
+        let path = dir + "/day.outbox"
+
+        let (status, out, err) = cli(["run", "--quiet", path])
+        XCTAssertEqual(status, 0, err + out)
+        XCTAssertEqual(out, "\(path): 6 passed, 0 failed · 29 transitions · ended at 00:01:30.300\n")
+        let jsonl = cli(["run", "--format", "jsonl", path])
+        XCTAssertEqual(jsonl.0, 0, jsonl.2)
+        XCTAssertTrue(jsonl.1.contains(#"{"t":60.432,"id":8,"name":"doomed","kind":"event","from":"in-flight","to":"queued","attempt":3,"rule":"ACME-4","status":500}"#), jsonl.1)
+
+        let compare = cli(["compare", "--width", "120", path])
+        XCTAssertEqual(compare.0, 0, compare.2 + compare.1)
+        let lines = compare.1.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first, "== \(path): ios, acme")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("!") }.map { String($0.prefix(8)) }, ["! doomed"])
+        XCTAssertTrue(lines.contains("      acme  in-flight → retrying    attempt 1  500                ACME-2 at 00:00:40.300"), compare.1)
     }
 }

@@ -352,20 +352,33 @@ final class ProfileStatementTests: XCTestCase {
             ])
     }
 
-    func test_onExhausted_withoutRuleCitesTheFirstRetryLine() {
-        let text = Self.acme(exhausted: "on exhausted drop exhausted")
+    func test_onExhausted_withoutRuleCitesTheRuleOfTheAnswerThatEndedIt() {
+        let text = Self.acme(
+            on: """
+                on 2xx deliver rule ACME-1
+                on transport retry rule ACME-2
+                on 5xx retry rule ACME-6
+                on 4xx drop rejected rule ACME-3
+                """,
+            exhausted: "on exhausted drop exhausted")
         guard
             let r = U.play(
                 profile: text,
                 """
                 profile acme
+                set timeout 1s
                 at 0 launch
                 at 0 server 503 always
                 at 0 track b
                 expect at 3.6s dropped b exhausted
+                at 10s server timeout always
+                at 10s track c
+                expect at 16s dropped c exhausted
                 """)
         else { return }
-        XCTAssertEqual(U.trails(r.sim).last, "b: 3600 in-flight>dropped #3 503 exhausted ACME-2")
+        XCTAssertEqual(
+            U.trails(r.sim).filter { $0.contains("exhausted") },
+            ["b: 3600 in-flight>dropped #3 503 exhausted ACME-6", "c: 16000 in-flight>dropped #3 timeout exhausted ACME-2"])
     }
 
     // MARK: on exhausted
@@ -933,14 +946,14 @@ final class ProfileStatementTests: XCTestCase {
         let ruleID = "expected up to 16 of A-Z, a-z, 0-9, -, . and _"
         let requests = "expected `requests none` or `requests` with some of: ping, screen, product, notification, logout"
         let kinds = "expected some of: install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping"
-        let direct = "bad direct line, expected `direct KIND... rule ID`"
-        let keys = "bad keys line, expected `keys idempotency rule ID`"
+        let direct = "bad direct line, expected `direct KIND... rule ID` or `direct none`"
+        let keys = "bad keys line, expected `keys idempotency rule ID` or `keys none`"
         let save = "bad save line, expected `save at create` or `save on failure [KIND...] rule ID`"
         let offline = "bad offline line, expected `offline fail` or `offline hold rule ID`"
         let quit = "bad quit line, expected `quit keeps saved rule ID`"
         let on = "expected `on CLASS deliver|retry|queue|drop REASON [rule ID]`"
         let classes = "expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, partial, offline, transport or exhausted"
-        let resend = "expected `resend on launch|network|getinstance [via getinstance] rule ID`"
+        let resend = "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
         let report = "bad report line, expected `report none`, `report onerror` or `report completion rule ID`"
         let say = "bad say line, expected `say KEY \"TEXT\"`"
         let cases: [(String, String)] = [
@@ -1005,6 +1018,7 @@ final class ProfileStatementTests: XCTestCase {
              "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, direct, component, "
                 + "keys, set, save, created, send, offline, quit, on, resend, report, say"),
             ("profile again", "a second profile line, expected one profile per file"),
+            ("rule ACME-1 \"again\"", "rule ACME-1 is defined twice (first on line 3), expected one `rule` line per ID"),
             ("base ios", "`base` after other statements, expected it right after the profile line"),
             ("\"unclosed", "unterminated quote, expected a closing \""),
         ]
@@ -1064,7 +1078,7 @@ final class ProfileStatementTests: XCTestCase {
     }
 
     func test_errors_missingRequiredStatements() {
-        // Each missing statement is named, at the end of the file.
+        // Each missing statement is named, at the file's last line.
         XCTAssertEqual(
             U.errors("profile a\n# nothing else", path: "p.profile"),
             [
@@ -1081,13 +1095,13 @@ final class ProfileStatementTests: XCTestCase {
             Self.acme().split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(prefix) }
                 .joined(separator: "\n")
         }
-        XCTAssertEqual(U.errors(without("send ")), ["acme.profile:24: no send line, expected `send rule ID` (the rule its first attempt cites)"])
+        XCTAssertEqual(U.errors(without("send ")), ["acme.profile:23: no send line, expected `send rule ID` (the rule its first attempt cites)"])
         XCTAssertEqual(
             U.errors(without("on exhausted")),
-            ["acme.profile:24: answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"])
+            ["acme.profile:23: answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"])
         XCTAssertEqual(
             U.errors(without("set retry.")),
-            ["acme.profile:23: answers are retried, expected `set retry.attempts N` and `set retry.delays D[,D...]`"])
+            ["acme.profile:22: answers are retried, expected `set retry.attempts N` and `set retry.delays D[,D...]`"])
         // A setting that needs retries, in a profile that never retries.
         XCTAssertEqual(
             U.errors(
@@ -1127,10 +1141,8 @@ final class ProfileStatementTests: XCTestCase {
                 on 5xx retry
                 on 4xx drop rejected rule ACME-3
                 """, exhausted: "on exhausted drop exhausted")),
-            [
-                "acme.profile:21: `on 5xx` cites no rule and no broader class gives one, expected `rule ID` at its end",
-                "acme.profile:23: `on exhausted` cites no rule, expected `rule ID` at its end",
-            ])
+            // (`on exhausted` without a rule cites the rule of the answer that ended the budget.)
+            ["acme.profile:21: `on 5xx` cites no rule and no broader class gives one, expected `rule ID` at its end"])
     }
 
     func test_errors_controlCharactersAndTooLongTexts() {
@@ -1190,16 +1202,10 @@ final class ProfileStatementTests: XCTestCase {
     }
 
     /// A profile saved with CRLF line ends reads as the same file with LF, as
-    /// scenarios and themes do. KNOWN BUG (reported to the lead, issue 13): the
-    /// parser splits on the Character "\n", and "\r\n" is one Character, so the
-    /// whole file is one line; the test skips while that is so and checks once
-    /// it is fixed.
+    /// scenarios and themes do.
     func test_crlfFileReadsAsItsLFTwin() throws {
         let crlf = Self.acme().replacingOccurrences(of: "\n", with: "\r\n") + "\r\n"
         let errors = U.errors(crlf)
-        if errors == ["acme.profile:1: bad profile line, expected `profile NAME`"] {
-            throw XCTSkip("known bug: a CRLF profile file reads as one line (\(errors[0]))")
-        }
         XCTAssertEqual(errors, [])
         guard let a = U.load(crlf, path: "crlf.profile"), let b = U.load(Self.acme()) else { return }
         XCTAssertEqual(a.ownRules.map { a.rule($0).text }, b.ownRules.map { b.rule($0).text })

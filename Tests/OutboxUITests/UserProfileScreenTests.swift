@@ -40,7 +40,7 @@ final class UserProfileScreenTests: XCTestCase {
                 "",
                 "",
                 "─ #1 purchase────────────────────────────────────────┬─ Backend ────────────────",
-                " event delivered  attempts 1 · budget 1/3 · not saved│ received 1  counted 1",
+                " event delivered  attempts 1 · budget 1/3 · not save…│ received 1  counted 1",
                 " created 00:00:00.000 · value 49.99 USD              │ duplicates 0  rejected 0",
                 " 00:00:00.300 ACME-1 in-flight → delivered  200      │ revenue 49.99 USD",
                 "    Every request is saved on the device when made   │ next answer: ok",
@@ -165,17 +165,12 @@ final class UserProfileScreenTests: XCTestCase {
     }
 
     /// The detail pane says what a request's completion got on a profile with
-    /// completion handlers, as on iOS. KNOWN BUG (reported to the lead, issue
-    /// 13): AppView.swift:427 asks `s.profile == .ios` rather than
-    /// `hasCompletions`; the test skips while that is so.
+    /// completion handlers, as on iOS.
     func test_detail_showsTheCompletionOnAUserProfileWithCompletions() throws {
-        var s = Session(try Self.acme())
+        var s = Session(try Self.acme(), width: 120, height: 30)
         s.type("t")
         s.wait(1000)
         let line = s.screen().text.split(separator: "\n").first { $0.hasPrefix(" event delivered") }.map(String.init) ?? ""
-        if line == " event delivered  attempts 1 · budget 1/3 · not saved│ received 1  counted 1" {
-            throw XCTSkip("known bug: the detail shows completions on iOS only: \(line)")
-        }
-        XCTAssertTrue(line.contains("completion true"), line)
+        XCTAssertTrue(line.hasPrefix(" event delivered  attempts 1 · budget 1/3 · not saved · completion true "), line)
     }
 }
