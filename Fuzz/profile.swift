@@ -32,8 +32,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     switch Profile.parse(text, file: "fuzz.profile", path: "fuzz.profile") {
     case .failure(let e):
-        // The parser counts lines split at "\n" (a last "\n" starts one more, empty line).
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+        // Count lines as the parser does: split at the "\n" scalar, so a CRLF ends a
+        // line too ("\r\n" is one Character), and a last "\n" starts one more, empty line.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).count
         if e.errors.isEmpty { fatalError("a profile refused with no error") }
         for x in e.errors where x.file != "fuzz.profile" || x.line < 1 || x.line > max(lines, 1) || x.message.isEmpty {
             fatalError("a profile error names no line of the file (\(lines) lines): \(x)")
