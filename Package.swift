@@ -6,12 +6,22 @@ let package = Package(
     products: [
         .executable(name: "outbox", targets: ["outbox"])
     ],
+    dependencies: [
+        // The command line's options, help, errors and completions. Machines without
+        // access to GitHub use the copy in ../shared/vendor (scripts/use-vendor).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    ],
     targets: [
         // The pure model: requests, policies, clock, backend, scenarios, timelines.
         // No terminal, no wall clock, no Foundation.
         .target(name: "OutboxCore"),
         // Command-line front end: argument parsing and subcommands, callable in-process by tests.
-        .target(name: "OutboxCLI", dependencies: ["OutboxCore", "OutboxStore", "OutboxUI", "OutboxTerminal", "CSQLite"]),
+        .target(
+            name: "OutboxCLI",
+            dependencies: [
+                "OutboxCore", "OutboxStore", "OutboxUI", "OutboxTerminal", "CSQLite",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // SQLite, through a shim for the macros Swift cannot import.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The simulated device's storage on SQLite.

@@ -195,4 +195,104 @@ static inline void outbox_write_all(int fd, const char *text, size_t len) {
     }
 }
 
+// MARK: The screen tap (outbox --cast)
+//
+// Curses writes to a pseudo-terminal instead of the real one; a relay copies
+// every byte it writes to the real terminal and to the recording. Curses sets
+// its modes on the pseudo-terminal (the terminal it writes to); they are
+// mirrored onto the real terminal, whose output processing is switched off so
+// the bytes reach the screen exactly as recorded. Its state is used from
+// ScreenTap.swift alone (one copy of it).
+
+#include <termios.h>
+
+struct outbox_tap_state {
+    int real, master, saved_ok;
+    struct termios saved;
+    struct sigaction prev_winch;
+};
+
+/// The tap's one state (a function's static: Swift's importer emits no file-scope struct statics).
+static inline struct outbox_tap_state *outbox_tap(void) {
+    static struct outbox_tap_state state = {-1, -1, 0};
+    return &state;
+}
+
+/// Opens the pseudo-terminal: the real terminal's modes and size, its slave
+/// side open twice (for curses' FILE and for the tap). -1 on failure.
+static inline int outbox_tap_open(int real, int *master, int *slave) {
+    struct termios t;
+    struct winsize ws;
+    if (tcgetattr(real, &t) != 0) return -1;
+    if (ioctl(real, TIOCGWINSZ, &ws) != 0) return -1;
+    if (openpty(master, slave, NULL, &t, &ws) != 0) return -1;
+    outbox_tap()->saved = t;
+    outbox_tap()->saved_ok = 1;
+    outbox_tap()->real = real;
+    outbox_tap()->master = *master;
+    return 0;
+}
+
+/// Curses' output: a FILE on (a copy of) the slave side.
+static inline FILE *outbox_tap_file(int slave) {
+    int fd = dup(slave);
+    if (fd < 0) return NULL;
+    FILE *f = fdopen(fd, "w");
+    if (f == NULL) close(fd);
+    return f;
+}
+
+/// A new screen writing to `out`, reading keys from stdin.
+static inline SCREEN *outbox_newterm_out(FILE *out) { return newterm(NULL, out, stdin); }
+
+static inline int outbox_fclose(FILE *f) { return fclose(f); }
+
+/// Puts the slave's modes (curses' cbreak, noecho, ...) on the real terminal,
+/// with output processing off: the bytes were processed on the slave already.
+/// Nothing is changed when the real terminal has them (checked on every key
+/// read, so a shell that changed them during a suspend is undone).
+static inline void outbox_tap_mirror(int slave) {
+    struct termios want, have;
+    if (tcgetattr(slave, &want) != 0 || tcgetattr(outbox_tap()->real, &have) != 0) return;
+    want.c_oflag &= ~(tcflag_t)OPOST;
+    if (want.c_iflag == have.c_iflag && want.c_oflag == have.c_oflag && want.c_lflag == have.c_lflag
+        && want.c_cflag == have.c_cflag && memcmp(want.c_cc, have.c_cc, sizeof want.c_cc) == 0)
+        return;
+    tcsetattr(outbox_tap()->real, TCSANOW, &want);
+}
+
+/// Gives the real terminal back its modes from before the tap (async-signal-safe).
+static inline void outbox_tap_restore(void) {
+    struct outbox_tap_state *t = outbox_tap();
+    if (t->saved_ok && t->real >= 0) tcsetattr(t->real, TCSANOW, &t->saved);
+}
+
+static void outbox_tap_on_winch(int sig, siginfo_t *info, void *ctx) {
+    struct outbox_tap_state *t = outbox_tap();
+    struct winsize ws;
+    if (ioctl(t->real, TIOCGWINSZ, &ws) == 0) ioctl(t->master, TIOCSWINSZ, &ws);
+    if (t->prev_winch.sa_flags & SA_SIGINFO) {
+        if (t->prev_winch.sa_sigaction) t->prev_winch.sa_sigaction(sig, info, ctx);
+    } else if (t->prev_winch.sa_handler != SIG_DFL && t->prev_winch.sa_handler != SIG_IGN) {
+        t->prev_winch.sa_handler(sig);
+    }
+}
+
+/// On SIGWINCH, the real terminal's size goes to the pseudo-terminal first, then
+/// curses' own handler runs: curses reads the new size from the terminal it
+/// writes to. Install after curses started (it installs its handler then).
+static inline int outbox_tap_chain_winch(void) {
+    struct sigaction sa;
+    struct sigaction *prev = &outbox_tap()->prev_winch;
+    if (sigaction(SIGWINCH, NULL, prev) != 0) return -1;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = outbox_tap_on_winch;
+    sa.sa_flags = SA_SIGINFO | (prev->sa_flags & SA_RESTART);
+    sa.sa_mask = prev->sa_mask;
+    return sigaction(SIGWINCH, &sa, NULL);
+}
+
+/// Puts curses' SIGWINCH handler back.
+static inline void outbox_tap_unchain_winch(void) { sigaction(SIGWINCH, &outbox_tap()->prev_winch, NULL); }
+
 #endif

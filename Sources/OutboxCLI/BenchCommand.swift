@@ -1,55 +1,69 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 
 /// `outbox bench`: model transitions per second beside a bare heap event loop.
-enum BenchCommand {
-    static func main(_ args: [String], console: Console) -> Int32 {
-        var quick = false, json = false
+struct BenchCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "bench", abstract: "measure speed, cost and scale beside baselines (release build)",
+            usage: CLI.parserUsage(synopsis), discussion: Help.bench)
+    }
+    static var synopsis: String { "outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]" }
+
+    /// The figures, in the order they are measured and printed.
+    static let figures = [
+        "transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
+        "compare-frame",
+    ]
+
+    @Flag(help: "small sizes, for a smoke test (timings not asserted)")
+    var quick = false
+
+    @Flag(help: "one JSON object per figure")
+    var json = false
+
+    @Option(
+        help: ArgumentHelp("these figures only (comma-separated), in the order above", valueName: "FIGURE[,FIGURE...]"),
+        completion: .list(figures))
+    var only: [String] = []
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "virtual hours for the chaos run (default 24; 0.05 with --quick), e.g. to profile a shorter one",
+            valueName: "H"))
+    var hours: String?
+
+    func execute(console: Console) -> Int32 {
         var only: Set<String>?
-        var hours: Double?
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            i += 1
-            switch a {
-            case "--only":
-                let figures = [
-                    "transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
-                    "compare-frame",
-                ]
-                let asked = i < args.count ? args[i].split(separator: ",").map(String.init) : []
-                let unknown = asked.filter { !figures.contains($0) }
-                guard !asked.isEmpty, unknown.isEmpty else {
-                    let given =
-                        unknown.isEmpty
-                        ? "" : " (not a figure: " + unknown.map { "`\($0)`" }.joined(separator: ", ") + ")"
-                    console.error(
-                        "outbox bench: --only needs one or more of, comma-separated: "
-                            + figures.joined(separator: ", ") + given)
-                    return 2
-                }
-                only = (only ?? []).union(asked)
-                i += 1
-            case "--hours":
-                guard i < args.count, let h = Double(args[i]), h > 0, h <= 24 * 365 else {
-                    console.error(
-                        "outbox bench: --hours needs a number of hours above 0 and at most 8760 (a year), e.g. 24 or 0.5"
-                    )
-                    return 2
-                }
-                hours = h
-                i += 1
-            case "--quick": quick = true
-            case "--json": json = true
-            case "--help", "-h":
-                console.print(Help.bench)
-                return 0
-            default:
-                console.error("outbox bench: unknown option `\(a)`")
-                console.error(CLI.usage)
+        for list in self.only {
+            let asked = list.split(separator: ",").map(String.init)
+            let unknown = asked.filter { !Self.figures.contains($0) }
+            guard !asked.isEmpty, unknown.isEmpty else {
+                let given =
+                    unknown.isEmpty
+                    ? "" : " (not a figure: " + unknown.map { "`\($0)`" }.joined(separator: ", ") + ")"
+                console.error(
+                    "outbox bench: --only needs one or more of, comma-separated: "
+                        + Self.figures.joined(separator: ", ") + given)
                 return 2
             }
+            only = (only ?? []).union(asked)
         }
+        var hours: Double?
+        if let v = self.hours {
+            guard let h = Double(v), h > 0, h <= 24 * 365 else {
+                console.error(
+                    "outbox bench: --hours needs a number of hours above 0 and at most 8760 (a year), e.g. 24 or 0.5")
+                return 2
+            }
+            hours = h
+        }
+        return Self.measure(quick: quick, json: json, only: only, hours: hours, console: console)
+    }
+
+    static func measure(quick: Bool, json: Bool, only: Set<String>?, hours: Double?, console: Console) -> Int32 {
         #if DEBUG
             console.print(
                 "outbox bench: a debug build" + (quick ? " (smoke test)" : "")

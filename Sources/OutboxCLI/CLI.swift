@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxUI
@@ -30,6 +31,10 @@ public final class Console {
         self.outFD = outFD
         self.errFD = errFD
     }
+
+    /// The width of the terminal stdout goes to, or nil: a file, a pipe, a
+    /// test's buffer (`outbox run` fits its text timeline to a terminal).
+    public var terminalColumns: Int? { capture ? nil : Platform.terminalColumns(outFD) }
 
     /// Whether writing has failed: long commands stop early when it has.
     public var failed: Bool { writeFailure != nil }
@@ -77,21 +82,16 @@ public final class Console {
     }
 }
 
-/// The `outbox` command line.
+/// The `outbox` command line: declared with swift-argument-parser (`OutboxCommand`
+/// and a type per command), parsed here in-process so tests can call `main` with
+/// a capturing console; nothing in it calls `exit()`.
 public enum CLI {
     public static let version = "0.1.0"
 
-    public static let usage = """
-        usage: outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]
-                      [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]
-               outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
-               outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
-               outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]
-               outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile
-               outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
-               outbox keys
-               outbox help [COMMAND] | --help | --version
-        """
+    /// Every command's usage line, the live screen's first.
+    public static var usage: String {
+        "usage: " + OutboxCommand.commands.map { $0.synopsis }.joined(separator: "\n       ")
+    }
 
     /// Runs the command line and returns the exit status.
     /// The process's entry point: the real stdout and stderr, broken pipes as errors.
@@ -107,58 +107,216 @@ public enum CLI {
         return console.failed && status == 0 ? 1 : status
     }
 
+    /// A usage line as the parser shows it: after `USAGE: `, which indents
+    /// the lines after the first itself (ours are indented for `usage: `).
+    static func parserUsage(_ synopsis: String) -> String {
+        synopsis.split(separator: "\n").enumerated().map { n, line in
+            n == 0 ? String(line) : String(line.dropFirst(min(7, line.prefix { $0 == " " }.count)))
+        }.joined(separator: "\n")
+    }
+
+    /// The width help, usage and the man page are laid out for.
+    static let helpColumns = 80
+
     static func dispatch(_ args: [String], console: Console) -> Int32 {
-        guard let command = args.first, !command.hasPrefix("--") || command == "--help" || command == "--version" else {
-            return InteractiveCommand.main(args, console: console)
-        }
-        let rest = Array(args.dropFirst())
-        switch command {
-        case "run": return RunCommand.main(rest, console: console)
-        case "compare": return CompareCommand.main(rest, console: console)
-        case "profiles": return ProfilesCommand.main(rest, console: console)
-        case "bench": return BenchCommand.main(rest, console: console)
-        case "state": return StateCommand.main(rest, console: console)
-        case "_store-torture": return TortureCommand.main(rest, console: console)
-        case "keys":
-            console.print(KeyMap.markdown, terminator: "")
-            return 0
-        case "help", "--help", "-h":
-            if command == "help", let topic = rest.first {
-                guard let text = Help.topics[topic] else {
-                    console.error(
-                        "outbox: no help for `\(topic)`, expected one of: "
-                            + Help.topics.keys.sorted().joined(separator: ", "))
-                    return 2
-                }
-                console.print(text)
-                return 0
-            }
-            console.print(Help.overview)
-            return 0
-        case "--version":
+        // `outbox help [COMMAND]` and a word that names no command are answered
+        // here, in Outbox's words (the parser would take an unknown word for an
+        // argument of the live screen).
+        switch args.first {
+        case "--help", "-h": return help([], console: console)
+        case "--version" where args.count == 1:
             console.print("outbox \(version)")
             return 0
-        default:
-            console.error("outbox: unknown command `\(command)`")
-            console.error(usage)
+        default: break
+        }
+        if let first = args.first, !first.hasPrefix("-") {
+            if first == "help" { return help(Array(args.dropFirst()), console: console) }
+            if OutboxCommand.command(named: first) == nil {
+                console.error("outbox: unknown command `\(first)`, expected one of: " + OutboxCommand.names.joined(separator: ", "))
+                console.error(usage)
+                return 2
+            }
+        }
+        let command: ParsableCommand
+        do {
+            command = try OutboxCommand.parseAsRoot(args)
+        } catch {
+            return report(error, args: args, console: console)
+        }
+        guard let c = command as? any OutboxSubcommand else {
+            // The parser's own commands (`CMD --help` is one): they answer by throwing.
+            do {
+                var own = command
+                try own.run()
+                return 0
+            } catch {
+                return report(error, args: args, console: console)
+            }
+        }
+        return c.execute(console: console)
+    }
+
+    /// Help, the version and completion scripts on stdout with status 0; a usage
+    /// error as `outbox CMD: what was wrong` and the command's usage on stderr, status 2.
+    static func report(_ error: Error, args: [String], console: Console) -> Int32 {
+        if OutboxCommand.exitCode(for: error) == .success {
+            console.print(OutboxCommand.fullMessage(for: error, columns: helpColumns))
+            return 0
+        }
+        let command = args.first.flatMap(OutboxCommand.command(named:)) ?? InteractiveCommand.self
+        console.error(command.prefix + ": " + usageError(OutboxCommand.message(for: error)))
+        console.error("usage: " + command.synopsis)
+        console.error("(`outbox help \(command.configuration.commandName ?? "")` says more)")
+        return 2
+    }
+
+    /// The parser's message in Outbox's words: lower case, names in backquotes,
+    /// `--x needs a value`. What is not recognised passes through.
+    static func usageError(_ message: String) -> String {
+        func match(_ pattern: String) -> [String]? {
+            guard let r = message.range(of: pattern, options: .regularExpression), r == message.startIndex..<message.endIndex
+            else { return nil }
+            let parts = message.components(separatedBy: "'")
+            return parts.count >= 3 ? Array(parts[1...].enumerated().filter { $0.offset % 2 == 0 }.map(\.element)) : nil
+        }
+        if let q = match("^Missing value for '[^']*'$") {
+            return "\(q[0].split(separator: " ").first ?? "") needs a value"
+        }
+        if let q = match("^Unknown option '[^']*'$") { return "unknown option `\(q[0])`" }
+        if let q = match("^Unknown option '[^']*'. Did you mean '[^']*'\\?$") {
+            return "unknown option `\(q[0])`; did you mean `\(q[1])`?"
+        }
+        if let q = match("^Unexpected argument '[^']*'$") { return "unexpected argument `\(q[0])`" }
+        guard let c = message.first else { return message }
+        return c.lowercased() + message.dropFirst()
+    }
+
+    /// `outbox help [COMMAND]`; `outbox help --man` prints the man page (docs/outbox.1).
+    static func help(_ args: [String], console: Console) -> Int32 {
+        if args == ["--man"] {
+            console.print(Manual.page(), terminator: "")
+            return 0
+        }
+        guard let topic = args.first else {
+            console.print(OutboxCommand.helpMessage(columns: helpColumns))
+            return 0
+        }
+        var command: ParsableCommand.Type? = OutboxCommand.command(named: topic)
+        if command == nil && topic == "keys" { command = KeysCommand.self }
+        guard let command, args.count == 1 else {
+            console.error(
+                "outbox: no help for `\(SafeText.escaped(args.joined(separator: " "), max: 60))`, expected one of: "
+                    + OutboxCommand.names.joined(separator: ", "))
             return 2
         }
+        console.print(OutboxCommand.helpMessage(for: command, columns: helpColumns))
+        return 0
     }
 }
 
+/// A command of `outbox`: its usage line and what it does once parsed.
+protocol OutboxSubcommand: ParsableCommand {
+    /// How messages of this command begin: `outbox run`, `outbox` for the live screen.
+    static var prefix: String { get }
+    /// The usage line, without `usage: `.
+    static var synopsis: String { get }
+    /// Runs the parsed command; returns the exit status.
+    func execute(console: Console) -> Int32
+}
+
+extension OutboxSubcommand {
+    static var prefix: String { "outbox " + (configuration.commandName ?? "") }
+}
+
+/// `outbox`: the live screen by default, and the commands.
+struct OutboxCommand: ParsableCommand {
+    /// Every command, in the order help and the man page show them.
+    static let commands: [any OutboxSubcommand.Type] = [
+        InteractiveCommand.self, RunCommand.self, CompareCommand.self, StateCommand.self, ProfilesCommand.self,
+        BenchCommand.self, KeysCommand.self,
+    ]
+
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "outbox",
+            abstract: "watch a mobile SDK's delivery queue at work",
+            usage: CLI.parserUsage(
+                String(CLI.usage.dropFirst("usage: ".count)) + "\n       outbox help [COMMAND] | --help | --version"),
+            discussion: Help.overview,
+            subcommands: commands + [TortureCommand.self],
+            defaultSubcommand: InteractiveCommand.self)
+    }
+
+    /// The names `outbox help` and messages offer (the live screen's is its own).
+    static var names: [String] { commands.compactMap { $0.configuration.commandName } + ["help"] }
+
+    static func command(named name: String) -> (any OutboxSubcommand.Type)? {
+        (commands + [TortureCommand.self]).first { $0.configuration.commandName == name }
+    }
+}
+
+/// `outbox keys`: the key table as markdown (docs/keys.md).
+struct KeysCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "keys", abstract: "print the key table as markdown (docs/keys.md)", usage: CLI.parserUsage(synopsis))
+    }
+    static var synopsis: String { "outbox keys" }
+
+    func execute(console: Console) -> Int32 {
+        console.print(KeyMap.markdown, terminator: "")
+        return 0
+    }
+}
+
+/// The output formats of `run` and `compare`, in one place: the words the
+/// option takes, and those this build writes. A word declared but not written
+/// yet is refused by name, exit 2.
+/// The words `--format` takes, per command, in one place (usage lines,
+/// completions, the man page and the messages read them).
+enum FormatWords {
+    /// Every word `run --format` takes.
+    static let run = ["text", "jsonl", "junit", "html", "svg"]
+    /// Every word `compare --format` takes (JUnit is `run`'s).
+    static let compare = ["text", "jsonl", "html", "svg"]
+    /// Every word any command takes (completions of the man page).
+    static let declared = run
+
+    /// `text|jsonl|...`, for usage lines.
+    static func choices(_ words: [String]) -> String { words.joined(separator: "|") }
+
+    /// The format for a word given to `--format`, or the message that refuses it.
+    static func parse(_ word: String?, command: String, available: [String]) -> Result<String, Problem> {
+        guard let word else { return .success("text") }
+        if available.contains(word) { return .success(word) }
+        let expected = available.dropLast().joined(separator: ", ") + " or " + available.last!
+        return .failure(Problem("\(command): --format needs \(expected), not `\(SafeText.escaped(word, max: 40))`"))
+    }
+}
+
+/// The prose of `outbox help` and each command's help (their options are
+/// listed from the declarations).
 enum Help {
     static let overview = """
-        outbox \(CLI.version): watch a mobile SDK's delivery queue at work
-
         Outbox models how an SDK sends, retries, saves and drops requests, for four
         built-in profiles: linktrail, ios, android, flutter; a profile is a text file
         (docs/profiles.md), so --profile also takes PATH.profile or the name of one
         in ~/.config/outbox/profiles. Every transition names the rule behind it
         (docs/rules.md, or the profile file's own `rule` lines).
 
-        \(CLI.usage)
+        With no command, opens the interactive screen (`outbox help live` lists its
+        options; press ? there for its keys). `outbox help COMMAND` or
+        `outbox COMMAND --help` shows a command's options; `outbox help --man`
+        prints the manual page (docs/outbox.1), and
+        `outbox --generate-completion-script bash|zsh|fish` a completion script.
 
-        With no command, opens the interactive screen (press ? there for its keys).
+        See docs/scenarios.md for the scenario format, examples/ for demos.
+        """
+
+    static let live = """
+        The live screen: one simulated device and its SDK's queue, on a clock you
+        can speed up, slow down and pause (press ? for the keys).
+
         --compare ios,android,flutter shows 2 to 4 profiles side by side, on devices
         in memory: one clock, network and backend plan; every key acts on all.
         --play FILE plays a scenario file on the screen, paused at 0: space plays,
@@ -170,37 +328,16 @@ enum Help {
         --profile, --seed, --state-dir and --compare (the file decides).
         --record FILE writes the session as a scenario, a line per action, starting
         with what the device held (so `outbox run FILE` replays it); an existing
-        FILE is kept unless --force.
-
-        commands:
-          run       play scenario files headless and check their expect lines
-          compare   play scenario files on several profiles and show where they differ
-          profiles  print each profile's rules, settings and assumptions
-          state     show or reset what the simulated devices saved
-          bench     measure speed, cost and scale beside baselines (release build)
-          keys      print the key table as markdown (docs/keys.md)
-          help      show help for a command
-
-        See docs/scenarios.md for the scenario format, examples/ for demos.
+        FILE is kept unless --force. --cast FILE records the screen as asciicast v2
+        (`asciinema play FILE`): every byte sent to the terminal, when it was sent.
         """
 
     static let run = """
-        usage: outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]
-
         Plays each scenario on the virtual clock, as fast as the machine allows,
         prints the timeline (one line per transition, log line and check, in time
-        order) and checks the expect lines.
-
-        options:
-          --format text|jsonl   text for people (default), jsonl one JSON object a line
-                                (also --format=jsonl)
-          --quiet, -q           print only failed checks and the summary
-          --state-dir DIR       use the saved device in DIR (one SQLite database per
-                                profile) instead of one in memory; what the run saves
-                                stays there for the next run or the live screen
-          --max-transitions N   stop a run that makes more than N transitions
-                                (default 10000000, about 0.5 GB of timeline)
-          --help, -h            this help
+        order) and checks the expect lines. On a terminal the text timeline fits
+        its width (abbreviated, never wrapped) and is coloured unless NO_COLOR is
+        set; to a file or a pipe it is written in full, without colour.
 
         exit status:
           0  every check holds
@@ -209,7 +346,7 @@ enum Help {
           2  bad input (unreadable file, unknown word, bad time, a number past its
              limit, an action the profile lacks): the message names the file and
              line, nothing runs; or a run stopped at a limit (--max-transitions,
-             the clock's range)
+             the clock's range); or a bad option, named
 
         Limits on numbers and files: docs/reliability.md.
 
@@ -218,9 +355,6 @@ enum Help {
         """
 
     static let state = """
-        usage: outbox state show [--profile P] [--state-dir DIR] [--format table|jsonl]
-               outbox state reset [--profile P] [--state-dir DIR]
-
         show   prints what each simulated device holds: its saved requests (every
                field needed to resend them), LinkTrail's consent decision and
                whether the install was created. It only reads.
@@ -234,9 +368,6 @@ enum Help {
         """
 
     static let profiles = """
-        usage: outbox profiles [NAME | PATH.profile]
-               outbox profiles --source NAME | PATH.profile
-
         Prints each profile's rules (ID and one line), its settings with their
         defaults, and the assumptions Outbox makes where the SDK documents are
         silent, marked as such: the built-ins (linktrail, ios, android,
@@ -251,8 +382,6 @@ enum Help {
         """
 
     static let bench = """
-        usage: outbox bench [--quick] [--json] [--only FIGURE[,FIGURE...]] [--hours H]
-
         Measures, each beside a baseline run in the same process:
           transitions  model transitions/s with 10^3, 10^5, 10^6 live requests,
                        beside a bare binary-heap event loop (medians of 5)
@@ -276,18 +405,9 @@ enum Help {
                        beside the three `outbox run`s back to back (text, jsonl)
         Build in release: swift run -c release outbox bench. docs/performance.md
         has the targets and the last figures.
-
-          --quick  small sizes, for a smoke test (timings not asserted)
-          --json   one JSON object per figure
-          --only   these figures only (comma-separated), in the order above
-          --hours H  virtual hours for the chaos run (default 24; 0.05 with
-                     --quick), e.g. to profile a shorter one
         """
 
     static let compare = """
-        usage: outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]
-                                      [--max-transitions N]
-
         Plays each scenario file once per profile, on the virtual clock, and shows
         the runs side by side: one row per request (matched by name and creation
         order), one column per profile with its final state or drop reason,
@@ -301,26 +421,11 @@ enum Help {
         reported once. A plain `expect` checks the file's own profile; `expect on
         P[,P...] at ...` checks those named.
 
-        options:
-          --profiles P,P,...    the profiles, in this order (any of linktrail, ios,
-                                android, flutter); default the file's `compare`
-                                line, else ios,android,flutter
-          --format text|jsonl   text: a table per file (default); jsonl: every line
-                                of `outbox run --format jsonl` with "profile" added,
-                                {"skipped": ...} and {"diverged": ...} objects
-          --width N             lay the table out for N columns (default: the
-                                terminal's width, else $COLUMNS, else 80)
-          --quiet               text: no table, only skips, failed checks and
-                                summaries; jsonl: only failed checks, diverged
-          --max-transitions N   stop a run past N transitions, as `outbox run`
-
         exit status: as `outbox run`: 0 every check holds on every profile, 1 a
         check failed (named with its file, line and profile), 2 bad input (an
         unknown profile in --profiles, `compare` or `expect on` included; nothing
-        runs) or a run stopped at a limit.
+        runs), a bad option, or a run stopped at a limit.
 
         Devices live in memory. See docs/scenarios.md, "Compare".
         """
-
-    static let topics = ["run": run, "compare": compare, "profiles": profiles, "bench": bench, "state": state]
 }

@@ -1,11 +1,13 @@
+import ArgumentParser
 import Dispatch
 import Foundation
 import OutboxCore
+import OutboxUI
 
-/// `outbox compare FILE... [--profiles P,P,...] [--format text|jsonl] [--width N] [--quiet]`:
+/// `outbox compare FILE... [--profiles P,P,...] [--format text|jsonl|html|svg] [--width N] [--quiet]`:
 /// each file played once per profile, the requests matched into rows, and the
 /// rows where the profiles end differently marked (issue 11).
-enum CompareCommand {
+struct CompareCommand: OutboxSubcommand {
     static var defaultProfiles: [Profile] { Builtins.compareDefault }
 
     /// One file, parsed once per profile it plays.
@@ -54,75 +56,97 @@ enum CompareCommand {
         }
     }
 
-    static func main(_ args: [String], console: Console) -> Int32 {
-        var files: [String] = []
-        var format = TimelineFormat.text
-        var quiet = false
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "compare",
+            abstract: "play scenario files on several profiles and show where they differ",
+            usage: CLI.parserUsage(synopsis), discussion: Help.compare)
+    }
+    static var synopsis: String {
+        "outbox compare FILE... [--profiles P,P,...] [--format \(FormatWords.choices(FormatWords.compare))] [--width N] [--quiet]\n"
+            + "                                      [--max-transitions N]"
+    }
+
+    @Argument(help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
+    var files: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "the profiles, in this order (any of linktrail, ios, android, flutter, or PATH.profile); default the file's `compare` line, else ios,android,flutter",
+            valueName: "P,P,..."),
+        completion: .list(Builtins.all.map(\.rawValue)))
+    var profiles: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "text: a table per file (default); jsonl: every line of `outbox run --format jsonl` with \"profile\" added, {\"skipped\": ...} and {\"diverged\": ...} objects; html, svg: `outbox run`'s picture with one lane group per profile on one time axis",
+            valueName: FormatWords.choices(FormatWords.compare)),
+        completion: .list(FormatWords.compare))
+    var format: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "lay the table out for N columns (default: the terminal's width, else $COLUMNS, else 80)", valueName: "N"))
+    var width: String?
+
+    @Flag(
+        name: [.long, .short],
+        help: "text: no table, only skips, failed checks and summaries; jsonl: only failed checks, diverged")
+    var quiet = false
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("stop a run past N transitions, as `outbox run`", valueName: "N"))
+    var maxTransitions: String?
+
+    func execute(console: Console) -> Int32 {
+        let output: OutputFormat
+        switch FormatWords.parse(self.format, command: Self.prefix, available: FormatWords.compare) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let word): output = OutputFormat(word)!
+        }
         var profiles: [Profile]?
-        var width: Int?
-        var maxTransitions = ScenarioRunner.defaultMaxTransitions
-        var i = 0
-        func value(_ name: String) -> String? {
-            if args[i].hasPrefix(name + "=") { return String(args[i].dropFirst(name.count + 1)) }
-            guard i + 1 < args.count else { return nil }
-            i += 1
-            return args[i]
-        }
-        while i < args.count {
-            let a = args[i]
-            let name = a.hasPrefix("--") ? String(a.prefix { $0 != "=" }) : a
-            switch name {
-            case "--format":
-                guard let v = value(name), let f = TimelineFormat(rawValue: v) else {
-                    console.error("outbox compare: --format needs text or jsonl")
-                    return 2
-                }
-                format = f
-            case "--profiles":
-                guard let v = value(name) else {
-                    console.error(
-                        "outbox compare: --profiles needs profiles, comma-separated, e.g. ios,android,flutter")
-                    return 2
-                }
-                switch Profile.list(v, profiles: ProfileLoader.resolver()) {
-                case .success(let list): profiles = list
-                case .failure(let why):
-                    console.error("outbox compare: --profiles: " + why.message)
-                    return 2
-                }
-            case "--width":
-                guard let v = value(name), let n = Int(v), (20...10_000).contains(n) else {
-                    console.error("outbox compare: --width needs a number of columns from 20 to 10000")
-                    return 2
-                }
-                width = n
-            case "--max-transitions":
-                guard let v = value(name), let n = Int(v), n >= 1 else {
-                    console.error(
-                        "outbox compare: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
-                    )
-                    return 2
-                }
-                maxTransitions = n
-            case "--quiet", "-q":
-                quiet = true
-            case "--help", "-h":
-                console.print(Help.compare)
-                return 0
-            case _ where a.hasPrefix("-") && a != "-":
-                console.error("outbox compare: unknown option `\(a)`")
-                console.error(CLI.usage)
+        if let v = self.profiles {
+            switch Profile.list(v, profiles: ProfileLoader.resolver()) {
+            case .success(let list): profiles = list
+            case .failure(let why):
+                console.error("outbox compare: --profiles: " + why.message)
                 return 2
-            default:
-                files.append(a)
             }
-            i += 1
         }
+        var width: Int?
+        if let v = self.width {
+            guard let n = Int(v), (20...10_000).contains(n) else {
+                console.error("outbox compare: --width needs a number of columns from 20 to 10000")
+                return 2
+            }
+            width = n
+        }
+        let maxTransitions: Int
+        switch RunCommand.maxTransitions(self.maxTransitions, command: Self.prefix) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let n): maxTransitions = n
+        }
+        let quiet = self.quiet
         guard !files.isEmpty else {
             console.error("outbox compare: no scenario file given")
-            console.error(CLI.usage)
+            console.error("usage: " + Self.synopsis)
             return 2
         }
+        if output == .svg && files.count > 1 {
+            console.error("outbox compare: --format svg draws one file; give one, or use --format html for several (one page, a section per file)")
+            return 2
+        }
+        // A picture: every profile's run kept whole, drawn at the end; no table.
+        let picture = output == .html || output == .svg
+        let format: TimelineFormat
+        if case .lines(let f) = output { format = f } else { format = .jsonl }
+        var pictures: [TimelinePicture.Story] = []
 
         // Parse everything first, once per profile: bad input anywhere means nothing runs.
         var stories: [Story] = []
@@ -137,10 +161,10 @@ enum CompareCommand {
                 continue
             }
             let here = ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: f))
-            let list = profiles ?? Scenario.compareLine(in: text, profiles: here) ?? defaultProfiles
+            let list = profiles ?? Scenario.compareLine(in: text, profiles: here) ?? Self.defaultProfiles
             var scenarios: [Scenario] = []
             var problems: [ScenarioError] = []
-            for parsed in parseAll(text, file: f, list) {
+            for parsed in Self.parseAll(text, file: f, list) {
                 switch parsed {
                 case .success(let s): scenarios.append(s)
                 case .failure(let e):
@@ -163,12 +187,14 @@ enum CompareCommand {
         var failed = 0, total = 0
         for story in stories {
             let played: [Played]
-            if format == .jsonl {
-                played = playInOrder(story, quiet: quiet, maxTransitions: maxTransitions, console: console)
+            if picture {
+                played = Self.playTogether(story, maxTransitions: maxTransitions, journal: .kept)
+            } else if format == .jsonl {
+                played = Self.playInOrder(story, quiet: quiet, maxTransitions: maxTransitions, console: console)
                 if console.failed { return 1 }
             } else {
                 // Quiet, no table: the runs need keep nothing for one, as `run --quiet`.
-                played = playTogether(
+                played = Self.playTogether(
                     story, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .transitionsOnly)
             }
             for (p, run) in zip(story.profiles, played) {
@@ -180,8 +206,15 @@ enum CompareCommand {
                 }
             }
             // A quiet table is not printed: its rows are not worked out.
-            let report = CompareReport(story: story, played: played, rows: format == .jsonl || !quiet)
-            if format == .jsonl {
+            let report = CompareReport(story: story, played: played, rows: !picture && (format == .jsonl || !quiet))
+            if picture {
+                pictures.append(
+                    TimelinePicture.Story(
+                        file: story.file,
+                        runs: zip(story.profiles, played).map {
+                            TimelinePicture.Run(label: $0.rawValue, sim: $1.runner.sim, results: $1.runner.results)
+                        }))
+            } else if format == .jsonl {
                 report.printJSONL(console: console)
             } else {
                 report.printText(console: console, width: columns, quiet: quiet, heading: stories.count > 1 || !quiet)
@@ -199,8 +232,15 @@ enum CompareCommand {
         }
         if stories.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"
-            if format == .text { console.print(line) } else { console.error(line) }
+            if output == .lines(.text) { console.print(line) } else { console.error(line) }
         }
+        if output == .svg, let story = pictures.first {
+            console.print(TimelinePicture().svg(story), terminator: "")
+        } else if output == .html {
+            console.print(
+                TimelinePicture().html(pictures, title: "outbox compare " + files.joined(separator: " ")), terminator: "")
+        }
+        if console.failed { return 1 }
         return failed > 0 ? 1 : 0
     }
 

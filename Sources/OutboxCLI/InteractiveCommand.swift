@@ -1,19 +1,22 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxStore
 import OutboxTerminal
 import OutboxUI
 
-/// `outbox [--profile P | --compare P,P,... | --play FILE] [--theme NAME|PATH] [--speed S] [--seed N] [--record FILE]`: the interactive screen.
-enum InteractiveCommand {
+/// `outbox [--profile P | --compare P,P,... | --play FILE] [--theme NAME|PATH] [--speed S] [--seed N] [--record FILE] [--cast FILE]`: the interactive screen.
+struct InteractiveCommand: OutboxSubcommand {
     struct Options {
         var profile = Builtins.standard
         var theme: String?
         var speed = Speed.normal
         var seed: UInt64 = 1
         var record: String?
-        /// `--force`: `--record` may replace a file that exists.
+        /// `--force`: `--record` and `--cast` may replace a file that exists.
         var force = false
+        /// `--cast FILE`: the screen recorded as asciicast v2 (CastFile).
+        var cast: String?
         var stateDir = SQLiteDeviceStore.defaultDirectory()
         var memory = false
         /// `--compare`: the profiles shown side by side, on devices in memory.
@@ -24,78 +27,134 @@ enum InteractiveCommand {
         var seedGiven = false, stateDirGiven = false
     }
 
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "live", abstract: "the interactive screen (the default: `outbox` alone opens it)",
+            usage: CLI.parserUsage(synopsis), discussion: Help.live)
+    }
+    static var prefix: String { "outbox" }
+    static var synopsis: String {
+        "outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]\n"
+            + "              [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]"
+    }
+
+    @Option(
+        help: ArgumentHelp(
+            "the SDK profile: linktrail, ios (default), android, flutter, a user profile's name, or PATH.profile",
+            valueName: "NAME|PATH.profile"),
+        completion: .list(Builtins.all.map(\.rawValue)))
+    var profile: String?
+
+    @Option(
+        help: ArgumentHelp("the colours: a theme's name or a .theme file", valueName: "NAME|PATH"),
+        completion: .list(themeNames))
+    var theme: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("the clock's starting speed", valueName: Speed.all.map(\.word).joined(separator: "|")),
+        completion: .list(Speed.all.map(\.word)))
+    var speed: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("the seed of every random choice (default 1)", valueName: "N"))
+    var seed: String?
+
+    @Option(
+        help: ArgumentHelp("write the session as a scenario file (`outbox run FILE` replays it)", valueName: "FILE"),
+        completion: .file(extensions: ["outbox"]))
+    var record: String?
+
+    @Flag(help: "let --record replace a file that exists")
+    var force = false
+
+    @Option(
+        help: ArgumentHelp("keep the device in DIR (one SQLite database per profile)", valueName: "DIR"),
+        completion: .directory)
+    var stateDir: String?
+
+    @Flag(help: "keep the device in memory: nothing is saved")
+    var memory = false
+
+    @Option(
+        help: ArgumentHelp("2 to 4 profiles side by side, on devices in memory", valueName: "P,P,..."),
+        completion: .list(Builtins.all.map(\.rawValue)))
+    var compare: String?
+
+    @Option(
+        help: ArgumentHelp("play a scenario file on the screen, paused at 0", valueName: "FILE"),
+        completion: .file(extensions: ["outbox"]))
+    var play: String?
+
+    @Option(
+        help: ArgumentHelp("record the screen as an asciicast v2 file (`asciinema play FILE`)", valueName: "FILE"),
+        completion: .file(extensions: ["cast"]))
+    var cast: String?
+
+    func execute(console: Console) -> Int32 {
+        guard let o = options(console: console) else { return 2 }
+        return Self.start(o, console: console)
+    }
+
+    /// The options of the live screen from the command line, or nil after saying what is wrong.
     static func parse(_ args: [String], console: Console) -> Options? {
+        do {
+            return try parse(args).options(console: console)
+        } catch {
+            _ = CLI.report(error, args: [], console: console)
+            return nil
+        }
+    }
+
+    /// The parsed words checked and turned into options; nil after saying what is wrong.
+    func options(console: Console) -> Options? {
+        func shown(_ s: String) -> String { Self.shown(s) }
         var o = Options()
-        var i = 0
-        func value(_ flag: String) -> String? {
-            guard i + 1 < args.count else {
-                console.error("outbox: \(flag) needs a value")
-                console.error(CLI.usage)
+        if let v = profile {
+            switch ProfileLoader.resolve(v, relativeTo: nil) {
+            case .failure(let problem):
+                console.error("outbox: --profile: " + problem.message)
+                return nil
+            case .success(let p): o.profile = p
+            }
+            o.profileGiven = true
+        }
+        if let v = compare {
+            switch AppModel.parseCompare(v, profiles: ProfileLoader.resolver()) {
+            case .failure(let p):
+                console.error("outbox: --compare " + p.message)
+                return nil
+            case .success(let ps): o.compare = ps
+            }
+        }
+        o.theme = theme
+        if let v = speed {
+            guard let sp = Speed.parse(v) else {
+                console.error("outbox: bad --speed `\(shown(v))`, expected \(Speed.expected)")
                 return nil
             }
-            i += 1
-            return args[i]
+            o.speed = sp
         }
-        while i < args.count {
-            switch args[i] {
-            case "--profile":
-                guard let v = value("--profile") else { return nil }
-                switch ProfileLoader.resolve(v, relativeTo: nil) {
-                case .failure(let problem):
-                    console.error("outbox: --profile: " + problem.message)
-                    return nil
-                case .success(let p): o.profile = p
-                }
-                o.profileGiven = true
-            case "--compare":
-                guard let v = value("--compare") else { return nil }
-                switch AppModel.parseCompare(v, profiles: ProfileLoader.resolver()) {
-                case .failure(let p):
-                    console.error("outbox: --compare " + p.message)
-                    return nil
-                case .success(let ps): o.compare = ps
-                }
-            case "--theme":
-                guard let v = value("--theme") else { return nil }
-                o.theme = v
-            case "--speed":
-                guard let v = value("--speed") else { return nil }
-                guard let sp = Speed.parse(v) else {
-                    console.error("outbox: bad --speed `\(shown(v))`, expected \(Speed.expected)")
-                    return nil
-                }
-                o.speed = sp
-            case "--seed":
-                guard let v = value("--seed") else { return nil }
-                guard let n = UInt64(v) else {
-                    console.error("outbox: bad --seed `\(shown(v))`, expected a whole number")
-                    return nil
-                }
-                o.seed = n
-                o.seedGiven = true
-            case "--record":
-                guard let v = value("--record") else { return nil }
-                o.record = v
-            case "--force":
-                o.force = true
-            case "--state-dir":
-                guard let v = value("--state-dir") else { return nil }
-                o.stateDir = v
-                o.stateDirGiven = true
-            case "--play":
-                guard let v = value("--play") else { return nil }
-                o.play = v
-            case "--memory":
-                o.memory = true
-            default:
-                console.error("outbox: unknown option `\(shown(args[i]))`")
-                console.error(CLI.usage)
+        if let v = seed {
+            guard let n = UInt64(v) else {
+                console.error("outbox: bad --seed `\(shown(v))`, expected a whole number")
                 return nil
             }
-            i += 1
+            o.seed = n
+            o.seedGiven = true
         }
-        if o.force && o.record == nil {
-            console.error("outbox: --force goes with --record FILE (it lets the recording replace FILE)")
+        o.record = record
+        o.force = force
+        if let v = stateDir {
+            o.stateDir = v
+            o.stateDirGiven = true
+        }
+        o.play = play
+        o.memory = memory
+        o.cast = cast
+        if o.force && o.record == nil && o.cast == nil {
+            console.error("outbox: --force goes with --record FILE or --cast FILE (it lets the recording replace FILE)")
             return nil
         }
         if o.compare != nil && o.profileGiven {
@@ -189,11 +248,14 @@ enum InteractiveCommand {
         return m
     }
 
-    static func main(_ args: [String], console: Console) -> Int32 {
-        guard let o = parse(args, console: console) else { return 2 }
+    static func start(_ o: Options, console: Console) -> Int32 {
         // Checked first, before the terminal: an existing file is left untouched (the open refuses it again).
         if let path = o.record, !o.force, Platform.exists(path) {
             console.error("outbox: " + RecordingFile.existsMessage(path))
+            return 2
+        }
+        if let path = o.cast, !o.force, Platform.exists(path) {
+            console.error("outbox: " + CastFile.existsMessage(path))
             return 2
         }
         // A file to play is read and parsed first: bad input exits 2 before the terminal is touched.
@@ -253,17 +315,36 @@ enum InteractiveCommand {
                 o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
         }
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? model.speedIndex
+        var cast: CastFile?
+        if let path = o.cast {
+            let size = Platform.terminalSize(1) ?? (80, 24)
+            switch CastFile.open(path, force: o.force, width: size.columns, height: size.rows) {
+            case .success(let c): cast = c
+            case .failure(let why):
+                (store as? SQLiteDeviceStore)?.close()
+                dropRecording()
+                console.error("outbox: " + why.message)
+                return 2
+            }
+        }
         console.flush()
         // Signals are caught before curses starts, so it installs none of its own
         // and every stop goes through the loop's quit.
         Terminal.catchStopSignals()
-        guard let term = Terminal(noColor: noColor) else {
+        var sink: (@Sendable (UnsafeRawBufferPointer) -> Void)?
+        if let c = cast { sink = { c.output($0) } }
+        guard let term = Terminal(noColor: noColor, cast: sink) else {
             (store as? SQLiteDeviceStore)?.close()
             dropRecording()
+            if let c = cast {
+                c.close()
+                if c.madeFirst { Platform.remove(c.path) }
+            }
             console.error(
                 "outbox: curses could not start on the terminal '\(shown(termName))'; " + runInstead + ", " + setTerm)
             return 2
         }
+        if let c = cast { term.onResize = { c.resized(width: $0, height: $1) } }
         if noColor || !term.colors { theme = Theme.monochrome }
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
@@ -278,6 +359,10 @@ enum InteractiveCommand {
         if let r = loop.recording {
             r.close()
             Terminal.writeError(recordedLine(r, loop.model) + "\n")
+        }
+        if let c = cast {
+            c.close()
+            Terminal.writeError(c.summary + "\n")
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
         // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so
@@ -570,8 +655,8 @@ enum InteractiveCommand {
             model.message = ("recording stopped: " + why, true)
         }
 
-        /// Writes the timeline so far as JSONL (a compare: every column, with
-        /// `"profile"`) to `path`; a file there is replaced only with `replace`, else
+        /// Writes the timeline so far to `path`: a page when it ends `.html`, else
+        /// JSONL (a compare: every column, with `"profile"`); a file there is replaced only with `replace`, else
         /// the screen asks. Every failure is a message on the screen.
         mutating func export(to path: String, replace: Bool) {
             Loop.export(&model, to: path, replace: replace)
@@ -595,7 +680,7 @@ enum InteractiveCommand {
                 return
             }
             defer { Platform.closeFile(fd) }
-            let (text, lines) = model.exportText()
+            let (text, what) = model.exportFile(for: path)
             if let f = Platform.write(fd, Array(text.utf8)) {
                 let why: String
                 switch f {
@@ -605,7 +690,7 @@ enum InteractiveCommand {
                 model.message = ("export failed: cannot write \(shownPath): \(why)", true)
                 return
             }
-            model.message = ("exported \(lines) lines to \(shownPath)" + (replace ? " (replaced)" : ""), false)
+            model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : ""), false)
         }
     }
 }

@@ -49,6 +49,12 @@ enum Platform {
     /// The width of the terminal on `fd` in columns, or nil when it is not a
     /// terminal (`outbox compare` lays its tables out to it).
     static func terminalColumns(_ fd: Int32) -> Int? {
+        terminalSize(fd)?.columns
+    }
+
+    /// The size of the terminal on `fd`, or nil when it is not a terminal
+    /// (`outbox --cast` writes it in the recording's header).
+    static func terminalSize(_ fd: Int32) -> (columns: Int, rows: Int)? {
         guard isatty(fd) == 1 else { return nil }
         var ws = winsize()
         #if canImport(Darwin)
@@ -56,7 +62,7 @@ enum Platform {
         #else
             let r = ioctl(fd, UInt(TIOCGWINSZ), &ws)
         #endif
-        return r == 0 && ws.ws_col > 0 ? Int(ws.ws_col) : nil
+        return r == 0 && ws.ws_col > 0 ? (Int(ws.ws_col), Int(ws.ws_row)) : nil
     }
 
     /// Why a file could not be read.

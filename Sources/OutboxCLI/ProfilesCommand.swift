@@ -1,31 +1,31 @@
+import ArgumentParser
 import OutboxCore
 
 /// `outbox profiles [NAME]`: rules, settings with defaults, assumptions.
-enum ProfilesCommand {
-    static func main(_ args: [String], console: Console) -> Int32 {
-        if args.first == "--help" || args.first == "-h" {
-            console.print(Help.profiles)
-            return 0
-        }
-        var source = false
-        var names: [String] = []
-        for a in args {
-            if a == "--source" {
-                source = true
-            } else if a.hasPrefix("-") && a != "-" {
-                console.error("outbox profiles: unknown option `\(SafeText.escaped(a, max: 60))`, expected --source or --help")
-                console.error(CLI.usage)
-                return 2
-            } else {
-                names.append(a)
-            }
-        }
+struct ProfilesCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "profiles", abstract: "print each profile's rules, settings and assumptions",
+            usage: CLI.parserUsage(synopsis), discussion: Help.profiles)
+    }
+    static var synopsis: String { "outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile" }
+
+    @Argument(
+        help: ArgumentHelp("a profile: a built-in's name, a user profile's, or a .profile file", valueName: "NAME|PATH.profile"),
+        completion: .list(Builtins.all.map(\.rawValue)))
+    var names: [String] = []
+
+    @Flag(help: "print the profile's file exactly (a built-in's is where to start your own)")
+    var source = false
+
+    func execute(console: Console) -> Int32 {
+        let names = self.names, source = self.source
         guard names.count <= 1, !source || names.count == 1 else {
             console.error(
                 source
                     ? "outbox profiles --source: expected one profile name or PATH.profile"
                     : "outbox profiles: expected at most one profile name or PATH.profile")
-            console.error(CLI.usage)
+            console.error("usage: " + Self.synopsis)
             return 2
         }
         var chosen: [Profile] = []
@@ -55,7 +55,7 @@ enum ProfilesCommand {
         }
         for (n, p) in chosen.enumerated() {
             if n > 0 { console.print("") }
-            for line in describe(p) { console.print(line) }
+            for line in Self.describe(p) { console.print(line) }
         }
         return bad ? 2 : 0
     }

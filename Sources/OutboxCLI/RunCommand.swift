@@ -1,75 +1,121 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxStore
+import OutboxUI
 
-/// `outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]`
-enum RunCommand {
-    static func main(_ args: [String], console: Console) -> Int32 {
-        var files: [String] = []
-        var format = TimelineFormat.text
-        var quiet = false
-        var stateDir: String?
-        var maxTransitions = ScenarioRunner.defaultMaxTransitions
-        var i = 0
-        while i < args.count {
-            let a = args[i]
-            switch a {
-            case "--format":
-                guard i + 1 < args.count, let f = TimelineFormat(rawValue: args[i + 1]) else {
-                    console.error("outbox run: --format needs text or jsonl")
-                    console.error(CLI.usage)
-                    return 2
-                }
-                format = f
-                i += 1
-            case _ where a.hasPrefix("--format="):
-                guard let f = TimelineFormat(rawValue: String(a.dropFirst("--format=".count))) else {
-                    console.error("outbox run: --format needs text or jsonl")
-                    return 2
-                }
-                format = f
-            case "--quiet", "-q":
-                quiet = true
-            case "--state-dir":
-                guard i + 1 < args.count else {
-                    console.error("outbox run: --state-dir needs a directory")
-                    return 2
-                }
-                stateDir = args[i + 1]
-                i += 1
-            case "--max-transitions":
-                guard i + 1 < args.count, let n = Int(args[i + 1]), n >= 1 else {
-                    console.error(
-                        "outbox run: --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
-                    )
-                    return 2
-                }
-                maxTransitions = n
-                i += 1
-            case "--help", "-h":
-                console.print(Help.run)
-                return 0
-            case _ where a.hasPrefix("-") && a != "-":
-                console.error("outbox run: unknown option `\(a)`")
-                console.error(CLI.usage)
-                return 2
-            default:
-                files.append(a)
-            }
-            i += 1
+/// What `--format` asks `run` and `compare` for: timeline lines, or a picture (issue 14).
+enum OutputFormat: Equatable {
+    case lines(TimelineFormat)
+    /// One self-contained HTML page (`TimelinePicture.html`).
+    case html
+    /// The swimlanes alone as one SVG document (`TimelinePicture.svg`).
+    case svg
+    /// The checks alone as JUnit XML (`JUnitReport`); the summaries go to stderr.
+    case junit
+
+    init?(_ word: String) {
+        switch word {
+        case "html": self = .html
+        case "svg": self = .svg
+        case "junit": self = .junit
+        default:
+            guard let f = TimelineFormat(rawValue: word) else { return nil }
+            self = .lines(f)
         }
+    }
+
+    static let words = "text, jsonl, junit, html or svg"
+}
+
+/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]`
+struct RunCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "run", abstract: "play scenario files headless and check their expect lines",
+            usage: CLI.parserUsage(synopsis), discussion: Help.run)
+    }
+    static var synopsis: String {
+        "outbox run FILE... [--format \(FormatWords.choices(FormatWords.run))] [--quiet] [--state-dir DIR] [--max-transitions N]"
+    }
+
+    @Argument(help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
+    var files: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "text for people (default), jsonl one JSON object a line (also --format=jsonl), junit the checks as JUnit XML, html one self-contained page, svg the swimlanes alone",
+            valueName: FormatWords.choices(FormatWords.run)),
+        completion: .list(FormatWords.run))
+    var format: String?
+
+    @Flag(name: [.long, .short], help: "print only failed checks and the summary")
+    var quiet = false
+
+    @Option(
+        help: ArgumentHelp(
+            "use the saved device in DIR (one SQLite database per profile) instead of one in memory; what the run saves stays there for the next run or the live screen",
+            valueName: "DIR"),
+        completion: .directory)
+    var stateDir: String?
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "stop a run that makes more than N transitions (default 10000000, about 0.5 GB of timeline)",
+            valueName: "N"))
+    var maxTransitions: String?
+
+    /// `--max-transitions N`, or why N is refused.
+    static func maxTransitions(_ word: String?, command: String) -> Result<Int, Problem> {
+        guard let word else { return .success(ScenarioRunner.defaultMaxTransitions) }
+        guard let n = Int(word), n >= 1 else {
+            return .failure(
+                Problem(
+                    "\(command): --max-transitions needs a whole number ≥ 1 (default \(ScenarioRunner.defaultMaxTransitions))"
+                ))
+        }
+        return .success(n)
+    }
+
+    func execute(console: Console) -> Int32 {
+        let output: OutputFormat
+        switch FormatWords.parse(self.format, command: Self.prefix, available: FormatWords.run) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let word): output = OutputFormat(word)!
+        }
+        let maxTransitions: Int
+        switch Self.maxTransitions(self.maxTransitions, command: Self.prefix) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let n): maxTransitions = n
+        }
+        let quiet = self.quiet, stateDir = self.stateDir
         guard !files.isEmpty else {
             console.error("outbox run: no scenario file given")
-            console.error(CLI.usage)
+            console.error("usage: " + Self.synopsis)
             return 2
         }
+        if output == .svg && files.count > 1 {
+            console.error("outbox run: --format svg draws one file; give one, or use --format html for several (one page, a section per file)")
+            return 2
+        }
+        // A picture is drawn from the whole run: its journal is kept, nothing is printed as it happens.
+        let picture = output == .html || output == .svg
+        let junit = output == .junit
+        let format: TimelineFormat
+        if case .lines(let f) = output { format = f } else { format = .jsonl }
+        var stories: [TimelinePicture.Story] = []
 
         // Parse everything first: bad input anywhere means nothing runs.
         var scenarios: [Scenario] = []
         var bad = false
         for f in files {
             let text: String
-            switch readText(f) {
+            switch Self.readText(f) {
             case .success(let t): text = t
             case .failure(let why):
                 console.error(RunCommand.unreadable(f, why))
@@ -98,11 +144,22 @@ enum RunCommand {
             if bad { return 2 }
         }
 
-        let writer = TimelineWriter(format: format)
         var failed = 0, total = 0
+        var suites: [JUnitReport.Suite] = []
+        // On a terminal the text timeline fits its width and has colour (unless
+        // NO_COLOR); files and pipes get the full lines (docs/scenarios.md).
+        let screen = format == .text && !junit ? console.terminalColumns : nil
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let paint = TimelinePaint(colour: screen != nil && !noColor)
+        func fit(_ line: String) -> String { screen.map { TimelineWriter.fit(line, width: $0) } ?? line }
         for sc in scenarios {
+            // With several files each JSONL line says which (docs/scenarios.md); one file's lines stay as they were.
+            let writer = TimelineWriter(format: format, file: scenarios.count > 1 ? sc.file : nil)
+            var cases: [JUnitReport.Case] = []
+            let started = ContinuousClock.now
+            var last = started
             if format == .text && !quiet && scenarios.count > 1 {
-                console.print(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))"))
+                console.print(fit(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")))
             }
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
@@ -118,13 +175,22 @@ enum RunCommand {
             defer { disk?.close() }
             // The timeline is printed as it happens and not kept (docs/reliability.md, Big inputs).
             var runner = ScenarioRunner(
-                sc, store: store, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .streamed)
+                sc, store: store, maxTransitions: maxTransitions,
+                journal: picture ? .kept : quiet || junit ? .checksOnly : .streamed)
             runner.run(until: { console.failed }) { item, sim in
+                if picture { return }
                 switch item {
                 case .entry(let e):
-                    if !quiet { console.print(writer.line(e, in: sim)) }
+                    guard !quiet && !junit else { break }
+                    console.print(
+                        screen.map { paint.render(writer.spans(e, in: sim, width: $0)) } ?? writer.line(e, in: sim))
+                case .check(let r) where junit:
+                    let now = ContinuousClock.now
+                    cases.append(JUnitReport.Case(r, wallMicros: Self.micros(now - last)))
+                    last = now
                 case .check(let r):
-                    if !quiet || !r.ok { console.print(writer.check(r)) }
+                    guard !quiet || !r.ok else { break }
+                    console.print(screen.map { paint.render(writer.spans(r, width: $0)) } ?? writer.check(r))
                 }
             }
             if console.failed { return 1 }
@@ -143,16 +209,42 @@ enum RunCommand {
             }
             failed += runner.failures.count
             total += runner.checkCount
+            if picture {
+                stories.append(TimelinePicture.Story(file: sc.file, runs: [TimelinePicture.Run(sim: runner.sim, results: runner.results)]))
+            }
+            if junit {
+                suites.append(
+                    JUnitReport.Suite(
+                        file: sc.file, profile: sc.profile.rawValue, cases: cases, ended: runner.sim.now,
+                        transitions: runner.sim.transitionCount, wallMicros: Self.micros(ContinuousClock.now - started)))
+            }
             let summary =
                 "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            if format == .text { console.print(SafeText.line(summary)) } else { console.error(summary) }
+            if format == .text && !picture && !junit { console.print(fit(SafeText.line(summary))) } else { console.error(summary) }
         }
         if scenarios.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"
-            if format == .text { console.print(line) } else { console.error(line) }
+            if format == .text && !picture && !junit { console.print(fit(line)) } else { console.error(line) }
         }
+        if output == .svg, let story = stories.first {
+            console.print(TimelinePicture().svg(story), terminator: "")
+        } else if output == .html {
+            console.print(TimelinePicture().html(stories, title: Self.pictureTitle(files)), terminator: "")
+        }
+        // Written whole at the end: a run stopped by bad input or a limit leaves stdout empty.
+        if junit { console.print(JUnitReport.render(suites), terminator: "") }
+        if console.failed { return 1 }
         return failed > 0 ? 1 : 0
+    }
+
+    /// The heading of `run --format html`'s page: the command that made it.
+    static func pictureTitle(_ files: [String]) -> String { "outbox run " + files.joined(separator: " ") }
+
+    /// A wall-clock duration in whole microseconds.
+    static func micros(_ d: Duration) -> Int {
+        let c = d.components
+        return Int(c.seconds) * 1_000_000 + Int(c.attoseconds / 1_000_000_000_000)
     }
 
     /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).

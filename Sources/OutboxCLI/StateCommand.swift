@@ -1,59 +1,65 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxStore
 
 /// `outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]`
-enum StateCommand {
-    static func main(_ args: [String], console: Console) -> Int32 {
-        guard let verb = args.first, verb == "show" || verb == "reset" else {
-            if args.first == "--help" || args.first == "-h" || args.first == nil {
-                console.print(Help.state)
-                return args.first == nil ? 2 : 0
-            }
-            console.error("outbox state: unknown action `\(args[0])`, expected show or reset")
+struct StateCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "state", abstract: "show or reset what the simulated devices saved",
+            usage: CLI.parserUsage(synopsis), discussion: Help.state)
+    }
+    static var synopsis: String {
+        "outbox state show [--profile P] [--state-dir DIR] [--format table|jsonl]\n"
+            + "       outbox state reset [--profile P] [--state-dir DIR]"
+    }
+
+    @Argument(help: ArgumentHelp("show or reset", valueName: "show|reset"), completion: .list(["show", "reset"]))
+    var action: String?
+
+    @Option(
+        help: ArgumentHelp("only this profile's device (NAME or PATH.profile); default every profile", valueName: "P"),
+        completion: .list(Builtins.all.map(\.rawValue)))
+    var profile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "the devices' folder (default $XDG_STATE_HOME/outbox, else ~/.local/state/outbox)", valueName: "DIR"),
+        completion: .directory)
+    var stateDir: String?
+
+    @Option(
+        help: ArgumentHelp("show: a table for people (default), or one JSON object a line", valueName: "table|jsonl"),
+        completion: .list(["table", "jsonl"]))
+    var format: String?
+
+    func execute(console: Console) -> Int32 {
+        guard let verb = action else {
+            console.print(OutboxCommand.helpMessage(for: Self.self, columns: CLI.helpColumns))
+            return 2
+        }
+        guard verb == "show" || verb == "reset" else {
+            console.error("outbox state: unknown action `\(SafeText.escaped(verb, max: 60))`, expected show or reset")
             return 2
         }
         var profiles = Profile.allCases
-        var dir = SQLiteDeviceStore.defaultDirectory()
-        var jsonl = false
-        var i = 1
-        while i < args.count {
-            let a = args[i]
-            func value() -> String? {
-                guard i + 1 < args.count else {
-                    console.error("outbox state: \(a) needs a value")
-                    return nil
-                }
-                i += 1
-                return args[i]
-            }
-            switch a {
-            case "--profile":
-                guard let v = value() else { return 2 }
-                switch ProfileLoader.resolve(v, relativeTo: nil) {
-                case .success(let p): profiles = [p]
-                case .failure(let why):
-                    console.error("outbox state: " + why.message)
-                    return 2
-                }
-            case "--state-dir":
-                guard let v = value() else { return 2 }
-                dir = v
-            case "--format":
-                guard let v = value() else { return 2 }
-                guard v == "table" || v == "jsonl" else {
-                    console.error("outbox state: --format needs table or jsonl")
-                    return 2
-                }
-                jsonl = v == "jsonl"
-            default:
-                console.error("outbox state: unknown option `\(a)`")
-                console.error(Help.state)
+        if let v = profile {
+            switch ProfileLoader.resolve(v, relativeTo: nil) {
+            case .success(let p): profiles = [p]
+            case .failure(let why):
+                console.error("outbox state: " + why.message)
                 return 2
             }
-            i += 1
         }
-        return verb == "show" ? show(profiles, dir, jsonl, console) : reset(profiles, dir, console)
+        let dir = stateDir ?? SQLiteDeviceStore.defaultDirectory()
+        if let f = format, f != "table" && f != "jsonl" {
+            console.error("outbox state: --format needs table or jsonl")
+            return 2
+        }
+        let jsonl = format == "jsonl"
+        return verb == "show"
+            ? Self.show(profiles, dir, jsonl, console) : Self.reset(profiles, dir, console)
     }
 
     static func show(_ profiles: [Profile], _ dir: String, _ jsonl: Bool, _ console: Console) -> Int32 {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 import OutboxCore
 import OutboxStore
@@ -7,7 +8,16 @@ import OutboxStore
 /// LinkTrail device on the SQLite store and reports every write on stdout, one
 /// unbuffered line each, only after the store returned (so after the commit):
 /// `L id key` for what it found at start, `S id key` saved, `R id` removed.
-enum TortureCommand {
+struct TortureCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(commandName: "_store-torture", usage: CLI.parserUsage(synopsis), shouldDisplay: false)
+    }
+    static var synopsis: String { "outbox _store-torture --state-dir DIR [--seed N] [--seconds S]" }
+
+    @Option var stateDir: String?
+    @Option var seed: String?
+    @Option var seconds: String?
+
     /// Forwards to the SQLite store, then reports.
     final class ReportingStore: DeviceStore {
         let inner: SQLiteDeviceStore
@@ -43,20 +53,10 @@ enum TortureCommand {
         var epoch: UInt64 { inner.epoch }
     }
 
-    static func main(_ args: [String], console: Console) -> Int32 {
-        var dir: String?
-        var seed: UInt64 = 1
-        var seconds = 10.0
-        var i = 0
-        while i + 1 < args.count {
-            switch args[i] {
-            case "--state-dir": dir = args[i + 1]
-            case "--seed": seed = UInt64(args[i + 1]) ?? 1
-            case "--seconds": seconds = Double(args[i + 1]) ?? 10
-            default: break
-            }
-            i += 2
-        }
+    func execute(console: Console) -> Int32 {
+        let dir = stateDir
+        let seed = self.seed.flatMap { UInt64($0) } ?? 1
+        let seconds = self.seconds.flatMap { Double($0) } ?? 10
         guard let dir else {
             console.error("usage: outbox _store-torture --state-dir DIR [--seed N] [--seconds S]")
             return 2

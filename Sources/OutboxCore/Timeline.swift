@@ -11,13 +11,19 @@ public struct TimelineWriter {
     public let format: TimelineFormat
     /// JSONL only: a `"profile"` key written second, after `"t"` (`outbox compare`).
     public let profile: String?
-    /// `"profile":"NAME"`, quoted once.
+    /// JSONL only: a `"file"` key written right after `"t"` (`outbox run` of several files).
+    public let file: String?
+    /// `"file":"PATH","profile":"NAME"` (either or both), quoted once.
     private let profileField: String?
 
-    public init(format: TimelineFormat, profile: String? = nil) {
+    public init(format: TimelineFormat, profile: String? = nil, file: String? = nil) {
         self.format = format
         self.profile = profile
-        profileField = profile.map { JSONObject.quote("profile") + ":" + JSONObject.quote($0) }
+        self.file = file
+        let fields =
+            (file.map { [JSONObject.quote("file") + ":" + JSONObject.quote($0)] } ?? [])
+            + (profile.map { [JSONObject.quote("profile") + ":" + JSONObject.quote($0)] } ?? [])
+        profileField = fields.isEmpty ? nil : fields.joined(separator: ",")
     }
 
     public func line(_ entry: JournalEntry, in sim: Simulation) -> String {

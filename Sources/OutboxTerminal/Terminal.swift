@@ -107,11 +107,20 @@ public final class Terminal {
     }
 
     /// Starts curses; nil when it cannot (then the terminal is untouched). Call
-    /// `unusable()` and `catchStopSignals()` first.
-    public init?(noColor: Bool) {
+    /// `unusable()` and `catchStopSignals()` first. With `cast`, curses writes
+    /// through a pseudo-terminal and every byte that reaches the screen is also
+    /// handed to `cast`, in order, on another thread (ScreenTap).
+    public init?(noColor: Bool, cast: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
         outbox_setlocale()
         utf8 = outbox_locale_is_utf8() != 0
-        guard let s = outbox_newterm() else { return nil }
+        if let cast {
+            guard let t = ScreenTap(real: 1, sink: cast) else { return nil }
+            tap = t
+        }
+        guard let s = tap.map({ outbox_newterm_out($0.file) }) ?? outbox_newterm() else {
+            tap?.finish()
+            return nil
+        }
         screen = s
         _ = set_term(s)
         open = true
@@ -129,7 +138,11 @@ public final class Terminal {
         }
         width = Int(outbox_cols())
         height = Int(outbox_lines())
+        tap?.started()
     }
+
+    /// Set when the screen is recorded (`outbox --cast`).
+    private var tap: ScreenTap?
 
     /// A terminal that writes to a file instead of the screen, to count the bytes
     /// each frame sends (`outbox bench`). TERM is xterm-256color, the size fixed.
@@ -168,6 +181,7 @@ public final class Terminal {
         endwin()
         if let s = screen { delscreen(s) }
         screen = nil
+        tap?.finish()
     }
 
     /// A crash must not leave the terminal raw: give it back, then die as we
@@ -178,6 +192,7 @@ public final class Terminal {
             signal(s) { sig in
                 signal(sig, SIG_DFL)
                 endwin()
+                ScreenTap.restoreForCrash()
                 raise(sig)
             }
         }
@@ -225,8 +240,12 @@ public final class Terminal {
         width = Int(outbox_cols())
         height = Int(outbox_lines())
         last = nil
+        onResize?(width, height)
         _ = clear()
     }
+
+    /// Called with the new width and height when the size changes (`outbox --cast`).
+    public var onResize: ((Int, Int) -> Void)?
 
     /// Sends the cells that changed since the last frame; nothing when none did.
     public func draw(_ buf: ScreenBuffer) {
@@ -262,6 +281,7 @@ public final class Terminal {
 
     /// Waits up to `timeoutMs` for a key (-1: forever); nil on timeout.
     public func readKey(timeoutMs: Int32) -> Key? {
+        tap?.mirror()
         timeout(timeoutMs)
         var isCode: Int32 = 0
         var ch: UInt32 = 0

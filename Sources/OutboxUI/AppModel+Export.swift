@@ -29,6 +29,30 @@ extension AppModel {
         return (out, lines)
     }
 
+    /// What an export to `path` writes, and what the message calls it: one
+    /// self-contained HTML page when the path ends `.html` (the picture `outbox run
+    /// --format html` draws, of what happened so far: every column in a compare,
+    /// with the checks reached when a file is playing), else JSONL (`exportText`).
+    public func exportFile(for path: String) -> (text: String, what: String) {
+        guard path.lowercased().hasSuffix(".html") else {
+            let (text, lines) = exportText()
+            return (text, "\(lines) lines")
+        }
+        var runs: [TimelinePicture.Run] = []
+        for (k, s) in columns.enumerated() {
+            var results: [CheckResult] = []
+            if let p = player {
+                for (r, c) in zip(p.results, p.resultColumns) where c == k { results.append(r) }
+            }
+            runs.append(TimelinePicture.Run(label: isComparing ? s.profile.rawValue : "", sim: s, results: results))
+        }
+        let file = player?.file ?? "the live screen"
+        let page = TimelinePicture().html(
+            [TimelinePicture.Story(file: file, runs: runs)], title: "outbox: " + file + " at " + VirtualTime.clock(sim.now))
+        let lines = columns.reduce(0) { $0 + $1.journal.count }
+        return (page, "\(lines) lines as HTML")
+    }
+
     /// `e`: the question, with the default path to accept or edit.
     mutating func startExport() {
         mode = .exportPath(defaultExportPath)

@@ -7,7 +7,7 @@ extension AppView {
         buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
         switch m.mode {
         case .exportPath(let t):
-            let head = "export JSONL to: ", tail = "_  (Enter writes, Esc cancels)"
+            let head = "export to: ", tail = "_  (Enter writes, Esc cancels)"
             var path = SafeText.escaped(t, max: 1000)
             let room = max(8, width - head.count - tail.count)
             if path.count > room { path = "..." + String(path.suffix(room - 3)) }

@@ -191,7 +191,7 @@ public enum AppView {
         x = buf.put(" saved \(m.sim.savedCount)", x: x + 1, y: y, role: .dim)
     }
 
-    static func stateRole(_ s: RequestState) -> Role {
+    public static func stateRole(_ s: RequestState) -> Role {
         switch s {
         case .pending: return .statePending
         case .inFlight: return .stateInFlight

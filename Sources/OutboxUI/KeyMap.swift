@@ -222,7 +222,7 @@ public enum KeyMap {
         out += " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"
         out += " Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
-        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking.\n"
+        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), or as one self-contained HTML page with the timeline picture when the path ends `.html` (what `outbox run --format html` writes, for what happened so far), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking.\n"
         out += "\n## filter and log\n\n"
         out += "`/` with the list focused filters it by space-separated words, all of which a request must match"
         out += " (a compare's row matches when one of its columns' requests does):\n\n"

@@ -370,9 +370,11 @@ final class CLITests: XCTestCase {
             let (status, out, err) = cli(args)
             XCTAssertEqual(status, 0, "\(args)")
             XCTAssertEqual(err, "")
-            XCTAssertTrue(out.contains("usage: outbox"), out)
-            XCTAssertTrue(out.contains("outbox run FILE..."), out)
-            XCTAssertTrue(out.contains("profiles"), out)
+            // swift-argument-parser's layout (issue 14): OVERVIEW, the text, USAGE, the commands.
+            XCTAssertTrue(out.hasPrefix("OVERVIEW: watch a mobile SDK's delivery queue at work\n"), out)
+            XCTAssertTrue(out.contains("\nUSAGE: outbox [--profile NAME|PATH.profile]"), out)
+            XCTAssertTrue(out.contains("\n       outbox run FILE..."), out)
+            XCTAssertTrue(out.contains("\n  profiles "), out)
         }
     }
 
@@ -384,11 +386,14 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(out.contains("--format text|jsonl"), out)
             XCTAssertTrue(out.contains("--quiet"), out)
             XCTAssertTrue(out.contains("exit status"), out)
-            // Only run's own usage: not the live screen's or `state`'s.
+            // Only run's own usage: not the live screen's or `state`'s. Since issue 14 the
+            // layout is swift-argument-parser's: OVERVIEW first, USAGE after the text.
+            XCTAssertTrue(out.hasPrefix("OVERVIEW: play scenario files headless and check their expect lines\n"), out)
             XCTAssertTrue(
-                out.hasPrefix(
-                    "usage: outbox run FILE... [--format text|jsonl] [--quiet] [--state-dir DIR] [--max-transitions N]\n\n"
+                out.contains(
+                    "\nUSAGE: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n\n"
                 ), out)
+            XCTAssertEqual(out.components(separatedBy: "USAGE:").count, 2, out)
             XCTAssertFalse(out.contains("outbox state"), out)
             XCTAssertFalse(out.contains("--speed"), out)
         }

@@ -343,7 +343,8 @@ final class CompareTests: XCTestCase {
     func testHelpCompare() {
         let (status, out, _) = run(["help", "compare"])
         XCTAssertEqual(status, 0)
-        XCTAssertTrue(out.hasPrefix("usage: outbox compare FILE... [--profiles P,P,...]"), out)
+        // swift-argument-parser's layout since issue 14: OVERVIEW, the text, then USAGE.
+        XCTAssertTrue(out.contains("\nUSAGE: outbox compare FILE... [--profiles P,P,...]"), out)
         XCTAssertEqual(run(["compare", "--help"]).1, out)
         XCTAssertTrue(CLI.usage.contains("outbox compare FILE..."))
     }

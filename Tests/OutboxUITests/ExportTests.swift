@@ -49,7 +49,8 @@ final class ExportTests: XCTestCase {
         s.wait(2_500)
         XCTAssertNil(s.press(.char("e")))
         XCTAssertEqual(s.model.mode, .exportPath("outbox-linktrail-000002-500.jsonl"))
-        XCTAssertEqual(lastRow(s), "export JSONL to: outbox-linktrail-000002-500.jsonl_  (Enter writes, Esc cancels)")
+        XCTAssertEqual(
+            lastRow(s), "export to: outbox-linktrail-000002-500.jsonl_  (Enter writes, Esc cancels)" + String(repeating: " ", count: 6))
         // Edited: Backspace and typing change the path; keys are text here (`q` does not quit).
         for _ in 0..<"000002-500.jsonl".count { s.press(.backspace) }
         s.type("q.jsonl")

@@ -139,6 +139,34 @@ final class GuideTests: XCTestCase {
         if record { try guide.write(toFile: guidePath, atomically: true, encoding: .utf8) }
     }
 
+    /// Each use's timeline picture (`e` to a `.html` path at the use's end) is in
+    /// docs/pictures/ as the screen exports it, and the guide links it beside its cast.
+    func test_everyUse_hasItsTimelinePicture_linkedFromTheGuide() throws {
+        let guide = try String(contentsOfFile: uiPackageRoot + "/docs/guide.md", encoding: .utf8)
+        let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
+        for use in GuideUse.all {
+            var s = try use.start()
+            for k in use.keys {
+                s.guideKey(k)
+                s.passWall(GuideUse.pace)
+            }
+            let page = s.model.exportFile(for: "\(use.name).html").text
+            XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>"), use.name)
+            XCTAssertFalse(page.contains("http"), "\(use.name): the page is self-contained")
+            let path = uiPackageRoot + "/docs/pictures/\(use.name).html"
+            if record {
+                try? FileManager.default.createDirectory(
+                    atPath: uiPackageRoot + "/docs/pictures", withIntermediateDirectories: true)
+                try page.write(toFile: path, atomically: true, encoding: .utf8)
+            }
+            let kept = try? String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(kept == page, "docs/pictures/\(use.name).html is stale (RECORD_SNAPSHOTS=1 rewrites it)")
+            XCTAssertTrue(
+                guide.contains("[pictures/\(use.name).html](pictures/\(use.name).html)"),
+                "docs/guide.md does not link the \(use.name) picture")
+        }
+    }
+
     /// The guide names each use's keys as the tests type them: a key list per
     /// use, in order, so a reader types exactly what was tested.
     func test_theGuideListsEachUsesKeys() throws {

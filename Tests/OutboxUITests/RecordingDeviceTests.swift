@@ -175,7 +175,7 @@ final class RecordingDeviceTests: XCTestCase {
         // --force alone is a mistake, said so.
         let (fs, _, ferr) = cli(["--force"])
         XCTAssertEqual(fs, 2)
-        XCTAssertEqual(ferr, "outbox: --force goes with --record FILE (it lets the recording replace FILE)\n")
+        XCTAssertEqual(ferr, "outbox: --force goes with --record FILE or --cast FILE (it lets the recording replace FILE)\n")
     }
 
     func test_recordingRefusesALinkAndAFolder() throws {

@@ -1,0 +1,175 @@
+import Foundation
+import OutboxCore
+
+/// asciicast v2, the format `asciinema play` reads: a header line, then one
+/// event a line. Pure: times and bytes are handed in.
+enum Asciicast {
+    /// `{"version":2,"width":W,"height":H,"timestamp":T,"env":{"TERM":...,"SHELL":...}}`;
+    /// an env entry that is not set is left out.
+    static func header(width: Int, height: Int, timestamp: Int, term: String?, shell: String?) -> String {
+        var env = JSONObject()
+        if let term { env.string("TERM", term) }
+        if let shell { env.string("SHELL", shell) }
+        var o = JSONObject()
+        o.number("version", "2")
+        o.number("width", String(width))
+        o.number("height", String(height))
+        o.number("timestamp", String(timestamp))
+        o.number("env", env.text)
+        return o.text
+    }
+
+    /// `[1.234567, "o", "DATA"]`: output at a time in microseconds since the start.
+    /// JSON strings escape every control character, so the line holds none.
+    static func output(micros: Int, _ data: String) -> String {
+        "[" + seconds(micros) + ", \"o\", " + JSONObject.quote(data) + "]"
+    }
+
+    /// `[1.234567, "r", "100x30"]`: the terminal took a new size (columns x rows).
+    static func resize(micros: Int, width: Int, height: Int) -> String {
+        "[" + seconds(micros) + ", \"r\", \"\(width)x\(height)\"]"
+    }
+
+    /// Seconds with six decimals.
+    static func seconds(_ micros: Int) -> String {
+        let m = max(0, micros)
+        var frac = String(m % 1_000_000)
+        while frac.count < 6 { frac = "0" + frac }
+        return String(m / 1_000_000) + "." + frac
+    }
+
+    /// Bytes as text: UTF-8 as it is; a sequence cut at the end of `bytes` is
+    /// returned in `rest` (it is completed by the next chunk); a byte that is
+    /// not UTF-8 becomes U+FFFD, as a terminal shows it (and as asciinema's own
+    /// recorder writes it). With `final`, nothing is held back.
+    static func text(_ bytes: [UInt8], final: Bool = false) -> (text: String, rest: [UInt8]) {
+        var cut = bytes.count
+        if !final {
+            // Look back at most 3 bytes for the lead byte of an unfinished sequence.
+            var i = bytes.count - 1
+            while i >= 0 && i >= bytes.count - 3 {
+                let b = bytes[i]
+                if b & 0xC0 == 0x80 {
+                    i -= 1
+                    continue
+                }
+                let need = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
+                if need > bytes.count - i { cut = i }
+                break
+            }
+        }
+        return (String(decoding: bytes[0..<cut], as: UTF8.self), Array(bytes[cut...]))
+    }
+}
+
+/// `outbox --cast FILE`: the live screen as an asciicast v2 file, every byte
+/// curses sent to the terminal as an `"o"` event at the moment it was sent.
+///
+/// Output comes from the terminal's relay thread, resizes from the main
+/// thread; a lock keeps their lines whole and their times in order. Closed by
+/// the main thread once the terminal is restored (which waits for the relay).
+final class CastFile: @unchecked Sendable {
+    private let lock = NSLock()
+    let path: String
+    private var fd: Int32
+    private let start = ContinuousClock.now
+    private var rest: [UInt8] = []
+    /// Output events written.
+    private(set) var events = 0
+    private(set) var lastMicros = 0
+    /// Why writing stopped, or nil.
+    private(set) var failure: String?
+    /// Whether this run made the file (it did not replace one).
+    let madeFirst: Bool
+
+    private init(path: String, fd: Int32, madeFirst: Bool) {
+        self.path = path
+        self.fd = fd
+        self.madeFirst = madeFirst
+    }
+
+    /// Creates FILE (refusing one that exists unless `force`) and writes the header.
+    static func open(_ path: String, force: Bool, width: Int, height: Int) -> Result<CastFile, Problem> {
+        let existed = Platform.exists(path)
+        switch Platform.create(path, replace: force, append: false) {
+        case .failure(.exists):
+            return .failure(Problem(existsMessage(path)))
+        case .failure(.other(let why)):
+            return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
+        case .success(let fd):
+            let env = ProcessInfo.processInfo.environment
+            let cast = CastFile(path: path, fd: fd, madeFirst: !existed)
+            // The wall clock belongs here, in the command line: the header says when.
+            let header = Asciicast.header(
+                width: width, height: height, timestamp: Int(Date().timeIntervalSince1970),
+                term: env["TERM"], shell: env["SHELL"])
+            cast.write(header)
+            if let why = cast.failure {
+                cast.close()
+                return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
+            }
+            return .success(cast)
+        }
+    }
+
+    static func existsMessage(_ path: String) -> String {
+        "--cast \(SafeText.escaped(path, max: 200)): the file exists and was left as it is; "
+            + "expected a new file: give another name, or --force to replace it"
+    }
+
+    /// One chunk the terminal was sent (on the relay thread).
+    func output(_ chunk: UnsafeRawBufferPointer) {
+        let (text, rest) = Asciicast.text(self.rest + Array(chunk))
+        self.rest = rest
+        emit(text)
+    }
+
+    private func emit(_ text: String) {
+        guard !text.isEmpty else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        write(Asciicast.output(micros: now(), text))
+        events += 1
+    }
+
+    /// The terminal took a new size (on the main thread, before it redraws).
+    func resized(width: Int, height: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        write(Asciicast.resize(micros: now(), width: width, height: height))
+    }
+
+    /// Microseconds since the start, never earlier than the event before.
+    private func now() -> Int {
+        let d = (ContinuousClock.now - start).components
+        lastMicros = max(lastMicros, Int(d.seconds) * 1_000_000 + Int(d.attoseconds / 1_000_000_000_000))
+        return lastMicros
+    }
+
+    private func write(_ line: String) {
+        guard failure == nil, fd >= 0 else { return }
+        switch Platform.write(fd, Array((line + "\n").utf8)) {
+        case nil: break
+        case .brokenPipe?: failure = "the reader went away"
+        case .other(let why)?: failure = why
+        }
+    }
+
+    /// Writes what is held back (an unfinished sequence, as U+FFFD) and closes.
+    func close() {
+        let (text, _) = Asciicast.text(rest, final: true)
+        rest = []
+        emit(text)
+        if fd >= 0 { Platform.closeFile(fd) }
+        fd = -1
+    }
+
+    /// The line printed after the screen closed.
+    var summary: String {
+        var line =
+            "outbox: recorded the screen to \(SafeText.line(path)) (\(events) writes, \(Asciicast.seconds(lastMicros).prefix { $0 != "." }) s); "
+            + "play it with `asciinema play \(SafeText.line(path))`"
+        if let why = failure { line += "; but the recording stopped: " + SafeText.line(why) }
+        return line
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import XCTest
+
+@testable import OutboxCLI
+@testable import OutboxCore
+
+/// The command line as declared with swift-argument-parser (issue 14): every
+/// command refuses what it does not know the same way, takes `--opt=value` and
+/// `--opt value`, has `--help`, completions for three shells and a man page
+/// that matches the declarations.
+final class CommandLineTests: XCTestCase {
+    /// Each command's name as typed (the live screen is the default: no name).
+    private let commands: [(words: [String], type: any OutboxSubcommand.Type)] = [
+        ([], InteractiveCommand.self), (["run"], RunCommand.self), (["compare"], CompareCommand.self),
+        (["state", "show"], StateCommand.self), (["profiles"], ProfilesCommand.self), (["bench"], BenchCommand.self),
+        (["keys"], KeysCommand.self),
+    ]
+
+    // MARK: Unknown options
+
+    func testUnknownOptionsExitTwoNamingTheOptionForEveryCommand() {
+        for (words, type) in commands {
+            let name = type.configuration.commandName!
+            for bad in ["--zzzz-nope", "-Z", "--zzzz-nope=3"] {
+                let (status, out, err) = cli(words + [bad])
+                XCTAssertEqual(status, 2, "\(words) \(bad)")
+                XCTAssertEqual(out, "", "\(words) \(bad)")
+                let shown = bad.hasPrefix("--") ? "--zzzz-nope" : bad
+                XCTAssertEqual(
+                    err,
+                    "\(type.prefix): unknown option `\(shown)`\nusage: \(type.synopsis)\n(`outbox help \(name)` says more)\n",
+                    "\(words) \(bad)")
+            }
+        }
+    }
+
+    /// The parser's other complaints, in Outbox's words.
+    func testUsageErrorsAreInOutboxWords() {
+        let cases: [([String], String)] = [
+            (["run", "--max-transitions"], "outbox run: --max-transitions needs a value"),
+            (["compare", "x.outbox", "--width"], "outbox compare: --width needs a value"),
+            (["--seed"], "outbox: --seed needs a value"),
+            (["state", "show", "--format"], "outbox state: --format needs a value"),
+            (["keys", "extra"], "outbox keys: unexpected argument `extra`"),
+            (["bench", "--quick", "now"], "outbox bench: unexpected argument `now`"),
+            (["--memroy"], "outbox: unknown option `--memroy`; did you mean `--memory`?"),
+            // A number option takes a value that looks like an option, and refuses it by name.
+            (
+                ["run", "x.outbox", "--max-transitions", "-5"],
+                "outbox run: --max-transitions needs a whole number ≥ 1 (default 10000000)"
+            ),
+            (["--seed", "-1"], "outbox: bad --seed `-1`, expected a whole number"),
+            (
+                ["compare", "x.outbox", "--width=-3"],
+                "outbox compare: --width needs a number of columns from 20 to 10000"
+            ),
+        ]
+        for (args, first) in cases {
+            let (status, out, err) = cli(args)
+            XCTAssertEqual(status, 2, "\(args)")
+            XCTAssertEqual(out, "", "\(args)")
+            XCTAssertEqual(err.split(separator: "\n").first.map(String.init), first, "\(args)")
+        }
+        XCTAssertEqual(CLI.usageError("Something else went wrong"), "something else went wrong")
+    }
+
+    // MARK: --opt=value and --opt value
+
+    func testEveryOptionTakesItsValueEitherWay() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-cl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.outbox").path
+        try "profile ios\nat 0 launch\nat 1s ping\nexpect at 2s state ping delivered\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let pairs: [([String], [String])] = [
+            (
+                ["run", path, "--format", "jsonl", "--max-transitions", "100"],
+                ["run", path, "--format=jsonl", "--max-transitions=100"]
+            ),
+            (
+                ["compare", path, "--profiles", "ios,android", "--width", "100", "--format", "jsonl"],
+                ["compare", path, "--profiles=ios,android", "--width=100", "--format=jsonl"]
+            ),
+            (
+                ["state", "show", "--state-dir", dir.path, "--format", "jsonl", "--profile", "ios"],
+                ["state", "show", "--state-dir=\(dir.path)", "--format=jsonl", "--profile=ios"]
+            ),
+        ]
+        for (spaced, joined) in pairs {
+            let a = cli(spaced), b = cli(joined)
+            XCTAssertEqual(a.0, 0, "\(spaced): \(a.2)")
+            XCTAssertFalse(a.1.isEmpty, "\(spaced)")
+            XCTAssertEqual(a.0, b.0, "\(joined)")
+            XCTAssertEqual(a.1, b.1, "\(joined)")
+            XCTAssertEqual(a.2, b.2, "\(joined)")
+        }
+        // The live screen's options, up to the terminal (none here).
+        let o = InteractiveCommand.parse(
+            ["--speed=10", "--seed=7", "--theme=light", "--cast=demo.cast"], console: .capturing())
+        XCTAssertEqual(o?.speed.msPerSecond, 10_000)
+        XCTAssertEqual(o?.seed, 7)
+        XCTAssertEqual(o?.theme, "light")
+        XCTAssertEqual(o?.cast, "demo.cast")
+    }
+
+    /// Each command takes its own formats and refuses the others by name: `junit`
+    /// is `run`'s, a word no command knows is refused by both.
+    func testFormatsAreCheckedPerCommand() {
+        let (status, out, err) = cli(["compare", "x.outbox", "--format", "junit"])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(err, "outbox compare: --format needs text, jsonl, html or svg, not `junit`\n")
+        for (command, expected) in [("run", "text, jsonl, junit, html or svg"), ("compare", "text, jsonl, html or svg")] {
+            let (status, _, err) = cli([command, "x.outbox", "--format=xml"])
+            XCTAssertEqual(status, 2)
+            XCTAssertEqual(err, "outbox \(command): --format needs \(expected), not `xml`\n")
+        }
+    }
+
+    // MARK: Help
+
+    func testEveryCommandHasHelpTheSameBothWays() {
+        for (words, type) in commands {
+            let name = type.configuration.commandName!
+            let (status, out, err) = cli(["help", name])
+            XCTAssertEqual(status, 0, name)
+            XCTAssertEqual(err, "", name)
+            XCTAssertTrue(out.hasPrefix("OVERVIEW: \(type.configuration.abstract)\n"), out)
+            XCTAssertTrue(out.contains("\nUSAGE: " + type.synopsis + "\n"), out)
+            XCTAssertTrue(out.contains("-h, --help"), out)
+            let asked = cli([name, "--help"])
+            XCTAssertEqual(asked.0, 0, name)
+            XCTAssertEqual(asked.1, out, name)
+        }
+        let (status, out, err) = cli(["help", "run", "compare"])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+        XCTAssertTrue(err.hasPrefix("outbox: no help for `run compare`, expected one of: live, run, compare,"), err)
+    }
+
+    // MARK: Completions
+
+    func testCompletionScriptsForThreeShellsNameEveryCommandAndOption() {
+        let options = [
+            "format", "quiet", "state-dir", "max-transitions", "profiles", "width", "profile", "source", "quick",
+            "only", "hours", "theme", "speed", "seed", "record", "force", "memory", "compare", "play", "cast",
+        ]
+        for shell in ["bash", "zsh", "fish"] {
+            let (status, script, err) = cli(["--generate-completion-script", shell])
+            XCTAssertEqual(status, 0, "\(shell): \(err)")
+            XCTAssertEqual(err, "", shell)
+            XCTAssertGreaterThan(script.split(separator: "\n").count, 50, shell)
+            for word in ["live", "run", "compare", "state", "profiles", "bench", "keys", "help"] {
+                XCTAssertTrue(script.contains(word), "\(shell): no `\(word)`")
+            }
+            for o in options {
+                XCTAssertTrue(script.contains(o), "\(shell): no --\(o)")
+            }
+            // The choices a user tabs through.
+            for word in ["jsonl", "linktrail", "flutter", "3600", "show", "reset", "compare-frame"] {
+                XCTAssertTrue(script.contains(word), "\(shell): no `\(word)`")
+            }
+            XCTAssertFalse(script.contains("store-torture"), "\(shell): the hidden command is offered")
+            XCTAssertEqual(cli(["--generate-completion-script=\(shell)"]).1, script, shell)
+        }
+        // bash can read its script.
+        let bash = Process()
+        bash.executableURL = URL(fileURLWithPath: "/bin/bash")
+        bash.arguments = ["-n", "-c", cli(["--generate-completion-script", "bash"]).1]
+        XCTAssertNoThrow(try bash.run())
+        bash.waitUntilExit()
+        XCTAssertEqual(bash.terminationStatus, 0, "bash -n on the bash completion script")
+
+        let (status, out, err) = cli(["--generate-completion-script", "tcsh"])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+        XCTAssertTrue(err.contains("tcsh"), err)
+    }
+
+    // MARK: The man page
+
+    /// docs/outbox.1 is what `outbox help --man` prints now: change an option
+    /// and the page must be made again (`swift run outbox help --man > docs/outbox.1`).
+    func testManPageIsCurrent() throws {
+        let checkedIn = try String(contentsOfFile: packageRoot + "/docs/outbox.1", encoding: .utf8)
+        let (status, page, err) = cli(["help", "--man"])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(page, Manual.page())
+        if checkedIn != page {
+            let a = checkedIn.split(separator: "\n", omittingEmptySubsequences: false)
+            let b = page.split(separator: "\n", omittingEmptySubsequences: false)
+            let at = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+            XCTFail(
+                "docs/outbox.1 is out of date; remake it with `swift run outbox help --man > docs/outbox.1`. "
+                    + "First difference at line \(at + 1):\n- \(at < a.count ? a[at] : "(end)")\n+ \(at < b.count ? b[at] : "(end)")"
+            )
+        }
+    }
+
+    /// The page has a section per command with each of its options, in roff.
+    func testManPageDescribesEveryCommandAndOption() {
+        let page = Manual.page()
+        XCTAssertTrue(page.hasPrefix(".\\\" Made by `outbox help --man`"), page)
+        XCTAssertTrue(page.contains("\n.TH OUTBOX 1 \"\" \"outbox \(CLI.version)\" \"User Commands\"\n"), page)
+        for name in ["run", "compare", "state", "profiles", "bench", "keys"] {
+            XCTAssertTrue(page.contains("\n.SS \"outbox \(name)\"\n"), name)
+        }
+        XCTAssertTrue(page.contains("\n.SS \"outbox, outbox live\"\n"))
+        for option in [
+            "\\fB\\-\\-format\\fR \\fItext|jsonl|junit|html|svg\\fR", "\\fB\\-\\-quiet\\fR, \\fB\\-q\\fR",
+            "\\fB\\-\\-max\\-transitions\\fR \\fIN\\fR", "\\fB\\-\\-only\\fR \\fIFIGURE[,FIGURE...]\\fR ...",
+            "\\fB\\-\\-cast\\fR \\fIFILE\\fR", "\\fB\\-\\-source\\fR", "\\fIshow|reset\\fR",
+        ] {
+            XCTAssertTrue(page.contains("\n.TP\n" + option + "\n"), option)
+        }
+        XCTAssertFalse(
+            page.contains("store-torture") || page.contains("store\\-torture"), "the hidden command is listed")
+        // No line starts with a dot or quote that roff would take for a request.
+        for line in page.split(separator: "\n") where line.hasPrefix(".") {
+            let request = line.dropFirst().prefix { $0 != " " }
+            XCTAssertTrue(["\\\"", "TH", "SH", "SS", "PP", "TP", "nf", "fi"].contains(String(request)), String(line))
+        }
+    }
+
+    /// groff reads the page without a warning, where groff is installed.
+    func testManPageFormatsWithoutWarnings() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else {
+            throw XCTSkip("groff is not installed")
+        }
+        let groff = Process()
+        groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        groff.arguments = ["-man", "-Tutf8", "-ww", "-z", packageRoot + "/docs/outbox.1"]
+        let err = Pipe()
+        groff.standardError = err
+        try groff.run()
+        let warnings = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        groff.waitUntilExit()
+        XCTAssertEqual(groff.terminationStatus, 0)
+        XCTAssertEqual(warnings, "")
+    }
+}
