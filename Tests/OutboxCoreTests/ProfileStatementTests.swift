@@ -1207,6 +1207,9 @@ final class ProfileStatementTests: XCTestCase {
         let crlf = Self.acme().replacingOccurrences(of: "\n", with: "\r\n") + "\r\n"
         let errors = U.errors(crlf)
         XCTAssertEqual(errors, [])
+        // An error names the line as counted with CRLF line ends
+        // (Fuzz/reproducers/profile/crlf-line-count-in-the-target.profile).
+        XCTAssertEqual(U.errors("profile a\r\n\"").first, "acme.profile:2: unterminated quote, expected a closing \"")
         guard let a = U.load(crlf, path: "crlf.profile"), let b = U.load(Self.acme()) else { return }
         XCTAssertEqual(a.ownRules.map { a.rule($0).text }, b.ownRules.map { b.rule($0).text })
         XCTAssertEqual(Settings(profile: a), Settings(profile: b))
