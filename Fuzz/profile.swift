@@ -157,10 +157,14 @@ struct Day {
             written &+= plain.line(e, in: sim).utf8.count &+ jsonl.line(e, in: sim).utf8.count
             switch e {
             case .transition(let t):
-                if !rules.contains(t.rule) { fail("#\(t.request) \(t.to.word) cites rule \(t.rule.rawValue), not in the book") }
+                if !rules.contains(t.rule) {
+                    fail("#\(t.request) \(t.to.word) cites rule \(t.rule.rawValue), not in the book")
+                }
                 if t.to == .inFlight && !sim.appRunning { fail("#\(t.request) sent while the app is closed") }
             case .log(let l):
-                if let r = l.rule, !rules.contains(r) { fail("a log line cites rule \(r.rawValue), not in the book: \(l.text)") }
+                if let r = l.rule, !rules.contains(r) {
+                    fail("a log line cites rule \(r.rawValue), not in the book: \(l.text)")
+                }
             }
         }
         sink &+= written
@@ -171,9 +175,13 @@ struct Day {
         for r in sim.requests {
             counts[Int(r.state.rawValue)] += 1
             if r.saved { saved.insert(r.id) }
-            if (r.state == .dropped) != (r.reason != nil) { fail("#\(r.id) is \(r.state.word) with reason \(String(describing: r.reason))") }
+            if (r.state == .dropped) != (r.reason != nil) {
+                fail("#\(r.id) is \(r.state.word) with reason \(String(describing: r.reason))")
+            }
             if !r.isLive && r.saved { fail("#\(r.id) is \(r.state.word) but still saved") }
-            if r.state == .delivered && !r.lastOutcome.isSuccess { fail("#\(r.id) delivered after \(r.lastOutcome.word)") }
+            if r.state == .delivered && !r.lastOutcome.isSuccess {
+                fail("#\(r.id) delivered after \(r.lastOutcome.word)")
+            }
             if r.state == .retrying && Int(r.budgetUsed) >= sim.settings.retryAttempts {
                 fail("#\(r.id) waits for a retry with \(r.budgetUsed) of \(sim.settings.retryAttempts) attempts used")
             }

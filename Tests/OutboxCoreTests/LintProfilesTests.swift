@@ -42,36 +42,38 @@ final class LintProfilesTests: XCTestCase {
     }
 
     static let why = [
-        "member": "a built-in named outside the profile seam; ask the profile (hasCompletions, hasFlush, makes(kind), ...) or pick it as Builtins.",
-        "string": "a built-in named by a string outside the profile seam; take names from the registry (Builtins.all) or the profile (profile.name)",
+        "member":
+            "a built-in named outside the profile seam; ask the profile (hasCompletions, hasFlush, makes(kind), ...) or pick it as Builtins.",
+        "string":
+            "a built-in named by a string outside the profile seam; take names from the registry (Builtins.all) or the profile (profile.name)",
         "userCom": "a branch on three of the built-ins; ask the profile for the capability it stands for",
     ]
 
     func test_plantedNames_fail_eachSaidWithFileLineAndWhy() throws {
         let root = try tempRoot([
             "Sources/OutboxUI/X.swift": """
-                import OutboxCore
-                func f(_ p: Profile) -> Int {
-                    if p == .ios { return 1 }
-                    let name = "android"
-                    if p.isUserCom { return 2 }
-                    let q = Profile.flutter, r: Profile = .linktrail
-                    return name.count + (q == r ? 0 : 3)
-                }
-                """,
+            import OutboxCore
+            func f(_ p: Profile) -> Int {
+                if p == .ios { return 1 }
+                let name = "android"
+                if p.isUserCom { return 2 }
+                let q = Profile.flutter, r: Profile = .linktrail
+                return name.count + (q == r ? 0 : 3)
+            }
+            """,
             // Allowed: the registry's picks, comments, other strings, other names.
             "Sources/OutboxCLI/Y.swift": #"""
-                import OutboxCore
-                // p == .ios, "ios", isUserCom: a comment
-                /* .android
-                   "flutter" */
-                let a = Builtins.ios, b = Builtins.linktrail
-                let c = "see .ios and isUserCom", d = "iosx", e = "ios ", f = #"flutter "#
-                let g = """
-                    .android
-                    """
-                let h = x.iosMode, i = isUserComplete
-                """#,
+            import OutboxCore
+            // p == .ios, "ios", isUserCom: a comment
+            /* .android
+               "flutter" */
+            let a = Builtins.ios, b = Builtins.linktrail
+            let c = "see .ios and isUserCom", d = "iosx", e = "ios ", f = #"flutter "#
+            let g = """
+                .android
+                """
+            let h = x.iosMode, i = isUserComplete
+            """#,
             // The seam itself may name them.
             "Sources/OutboxCore/Profiles/Z.swift": "let z: Profile = .ios\nlet n = \"ios\"\n",
         ])

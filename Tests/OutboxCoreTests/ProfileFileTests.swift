@@ -99,7 +99,8 @@ final class ProfileFileTests: XCTestCase {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             let name = (path as NSString).lastPathComponent
             // A profile line naming a file is for the CLI's resolver, not this test.
-            let profileWord = text.split(separator: "\n").first { $0.hasPrefix("profile ") }?.split(separator: " ").dropFirst()
+            let profileWord =
+                text.split(separator: "\n").first { $0.hasPrefix("profile ") }?.split(separator: " ").dropFirst()
                 .first.map(String.init) ?? ""
             if profileWord.contains("/") || profileWord.hasSuffix(".profile") { continue }
             guard case .success(let builtin) = Scenario.parse(text, file: name),
@@ -111,7 +112,8 @@ final class ProfileFileTests: XCTestCase {
             XCTAssertFalse(copy.profile.isBuiltin, name)
             let (a, b) = (Self.timelines(builtin), Self.timelines(copy))
             XCTAssertGreaterThan(a.results, 0, name)
-            XCTAssertTrue(a.text == b.text, "\(name): the text timelines differ\n" + Self.firstDifference(a.text, b.text))
+            XCTAssertTrue(
+                a.text == b.text, "\(name): the text timelines differ\n" + Self.firstDifference(a.text, b.text))
             XCTAssertTrue(a.jsonl == b.jsonl, "\(name): the JSONL differs\n" + Self.firstDifference(a.jsonl, b.jsonl))
             played += 1
             // And as `outbox compare` plays it, on every profile of its compare line.
@@ -294,7 +296,8 @@ final class ProfileFileTests: XCTestCase {
     /// through the scenario's resolver.
     func test_expectOn_namesAUserProfileThroughTheResolver() throws {
         guard let acme = try Self.acme() else { return }
-        let text = "profile acme\ncompare ios,acme\nat 0 launch\nat 0 track a\nexpect on acme at 0.3s state a delivered\n"
+        let text =
+            "profile acme\ncompare ios,acme\nat 0 launch\nat 0 track a\nexpect on acme at 0.3s state a delivered\n"
         switch Scenario.parse(text, file: "on.outbox", profiles: U.resolver([acme])) {
         case .success(let sc):
             var runner = ScenarioRunner(sc)
@@ -313,7 +316,9 @@ final class ProfileFileTests: XCTestCase {
         let resolver = U.resolver([acme])
         let list = [Builtins.ios, acme]
         let scenarios = list.compactMap { p -> Scenario? in
-            guard case .success(let s) = Scenario.parse(text, file: "c.outbox", playing: p, profiles: resolver) else { return nil }
+            guard case .success(let s) = Scenario.parse(text, file: "c.outbox", playing: p, profiles: resolver) else {
+                return nil
+            }
             return s
         }
         XCTAssertEqual(scenarios.count, 2)
@@ -334,7 +339,8 @@ final class ProfileFileTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
         try FileManager.default.copyItem(atPath: Self.acmePath, toPath: dir + "/acme.profile")
-        let day = Self.acmeDay.replacingOccurrences(of: "profile acme\ncompare ios,acme", with: "profile ./acme.profile\ncompare ios,./acme.profile")
+        let day = Self.acmeDay.replacingOccurrences(
+            of: "profile acme\ncompare ios,acme", with: "profile ./acme.profile\ncompare ios,./acme.profile")
         XCTAssertNotEqual(day, Self.acmeDay)
         try day.write(toFile: dir + "/day.outbox", atomically: true, encoding: .utf8)
         let path = dir + "/day.outbox"
@@ -344,13 +350,18 @@ final class ProfileFileTests: XCTestCase {
         XCTAssertEqual(out, "\(path): 6 passed, 0 failed · 29 transitions · ended at 00:01:30.300\n")
         let jsonl = cli(["run", "--format", "jsonl", path])
         XCTAssertEqual(jsonl.0, 0, jsonl.2)
-        XCTAssertTrue(jsonl.1.contains(#"{"t":60.432,"id":8,"name":"doomed","kind":"event","from":"in-flight","to":"queued","attempt":3,"rule":"ACME-4","status":500}"#), jsonl.1)
+        XCTAssertTrue(
+            jsonl.1.contains(
+                #"{"t":60.432,"id":8,"name":"doomed","kind":"event","from":"in-flight","to":"queued","attempt":3,"rule":"ACME-4","status":500}"#
+            ), jsonl.1)
 
         let compare = cli(["compare", "--width", "120", path])
         XCTAssertEqual(compare.0, 0, compare.2 + compare.1)
         let lines = compare.1.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.first, "== \(path): ios, acme")
         XCTAssertEqual(lines.filter { $0.hasPrefix("!") }.map { String($0.prefix(8)) }, ["! doomed"])
-        XCTAssertTrue(lines.contains("      acme  in-flight → retrying    attempt 1  500                ACME-2 at 00:00:40.300"), compare.1)
+        XCTAssertTrue(
+            lines.contains("      acme  in-flight → retrying    attempt 1  500                ACME-2 at 00:00:40.300"),
+            compare.1)
     }
 }

@@ -69,7 +69,8 @@ enum UserProfileKit {
             }
         }
         for f in runner.failures {
-            XCTFail("line \(f.line): \(f.text): found \(f.found)\n" + text.joined(separator: "\n"), file: file, line: line)
+            XCTFail(
+                "line \(f.line): \(f.text): found \(f.found)\n" + text.joined(separator: "\n"), file: file, line: line)
         }
         return Played(runner: runner, text: text, jsonl: jsonl)
     }
@@ -111,11 +112,11 @@ final class ProfileStatementTests: XCTestCase {
         save: String = "save at create",
         offline: String = "offline fail",
         on: String = """
-            on 2xx deliver rule ACME-1
-            on transport retry rule ACME-2
-            on 5xx retry rule ACME-2
-            on 4xx drop rejected rule ACME-3
-            """,
+        on 2xx deliver rule ACME-1
+        on transport retry rule ACME-2
+        on 5xx retry rule ACME-2
+        on 4xx drop rejected rule ACME-3
+        """,
         exhausted: String = "on exhausted drop exhausted rule ACME-2",
         retry: String = "set retry.attempts 3\nset retry.delays 1s,2s",
         resend: String = "resend on launch rule ACME-4",
@@ -145,7 +146,6 @@ final class ProfileStatementTests: XCTestCase {
         \(more)
         """
     }
-
 
     // MARK: on CLASS: the most specific class wins
 
@@ -321,7 +321,9 @@ final class ProfileStatementTests: XCTestCase {
             on exhausted drop exhausted
             """
         guard let p = U.load(text) else { return }
-        guard let r = U.play(Self.oneOfEachClass.replacingOccurrences(of: "profile classes", with: "profile inherit"), on: [p])
+        guard
+            let r = U.play(
+                Self.oneOfEachClass.replacingOccurrences(of: "profile classes", with: "profile inherit"), on: [p])
         else { return }
         XCTAssertEqual(
             U.trails(r.sim).filter { !$0.contains("new>pending") && !$0.contains("pending>in-flight") },
@@ -378,7 +380,10 @@ final class ProfileStatementTests: XCTestCase {
         else { return }
         XCTAssertEqual(
             U.trails(r.sim).filter { $0.contains("exhausted") },
-            ["b: 3600 in-flight>dropped #3 503 exhausted ACME-6", "c: 16000 in-flight>dropped #3 timeout exhausted ACME-2"])
+            [
+                "b: 3600 in-flight>dropped #3 503 exhausted ACME-6",
+                "c: 16000 in-flight>dropped #3 timeout exhausted ACME-2",
+            ])
     }
 
     // MARK: on exhausted
@@ -397,7 +402,9 @@ final class ProfileStatementTests: XCTestCase {
         """
 
     func test_onExhausted_queueKeepsItSavedForTheNextLaunch() {
-        guard let r = U.play(profile: Self.acme(exhausted: "on exhausted queue rule ACME-5"), Self.ladder) else { return }
+        guard let r = U.play(profile: Self.acme(exhausted: "on exhausted queue rule ACME-5"), Self.ladder) else {
+            return
+        }
         XCTAssertEqual(
             U.trails(r.sim),
             [
@@ -461,12 +468,15 @@ final class ProfileStatementTests: XCTestCase {
         """
 
     func test_saveOnFailure_kindsListed_othersDroppedNotSaved() {
-        guard let r = U.play(profile: Self.saveOnFailure("event screen "), Self.failThenRelaunch + """
+        guard
+            let r = U.play(
+                profile: Self.saveOnFailure("event screen "),
+                Self.failThenRelaunch + """
 
-            expect at 0.2s saved 2
-            expect at 0.2s dropped ping not-saved
-            expect at 2.2s saved 0
-            """)
+                    expect at 0.2s saved 2
+                    expect at 0.2s dropped ping not-saved
+                    expect at 2.2s saved 0
+                    """)
         else { return }
         XCTAssertEqual(
             U.trails(r.sim),
@@ -490,12 +500,15 @@ final class ProfileStatementTests: XCTestCase {
     }
 
     func test_saveOnFailure_withoutKindsSavesEveryKind() {
-        guard let r = U.play(profile: Self.saveOnFailure(""), Self.failThenRelaunch + """
+        guard
+            let r = U.play(
+                profile: Self.saveOnFailure(""),
+                Self.failThenRelaunch + """
 
-            expect at 0.2s saved 3
-            expect at 2.2s state ping delivered
-            expect at 2.2s saved 0
-            """)
+                    expect at 0.2s saved 3
+                    expect at 2.2s state ping delivered
+                    expect at 2.2s saved 0
+                    """)
         else { return }
         XCTAssertEqual(
             U.trails(r.sim).filter { $0.hasPrefix("ping") },
@@ -510,7 +523,8 @@ final class ProfileStatementTests: XCTestCase {
 
     func test_saveAtCreate_savesBeforeTheFirstAttempt() {
         // The same file with `save at create`: saved at once; an unsaved kind does not exist.
-        let text = Self.saveOnFailure("").replacingOccurrences(of: "save on failure rule ACME-5", with: "save at create")
+        let text = Self.saveOnFailure("").replacingOccurrences(
+            of: "save on failure rule ACME-5", with: "save at create")
         guard
             let r = U.play(
                 profile: text,
@@ -595,7 +609,10 @@ final class ProfileStatementTests: XCTestCase {
         // No `resend on network`: the log says what saved requests wait for instead.
         XCTAssertEqual(
             U.logs(r.sim).filter { $0.contains("network") },
-            ["500 [NET] network offline", "2500 [NET] network online", "2500 [ACME-4] the network returning resends nothing"])
+            [
+                "500 [NET] network offline", "2500 [NET] network online",
+                "2500 [ACME-4] the network returning resends nothing",
+            ])
     }
 
     // MARK: direct
@@ -635,7 +652,8 @@ final class ProfileStatementTests: XCTestCase {
                 // A quit drops it: it was never saved.
                 "logout: 2100 in-flight>dropped #1 not-saved ACME-6",
             ])
-        XCTAssertEqual(r.sim.requests.filter { $0.kind == .tokenRemoval }.map(\.state), [.delivered, .dropped, .dropped])
+        XCTAssertEqual(
+            r.sim.requests.filter { $0.kind == .tokenRemoval }.map(\.state), [.delivered, .dropped, .dropped])
     }
 
     func test_direct_withOfflineHold_isDroppedAtOnceOffline() {
@@ -710,7 +728,9 @@ final class ProfileStatementTests: XCTestCase {
         XCTAssertEqual(
             U.logs(r.sim).filter { $0.contains("saved go out") },
             ["0 [ACME-4] launch: 0 saved go out", "2000 [ACME-4] launch: 1 saved go out"])
-        XCTAssertEqual(U.trails(r.sim).suffix(2), ["e: 2000 queued>in-flight #2 ACME-4", "e: 2200 in-flight>delivered #2 200 ACME-4"])
+        XCTAssertEqual(
+            U.trails(r.sim).suffix(2),
+            ["e: 2000 queued>in-flight #2 ACME-4", "e: 2200 in-flight>delivered #2 200 ACME-4"])
     }
 
     func test_resendOnLaunch_withoutGetInstance_saysNothingWhenNothingIsSaved() {
@@ -780,7 +800,10 @@ final class ProfileStatementTests: XCTestCase {
         guard let r = U.play(profile: Self.acme(more: "report none"), Self.reportScenario) else { return }
         XCTAssertEqual(
             U.logs(r.sim),
-            ["0 [-] app launched (launch 1)", "0 [ANS] backend will answer: 403 ×1", "1000 [ANS] backend will answer: 503 ×3"])
+            [
+                "0 [-] app launched (launch 1)", "0 [ANS] backend will answer: 403 ×1",
+                "1000 [ANS] backend will answer: 503 ×3",
+            ])
     }
 
     // MARK: say
@@ -824,7 +847,9 @@ final class ProfileStatementTests: XCTestCase {
     /// Every wait between a failed attempt and the next, in ms, over five
     /// requests retried up to 12 times with delays 2s,4s,8s (8s repeating),
     /// with the delay each wait was drawn for.
-    static func waits(jitter: String, seed: Int, file: StaticString = #filePath, line: UInt = #line) -> [(wait: Int64, delay: Int64)] {
+    static func waits(jitter: String, seed: Int, file: StaticString = #filePath, line: UInt = #line) -> [(
+        wait: Int64, delay: Int64
+    )] {
         let text = acme(retry: "set retry.attempts 12\nset retry.delays 2s,4s,8s\nset retry.jitter \(jitter)")
         guard
             let r = U.play(
@@ -861,15 +886,18 @@ final class ProfileStatementTests: XCTestCase {
         XCTAssertGreaterThan(Set(w.map(\.wait)).count, 40, "the waits hardly vary: \(w.map(\.wait))")
         XCTAssertTrue(w.contains { $0.wait < $0.delay / 2 }, "no wait in the lower half: \(w.map(\.wait))")
         XCTAssertEqual(w.map(\.wait), Self.waits(jitter: "full", seed: 1).map(\.wait), "the same seed gave other waits")
-        XCTAssertNotEqual(w.map(\.wait), Self.waits(jitter: "full", seed: 2).map(\.wait), "another seed gave the same waits")
+        XCTAssertNotEqual(
+            w.map(\.wait), Self.waits(jitter: "full", seed: 2).map(\.wait), "another seed gave the same waits")
     }
 
     func test_jitterEqual_everyWaitIsFromHalfTheDelayToAllOfIt() {
         let w = Self.waits(jitter: "equal", seed: 7)
         for (wait, delay) in w { XCTAssertTrue((delay / 2...delay).contains(wait), "\(wait) for a delay of \(delay)") }
         XCTAssertGreaterThan(Set(w.map(\.wait)).count, 40, "the waits hardly vary: \(w.map(\.wait))")
-        XCTAssertEqual(w.map(\.wait), Self.waits(jitter: "equal", seed: 7).map(\.wait), "the same seed gave other waits")
-        XCTAssertNotEqual(w.map(\.wait), Self.waits(jitter: "equal", seed: 8).map(\.wait), "another seed gave the same waits")
+        XCTAssertEqual(
+            w.map(\.wait), Self.waits(jitter: "equal", seed: 7).map(\.wait), "the same seed gave other waits")
+        XCTAssertNotEqual(
+            w.map(\.wait), Self.waits(jitter: "equal", seed: 8).map(\.wait), "another seed gave the same waits")
     }
 
     func test_jitterNone_everyWaitIsTheDelay() {
@@ -944,16 +972,20 @@ final class ProfileStatementTests: XCTestCase {
         let title = "bad title line, expected `title \"TEXT\"`"
         let rule = "bad rule line, expected `rule ID [assumption] \"TEXT\"`"
         let ruleID = "expected up to 16 of A-Z, a-z, 0-9, -, . and _"
-        let requests = "expected `requests none` or `requests` with some of: ping, screen, product, notification, logout"
-        let kinds = "expected some of: install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping"
+        let requests =
+            "expected `requests none` or `requests` with some of: ping, screen, product, notification, logout"
+        let kinds =
+            "expected some of: install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping"
         let direct = "bad direct line, expected `direct KIND... rule ID` or `direct none`"
         let keys = "bad keys line, expected `keys idempotency rule ID` or `keys none`"
         let save = "bad save line, expected `save at create` or `save on failure [KIND...] rule ID`"
         let offline = "bad offline line, expected `offline fail` or `offline hold rule ID`"
         let quit = "bad quit line, expected `quit keeps saved rule ID`"
         let on = "expected `on CLASS deliver|retry|queue|drop REASON [rule ID]`"
-        let classes = "expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, partial, offline, transport or exhausted"
-        let resend = "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
+        let classes =
+            "expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, partial, offline, transport or exhausted"
+        let resend =
+            "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
         let report = "bad report line, expected `report none`, `report onerror` or `report completion rule ID`"
         let say = "bad say line, expected `say KEY \"TEXT\"`"
         let cases: [(String, String)] = [
@@ -967,28 +999,39 @@ final class ProfileStatementTests: XCTestCase {
             ("requests", "bad requests line, " + requests),
             ("requests car", "unknown request `car`, " + requests),
             ("requests none ping", "unknown request `none`, " + requests),
-            ("direct", direct), ("direct logout", direct), ("direct logout rule", direct), ("direct rule ACME-1", direct),
+            ("direct", direct), ("direct logout", direct), ("direct logout rule", direct),
+            ("direct rule ACME-1", direct),
             ("direct car rule ACME-1", "unknown request kind `car`, " + kinds),
             ("component", "unknown component ``, expected consent-gate or flush"),
             ("component gate", "unknown component `gate`, expected consent-gate or flush"),
-            ("component consent-gate drop ACME-1",
-             "bad component line, expected `component consent-gate drop ID purge ID install ID`"),
-            ("component flush start ACME-1 more ACME-1 stop ACME-1 send",
-             "bad component line, expected `component flush start ID more ID stop ID send ID`"),
+            (
+                "component consent-gate drop ACME-1",
+                "bad component line, expected `component consent-gate drop ID purge ID install ID`"
+            ),
+            (
+                "component flush start ACME-1 more ACME-1 stop ACME-1 send",
+                "bad component line, expected `component flush start ID more ID stop ID send ID`"
+            ),
             ("keys", keys), ("keys idempotency ACME-1", keys), ("keys idempotency rule", keys),
-            ("set", "bad set line, expected `set KEY VALUE`"), ("set retry.attempts", "bad set line, expected `set KEY VALUE`"),
-            ("set nope 1",
-             "unknown setting 'nope', expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed"),
+            ("set", "bad set line, expected `set KEY VALUE`"),
+            ("set retry.attempts", "bad set line, expected `set KEY VALUE`"),
+            (
+                "set nope 1",
+                "unknown setting 'nope', expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed"
+            ),
             ("set retry.jitter half", "bad value 'half' for retry.jitter, expected none, full or equal"),
             ("set requireConsent yes", "bad value 'yes' for requireConsent, expected true or false"),
-            ("set requireConsent true",
-             "setting requireConsent needs the consent gate, expected `component consent-gate ...`"),
+            (
+                "set requireConsent true",
+                "setting requireConsent needs the consent gate, expected `component consent-gate ...`"
+            ),
             ("save", save), ("save at", save), ("save on failure", save), ("save on failure rule", save),
             ("save on failure car rule ACME-5", "unknown request kind `car`, " + kinds),
             ("created", "bad created line, expected `created rule ID`"),
             ("created ACME-1", "bad created line, expected `created rule ID`"),
             ("send rule ACME-1 x", "bad send line, expected `send rule ID`"),
-            ("offline", offline), ("offline hold", offline), ("offline hold ACME-1", offline), ("offline fail x", offline),
+            ("offline", offline), ("offline hold", offline), ("offline hold ACME-1", offline),
+            ("offline fail x", offline),
             ("quit", quit), ("quit keeps rule ACME-1", quit),
             ("on", "bad on line, " + on), ("on 2xx", "bad on line, " + on),
             ("on 2xx send", "unknown answer action `send`, " + on),
@@ -1000,25 +1043,37 @@ final class ProfileStatementTests: XCTestCase {
             ("on 4xx deliver rule ACME-1", "`deliver` for 4xx: only a 2xx or partial answer is delivered"),
             ("on 2xx retry rule ACME-2", "2xx is a success, expected `on 2xx deliver`"),
             ("on 204 queue rule ACME-2", "204 is a success, expected `on 204 deliver`"),
-            ("on exhausted retry rule ACME-2", "bad on exhausted line, expected `on exhausted queue|drop REASON [rule ID]`"),
+            (
+                "on exhausted retry rule ACME-2",
+                "bad on exhausted line, expected `on exhausted queue|drop REASON [rule ID]`"
+            ),
             ("resend", "bad resend line, " + resend), ("resend on launch", "bad resend line, " + resend),
             ("resend on network via getinstance rule ACME-4", "bad resend line, " + resend),
             ("resend on boot rule ACME-4", "unknown resend trigger `boot`, " + resend),
-            ("resend on launch via getinstance rule ACME-4",
-             "`resend on launch via getinstance` needs `resend on getinstance rule ID`"),
+            (
+                "resend on launch via getinstance rule ACME-4",
+                "`resend on launch via getinstance` needs `resend on getinstance rule ID`"
+            ),
             ("report", report), ("report completion", report), ("report onerror x", report), ("report maybe", report),
             ("say", say), ("say resend.launch", say), ("say resend.launch \"a\" b", say),
-            ("say nope \"x\"",
-             "unknown text `nope`, expected one of: onerror.kept, onerror.dropped, warning.dropped, completion.delivered, "
-                + "completion.dropped, completion.exhausted, completion.lost, consent.dropped, consent.set, configure, "
-                + "resend.launch, resend.network, resend.getinstance, waits.network, waits.launch, flush.started, "
-                + "flush.empty, flush.more, flush.ended, purged"),
+            (
+                "say nope \"x\"",
+                "unknown text `nope`, expected one of: onerror.kept, onerror.dropped, warning.dropped, completion.delivered, "
+                    + "completion.dropped, completion.exhausted, completion.lost, consent.dropped, consent.set, configure, "
+                    + "resend.launch, resend.network, resend.getinstance, waits.network, waits.launch, flush.started, "
+                    + "flush.empty, flush.more, flush.ended, purged"
+            ),
             ("say resend.launch \"{count\"", "an unclosed `{` in the text, expected `{slot}` or `{{` for a brace"),
-            ("frobnicate",
-             "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, direct, component, "
-                + "keys, set, save, created, send, offline, quit, on, resend, report, say"),
+            (
+                "frobnicate",
+                "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, direct, component, "
+                    + "keys, set, save, created, send, offline, quit, on, resend, report, say"
+            ),
             ("profile again", "a second profile line, expected one profile per file"),
-            ("rule ACME-1 \"again\"", "rule ACME-1 is defined twice (first on line 3), expected one `rule` line per ID"),
+            (
+                "rule ACME-1 \"again\"",
+                "rule ACME-1 is defined twice (first on line 3), expected one `rule` line per ID"
+            ),
             ("base ios", "`base` after other statements, expected it right after the profile line"),
             ("\"unclosed", "unterminated quote, expected a closing \""),
         ]
@@ -1052,7 +1107,10 @@ final class ProfileStatementTests: XCTestCase {
             XCTAssertTrue(e.first?.hasPrefix("acme.profile:25: " + message) == true, "\(line): \(e)")
         }
         // The edges themselves are fine.
-        for line in ["set retry.attempts 1", "set retry.attempts 1000", "set retry.delays 100000h,0", "on 100 retry", "on 599 retry"] {
+        for line in [
+            "set retry.attempts 1", "set retry.attempts 1000", "set retry.delays 100000h,0", "on 100 retry",
+            "on 599 retry",
+        ] {
             XCTAssertEqual(Self.errors(adding: line), [], line)
         }
     }
@@ -1061,19 +1119,25 @@ final class ProfileStatementTests: XCTestCase {
         let name = "expected 1 to 32 of a-z, 0-9, - and _ (starting with a letter or digit)"
         let cases: [(String, [String])] = [
             ("", ["p.profile:1: an empty profile, expected `profile NAME` first"]),
-            ("title \"x\"\nprofile a\n", ["p.profile:1: `title` before the profile's name, expected `profile NAME` first"]),
+            (
+                "title \"x\"\nprofile a\n",
+                ["p.profile:1: `title` before the profile's name, expected `profile NAME` first"]
+            ),
             ("profile\n", ["p.profile:1: bad profile line, expected `profile NAME`"]),
             ("profile a b\n", ["p.profile:1: bad profile line, expected `profile NAME`"]),
             ("profile Acme\n", ["p.profile:1: bad profile name `Acme`, " + name]),
             ("profile -x\n", ["p.profile:1: bad profile name `-x`, " + name]),
             ("profile _x\n", ["p.profile:1: bad profile name `_x`, " + name]),
             ("profile a.b\n", ["p.profile:1: bad profile name `a.b`, " + name]),
-            ("profile " + String(repeating: "a", count: 33) + "\n",
-             ["p.profile:1: bad profile name `" + String(repeating: "a", count: 33) + "`, " + name]),
+            (
+                "profile " + String(repeating: "a", count: 33) + "\n",
+                ["p.profile:1: bad profile name `" + String(repeating: "a", count: 33) + "`, " + name]
+            ),
         ]
         for (text, errors) in cases { XCTAssertEqual(U.errors(text, path: "p.profile"), errors, text) }
         // 32 characters is a name.
-        let long = Self.acme().replacingOccurrences(of: "profile acme", with: "profile " + String(repeating: "a", count: 32))
+        let long = Self.acme().replacingOccurrences(
+            of: "profile acme", with: "profile " + String(repeating: "a", count: 32))
         XCTAssertEqual(U.errors(long), [])
     }
 
@@ -1095,10 +1159,14 @@ final class ProfileStatementTests: XCTestCase {
             Self.acme().split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(prefix) }
                 .joined(separator: "\n")
         }
-        XCTAssertEqual(U.errors(without("send ")), ["acme.profile:23: no send line, expected `send rule ID` (the rule its first attempt cites)"])
+        XCTAssertEqual(
+            U.errors(without("send ")),
+            ["acme.profile:23: no send line, expected `send rule ID` (the rule its first attempt cites)"])
         XCTAssertEqual(
             U.errors(without("on exhausted")),
-            ["acme.profile:23: answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"])
+            [
+                "acme.profile:23: answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"
+            ])
         XCTAssertEqual(
             U.errors(without("set retry.")),
             ["acme.profile:22: answers are retried, expected `set retry.attempts N` and `set retry.delays D[,D...]`"])
@@ -1106,7 +1174,8 @@ final class ProfileStatementTests: XCTestCase {
         XCTAssertEqual(
             U.errors(
                 Self.acme(
-                    save: "save on failure rule ACME-5", on: "on 2xx deliver rule ACME-1\non transport queue rule ACME-2\n"
+                    save: "save on failure rule ACME-5",
+                    on: "on 2xx deliver rule ACME-1\non transport queue rule ACME-2\n"
                         + "on 5xx queue rule ACME-2\non 4xx drop rejected rule ACME-3",
                     exhausted: "", retry: "set retry.jitter full")),
             ["acme.profile:12: setting retry.jitter needs retries, expected an `on CLASS retry` line in the profile"])
@@ -1127,28 +1196,36 @@ final class ProfileStatementTests: XCTestCase {
         // Cited before its line: fine.
         XCTAssertEqual(Self.errors(adding: "resend on network rule ACME-10\nrule ACME-10 \"Later.\""), [])
         XCTAssertEqual(
-            U.errors(Self.acme(on: """
-                on 2xx deliver rule ACME-1
-                on transport retry
-                on 5xx retry rule ACME-2
-                on 4xx drop rejected rule ACME-3
-                """)),
-            ["acme.profile:20: `on transport` cites no rule and no broader class gives one, expected `rule ID` at its end"])
+            U.errors(
+                Self.acme(
+                    on: """
+                        on 2xx deliver rule ACME-1
+                        on transport retry
+                        on 5xx retry rule ACME-2
+                        on 4xx drop rejected rule ACME-3
+                        """)),
+            [
+                "acme.profile:20: `on transport` cites no rule and no broader class gives one, expected `rule ID` at its end"
+            ])
         XCTAssertEqual(
-            U.errors(Self.acme(on: """
-                on 2xx deliver rule ACME-1
-                on transport queue rule ACME-2
-                on 5xx retry
-                on 4xx drop rejected rule ACME-3
-                """, exhausted: "on exhausted drop exhausted")),
+            U.errors(
+                Self.acme(
+                    on: """
+                        on 2xx deliver rule ACME-1
+                        on transport queue rule ACME-2
+                        on 5xx retry
+                        on 4xx drop rejected rule ACME-3
+                        """, exhausted: "on exhausted drop exhausted")),
             // (`on exhausted` without a rule cites the rule of the answer that ended the budget.)
             ["acme.profile:21: `on 5xx` cites no rule and no broader class gives one, expected `rule ID` at its end"])
     }
 
     func test_errors_controlCharactersAndTooLongTexts() {
         for (line, code) in [
-            ("title \"a\u{7}b\"", "7"), ("title \"a\tb\"", "9"), ("title \"a\u{1b}[31mb\"", "1B"), ("rule X9 \"a\u{0}b\"", "0"),
-            ("say resend.launch \"a\u{7f}\"", "7F"), ("rule X9 \"a\u{85}b\"", "85"), ("say waits.network \"\u{202E}x\"", "202E"),
+            ("title \"a\u{7}b\"", "7"), ("title \"a\tb\"", "9"), ("title \"a\u{1b}[31mb\"", "1B"),
+            ("rule X9 \"a\u{0}b\"", "0"),
+            ("say resend.launch \"a\u{7f}\"", "7F"), ("rule X9 \"a\u{85}b\"", "85"),
+            ("say waits.network \"\u{202E}x\"", "202E"),
         ] {
             XCTAssertEqual(
                 Self.errors(adding: line),
@@ -1156,7 +1233,8 @@ final class ProfileStatementTests: XCTestCase {
         }
         let x400 = String(repeating: "x", count: 400)
         for line in ["title \"\(x400)x\"", "rule X9 \"\(x400)x\"", "say resend.launch \"\(x400)x\""] {
-            XCTAssertEqual(Self.errors(adding: line), ["acme.profile:25: a text of 401 characters, expected at most 400"])
+            XCTAssertEqual(
+                Self.errors(adding: line), ["acme.profile:25: a text of 401 characters, expected at most 400"])
         }
         for line in ["title \"\(x400)\"", "rule X9 \"\(x400)\"", "say resend.launch \"\(x400)\""] {
             XCTAssertEqual(Self.errors(adding: line), [])
@@ -1171,7 +1249,8 @@ final class ProfileStatementTests: XCTestCase {
         XCTAssertEqual(U.errors(text), [])
         text += "\nrule ONE-TOO-MANY \"r\""
         XCTAssertEqual(
-            U.errors(text), ["acme.profile:\(26 + room - 8): too many rules, expected at most \(room) of a profile's own"])
+            U.errors(text),
+            ["acme.profile:\(26 + room - 8): too many rules, expected at most \(room) of a profile's own"])
     }
 
     func test_errors_unknownSlotInSay() {
@@ -1180,7 +1259,9 @@ final class ProfileStatementTests: XCTestCase {
             ["acme.profile:25: unknown slot `{name}`, expected one of: {count}"])
         XCTAssertEqual(
             Self.errors(adding: "say onerror.kept \"{count}\""),
-            ["acme.profile:25: unknown slot `{count}`, expected one of: {name}, {label}, {outcome}, {attempts}, {reason}"])
+            [
+                "acme.profile:25: unknown slot `{count}`, expected one of: {name}, {label}, {outcome}, {attempts}, {reason}"
+            ])
         XCTAssertEqual(
             Self.errors(adding: "say purged \"{}\""),
             ["acme.profile:25: unknown slot `{}`, expected one of: {saved}, {inflight}, {retrying}"])
@@ -1239,7 +1320,8 @@ final class ProfileStatementTests: XCTestCase {
         else { return }
         let attempts = r.sim.request(1).attempts
         if attempts == 4 && U.trails(r.sim).contains("e: 6000 in-flight>queued #4 offline ACME-5") {
-            throw XCTSkip("known bug: getInstance() sends under `offline hold` while offline: \(U.trails(r.sim).suffix(2))")
+            throw XCTSkip(
+                "known bug: getInstance() sends under `offline hold` while offline: \(U.trails(r.sim).suffix(2))")
         }
         XCTAssertEqual(attempts, 3, U.trails(r.sim).joined(separator: "\n"))
         XCTAssertEqual(r.sim.request(1).state, .queued)

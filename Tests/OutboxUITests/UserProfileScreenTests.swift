@@ -170,7 +170,8 @@ final class UserProfileScreenTests: XCTestCase {
         var s = Session(try Self.acme(), width: 120, height: 30)
         s.type("t")
         s.wait(1000)
-        let line = s.screen().text.split(separator: "\n").first { $0.hasPrefix(" event delivered") }.map(String.init) ?? ""
+        let line =
+            s.screen().text.split(separator: "\n").first { $0.hasPrefix(" event delivered") }.map(String.init) ?? ""
         XCTAssertTrue(line.hasPrefix(" event delivered  attempts 1 · budget 1/3 · not saved · completion true "), line)
     }
 }
