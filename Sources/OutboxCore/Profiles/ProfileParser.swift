@@ -480,6 +480,8 @@ struct ProfileParser {
             } else if w[i] == "when-saved" && i + 1 < w.count && action == .deliver {
                 whenSaved = cite(n, w[i + 1])
                 if whenSaved == nil { return }
+            } else if (w[i] == "rule" || w[i] == "when-saved") && i + 1 == w.count {
+                return fail(n, "`\(w[i])` needs a rule ID after it, " + form)
             } else {
                 return fail(n, "unexpected \(ProfileParser.q(w[i])), " + form + (action == .deliver ? " [when-saved ID]" : ""))
             }
