@@ -190,7 +190,8 @@ struct CompareCommand: OutboxSubcommand {
             if picture {
                 played = Self.playTogether(story, maxTransitions: maxTransitions, journal: .kept)
             } else if format == .jsonl {
-                played = Self.playInOrder(story, quiet: quiet, maxTransitions: maxTransitions, console: console)
+                played = Self.playInOrder(
+                    story, quiet: quiet, maxTransitions: maxTransitions, console: console, several: stories.count > 1)
                 if console.failed { return 1 }
             } else {
                 // Quiet, no table: the runs need keep nothing for one, as `run --quiet`.
@@ -258,7 +259,10 @@ struct CompareCommand: OutboxSubcommand {
 
     /// The profiles one after the other, each printing its timeline as it goes,
     /// every line `outbox run --format jsonl` prints with `"profile"` added.
-    static func playInOrder(_ story: Story, quiet: Bool, maxTransitions: Int, console: Console) -> [Played] {
+    /// With `several` files, each line names its file too (`"file"`, as `outbox run`'s do).
+    static func playInOrder(
+        _ story: Story, quiet: Bool, maxTransitions: Int, console: Console, several: Bool = false
+    ) -> [Played] {
         // Skipped lines come first: they say what the timelines below lack.
         if !quiet {
             for s in story.skips { console.print(CompareReport.skipJSON(s.skip, s.profiles, file: story.file)) }
@@ -266,7 +270,7 @@ struct CompareCommand: OutboxSubcommand {
         var out: [Played] = []
         for sc in story.scenarios {
             let run = Played(sc, maxTransitions: maxTransitions, journal: quiet ? .transitionsOnly : .streamed)
-            let writer = TimelineWriter(format: .jsonl, profile: sc.profile.rawValue)
+            let writer = TimelineWriter(format: .jsonl, profile: sc.profile.rawValue, file: several ? story.file : nil)
             run.play(until: { console.failed }) { item, sim in
                 switch item {
                 case .entry(let e):

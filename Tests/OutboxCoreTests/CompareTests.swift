@@ -449,4 +449,21 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(never?.index, 0)
         XCTAssertEqual(never?.steps.map { $0?.rule }, [.ios1, nil])
     }
+
+    /// With several files, every line of a run says its file, as `outbox run`'s do; one file's lines stay as they were.
+    func testJSONLNamesTheFileOfEachRunWhenThereAreSeveral() throws {
+        // Run in the temporary directory: the files are named by their names alone.
+        _ = try write(Self.small, "a.outbox")
+        _ = try write(Self.small, "b.outbox")
+        let (a, b) = ("a.outbox", "b.outbox")
+        let (status, out, _) = run(["compare", a, b, "--format", "jsonl", "--profiles", "ios,android"])
+        XCTAssertNotEqual(status, 2)
+        let runLines = out.split(separator: "\n").filter { $0.hasPrefix("{\"t\":") }
+        XCTAssertGreaterThan(runLines.count, 4)
+        for l in runLines {
+            XCTAssertTrue(l.contains("\"file\":\"\(a)\"") || l.contains("\"file\":\"\(b)\""), String(l))
+        }
+        let (_, one, _) = run(["compare", a, "--format", "jsonl", "--profiles", "ios,android"])
+        XCTAssertFalse(one.contains("\"file\":\"\(a)\",\"profile\""), one)
+    }
 }
