@@ -35,7 +35,7 @@ struct InteractiveCommand: OutboxSubcommand {
     static var prefix: String { "outbox" }
     static var synopsis: String {
         "outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]\n"
-            + "              [--record FILE [--force]] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]"
+            + "              [--record FILE] [--cast FILE] [--force] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]"
     }
 
     @Option(
