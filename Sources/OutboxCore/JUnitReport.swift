@@ -107,33 +107,6 @@ public enum JUnitReport {
     /// Text for element content.
     public static func text(_ s: String) -> String { escape(s) }
 
-    /// XML 1.0 forbids most control characters even as character references,
-    /// and readers normalise tabs and line ends in attributes: every scalar the
-    /// timeline escapes for people (C0, DEL, C1, bidi overrides, line
-    /// separators, tab and line ends included) is written as that same escape
-    /// (`\x1b`, `\t`, `\u{202e}`), and so are U+FFFE and U+FFFF, which XML
-    /// forbids too. Then `&`, `<`, `>`, `"` and `'` become entities. Nothing is
-    /// cut. As in the timeline, an escape is for reading: a name that really
-    /// holds the four characters `\x1b` reads the same.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for u in s.unicodeScalars {
-            if let e = SafeText.escape(u) {
-                out += e
-                continue
-            }
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\u{FFFE}": out += "\\u{fffe}"
-            case "\u{FFFF}": out += "\\u{ffff}"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    /// Text for the report: `SafeText.xml` (controls as visible escapes, markup as entities).
+    static func escape(_ s: String) -> String { SafeText.xml(s) }
 }

@@ -84,3 +84,36 @@ public enum SafeText {
         return String(s)
     }
 }
+
+extension SafeText {
+    /// Text made safe inside XML and HTML (JUnit reports, timeline pictures).
+    /// XML 1.0 forbids most control characters even as character references, and
+    /// readers normalise tabs and line ends in attributes: every scalar the
+    /// timeline escapes for people (C0, DEL, C1, bidi overrides, line
+    /// separators, tab and line ends) is written as that same visible escape
+    /// (`\x1b`, `\t`, `\u{202e}`), and so are U+FFFE and U+FFFF, which XML forbids
+    /// too; `keepingNewlines` leaves `\n` as it is (element text, not attributes).
+    /// Then `&`, `<`, `>`, `"` and `'` become entities (`&#39;`, which HTML and XML
+    /// both read). Nothing is cut. An escape is for reading: a name that really
+    /// holds the four characters `\x1b` reads the same.
+    public static func xml(_ s: String, keepingNewlines: Bool = false) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count)
+        for u in s.unicodeScalars {
+            if let e = escape(u), !(keepingNewlines && u == "\n") {
+                out += e
+                continue
+            }
+            switch u {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\u{FFFE}", "\u{FFFF}": out += "\\u{" + String(u.value, radix: 16) + "}"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+}

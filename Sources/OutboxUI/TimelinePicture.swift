@@ -493,28 +493,8 @@ public struct TimelinePicture {
         return s + ">" + xml(words) + "</text>"
     }
 
-    /// Text made safe for XML and HTML: controls shown as SafeText's visible
-    /// escapes (XML 1.0 cannot hold most of them at all), then the five markup
-    /// characters as entities.
-    func xml(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if let e = SafeText.escape(u), u != "\n" {
-                out += e
-                continue
-            }
-            switch u {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\u{FFFE}", "\u{FFFF}": out += "\\u{" + String(u.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
-    }
+    /// Text made safe for XML and HTML (`SafeText.xml`), line ends kept.
+    func xml(_ s: String) -> String { SafeText.xml(s, keepingNewlines: true) }
 
     /// At most `n` characters, a cut one ending in `…`.
     static func cut(_ s: String, _ n: Int) -> String {

@@ -182,7 +182,7 @@ final class JUnitTests: XCTestCase {
             <testsuites name="outbox run" tests="2" failures="1" errors="0" time="2.000001">
               <testsuite name="q&amp;a.outbox" tests="2" failures="1" errors="0" skipped="0" time="2.000001">
                 <properties>
-                  <property name="profile" value="./a&apos;b.profile"/>
+                  <property name="profile" value="./a&#39;b.profile"/>
                   <property name="virtual-time" value="2.5"/>
                   <property name="transitions" value="7"/>
                 </properties>
