@@ -340,4 +340,22 @@ final class ForgivingInputTests: XCTestCase {
         // Without the device the same file is bad input.
         XCTAssertEqual(cli(["run", second]).0, 2)
     }
+
+    /// docs/scenarios.md's "Mistyped words" example prints what the page shows.
+    func testTheDocsExampleIsWhatRunPrints() throws {
+        let doc = try String(contentsOfFile: packageRoot + "/docs/scenarios.md", encoding: .utf8)
+        guard let cat = doc.range(of: "$ cat typo.outbox\n"), let run = doc.range(of: "$ outbox run typo.outbox\n"),
+            let end = doc.range(of: "```", range: run.upperBound..<doc.endIndex)
+        else { return XCTFail("docs/scenarios.md lost its Mistyped words example") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-forgiving-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try String(doc[cat.upperBound..<run.lowerBound]).write(
+            to: dir.appendingPathComponent("typo.outbox"), atomically: true, encoding: .utf8)
+        let path = dir.appendingPathComponent("typo.outbox").path
+        let (status, out, err) = cli(["run", path])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+        XCTAssertEqual(err.replacingOccurrences(of: path, with: "typo.outbox"), String(doc[run.upperBound..<end.lowerBound]))
+    }
 }
