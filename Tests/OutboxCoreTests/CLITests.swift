@@ -391,7 +391,8 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(out.hasPrefix("OVERVIEW: play scenario files headless and check their expect lines\n"), out)
             XCTAssertTrue(
                 out.contains(
-                    "\nUSAGE: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n\n"
+                    "\nUSAGE: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n"
+                        + "                  [--watch]\n\n"
                 ), out)
             XCTAssertEqual(out.components(separatedBy: "USAGE:").count, 2, out)
             XCTAssertFalse(out.contains("outbox state"), out)

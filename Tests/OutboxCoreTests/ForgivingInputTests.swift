@@ -11,7 +11,8 @@ final class ForgivingInputTests: XCTestCase {
     /// Every error of a scenario, `FILE:LINE: message` a line.
     func errors(_ text: String, playing: Profile? = nil) -> [String] {
         let r =
-            playing.map { Scenario.parse(text, file: "t.outbox", playing: $0) } ?? Scenario.parse(text, file: "t.outbox")
+            playing.map { Scenario.parse(text, file: "t.outbox", playing: $0) }
+            ?? Scenario.parse(text, file: "t.outbox")
         guard case .failure(let e) = r else { return [] }
         return e.errors.map(\.description)
     }
@@ -49,7 +50,8 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(Suggest.closest(String(repeating: "a", count: 100), among: ["a"]), [])
         XCTAssertEqual(Suggest.hint("trak", among: ["track"]), "; did you mean `track`?")
         XCTAssertEqual(Suggest.hint("abcd", among: ["abce", "abcf"]), "; did you mean `abce` or `abcf`?")
-        XCTAssertEqual(Suggest.hint("abcd", among: ["abce", "abcf", "abcg"]), "; did you mean `abce`, `abcf` or `abcg`?")
+        XCTAssertEqual(
+            Suggest.hint("abcd", among: ["abce", "abcf", "abcg"]), "; did you mean `abce`, `abcf` or `abcg`?")
         XCTAssertEqual(Suggest.hint("zzzz", among: ["track"]), "")
         XCTAssertEqual(Suggest.status("5O3"), "503")
         XCTAssertEqual(Suggest.status("4l3"), "413")
@@ -113,7 +115,9 @@ final class ForgivingInputTests: XCTestCase {
             ])
         XCTAssertEqual(
             errors("prfile ios\n"),
-            ["t.outbox:1: `prfile` before the profile, expected `profile linktrail|ios|android|flutter` first; did you mean `profile`?"])
+            [
+                "t.outbox:1: `prfile` before the profile, expected `profile linktrail|ios|android|flutter` first; did you mean `profile`?"
+            ])
     }
 
     // MARK: Profiles
@@ -189,7 +193,9 @@ final class ForgivingInputTests: XCTestCase {
             ])
         XCTAssertEqual(
             with("on 4xx drop rejectd"),
-            ["p.profile:\(last): bad drop reason `rejectd`, expected rejected, exhausted or not-saved; did you mean `rejected`?"])
+            [
+                "p.profile:\(last): bad drop reason `rejectd`, expected rejected, exhausted or not-saved; did you mean `rejected`?"
+            ])
         XCTAssertEqual(
             with("on 4xx dorp rejected"),
             [
@@ -197,7 +203,8 @@ final class ForgivingInputTests: XCTestCase {
             ])
         XCTAssertEqual(
             profileErrors("profile acme\nbase andriod\n").first,
-            "p.profile:2: unknown base profile `andriod`, expected one of: linktrail, ios, android, flutter; did you mean `android`?")
+            "p.profile:2: unknown base profile `andriod`, expected one of: linktrail, ios, android, flutter; did you mean `android`?"
+        )
         XCTAssertEqual(
             profileErrors("profle acme\n"),
             ["p.profile:1: `profle` before the profile's name, expected `profile NAME` first; did you mean `profile`?"])
@@ -304,12 +311,12 @@ final class ForgivingInputTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("typo.outbox").path
         try """
-            profile ios
-            at 0 launch
-            at 1s track purchase
-            expect at 2s state purchase delivered
-            expect at 2s state purchsae delivered
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        profile ios
+        at 0 launch
+        at 1s track purchase
+        expect at 2s state purchase delivered
+        expect at 2s state purchsae delivered
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let (status, out, err) = cli(["run", path])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(out, "", "nothing runs")
@@ -356,6 +363,7 @@ final class ForgivingInputTests: XCTestCase {
         let (status, out, err) = cli(["run", path])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(out, "")
-        XCTAssertEqual(err.replacingOccurrences(of: path, with: "typo.outbox"), String(doc[run.upperBound..<end.lowerBound]))
+        XCTAssertEqual(
+            err.replacingOccurrences(of: path, with: "typo.outbox"), String(doc[run.upperBound..<end.lowerBound]))
     }
 }

@@ -37,7 +37,8 @@ extension EndToEndTests {
         XCTAssertTrue(waitFor("bad input or a limit (status 2); watching 1 file"))
 
         // A profile file the scenario names is watched as well.
-        let profile = try String(contentsOfFile: uiPackageRoot + "/examples/what-if/ios-jitter.profile", encoding: .utf8)
+        let profile = try String(
+            contentsOfFile: uiPackageRoot + "/examples/what-if/ios-jitter.profile", encoding: .utf8)
         try profile.write(toFile: work + "/ios-jitter.profile", atomically: true, encoding: .utf8)
         try save("profile ./ios-jitter.profile\nat 0 launch\nat 1s track refund\nexpect at 2s state refund delivered\n")
         guard waitFor("watching 1 file and 1 profile file for changes") else { return }
