@@ -344,14 +344,21 @@ enum Help {
           1  a check failed (each failure names its file, line and what was found),
              or the output could not be written (a full disk, a closed stdout)
           2  bad input (unreadable file, unknown word, bad time, a number past its
-             limit, an action the profile lacks): the message names the file and
-             line, nothing runs; or a run stopped at a limit (--max-transitions,
-             the clock's range); or a bad option, named
+             limit, an action the profile lacks, an expect on a request no line
+             of the file creates): the message names the file and line, nothing
+             runs; or a run stopped at a limit (--max-transitions, the clock's
+             range); or a bad option, named
+
+        A mistyped word gets "did you mean `track`?" when a known word is close.
 
         Limits on numbers and files: docs/reliability.md.
 
         Without --state-dir the device of a run lives in memory and is gone when
         the run ends.
+
+        --watch plays the files, then again each time one changes (or a profile
+        file one names), the terminal cleared between runs; bad input is shown
+        and the watch goes on. Ctrl-C ends it (the shell sees status 130).
         """
 
     static let state = """

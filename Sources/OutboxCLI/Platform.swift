@@ -153,3 +153,88 @@ extension Platform {
         return lstat(path, &st) == 0
     }
 }
+
+extension Platform {
+    /// What a watched file looks like: which file is at the path (a rename puts
+    /// another there), its size and when it last changed. nil: nothing is there.
+    struct FileStamp: Equatable {
+        let device: UInt64, inode: UInt64, size: Int64, seconds: Int64, nanoseconds: Int64
+    }
+
+    static func stamp(_ path: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        #if canImport(Darwin)
+            let (s, ns) = (Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
+        #else
+            let (s, ns) = (Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec))
+        #endif
+        return FileStamp(
+            device: UInt64(truncatingIfNeeded: st.st_dev), inode: UInt64(truncatingIfNeeded: st.st_ino),
+            size: Int64(st.st_size), seconds: s, nanoseconds: ns)
+    }
+
+    /// Waits for files to change (`outbox run --watch`): written, replaced (an
+    /// editor that saves by renaming), removed or created. On Linux inotify on
+    /// their folders wakes it; elsewhere it looks every 300 ms. Either way the
+    /// stamps decide, so a change to another file in a folder wakes it for nothing.
+    final class FileWatcher {
+        /// The inotify descriptor, or -1 (not Linux, or inotify is unavailable).
+        private var fd: Int32 = -1
+        /// The folders watched so far (inotify watches a folder once).
+        private var folders = Set<String>()
+        /// Some folder could not be watched: look every 300 ms as well.
+        private var blind = false
+
+        init() {
+            #if canImport(Glibc)
+                fd = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            #endif
+        }
+
+        deinit { if fd >= 0 { _ = close(fd) } }
+
+        /// Blocks until the stamp of one of `paths` differs from `seen` (the
+        /// stamps they had when last read, in the same order), then until the
+        /// files hold still for 100 ms, so a save in several writes is one change.
+        func wait(for paths: [String], seen: [FileStamp?]) {
+            watchFolders(of: paths)
+            while paths.map(Platform.stamp) == seen { sleep() }
+            var last = paths.map(Platform.stamp)
+            while true {
+                usleep(100_000)
+                let now = paths.map(Platform.stamp)
+                if now == last { return }
+                last = now
+            }
+        }
+
+        private func watchFolders(of paths: [String]) {
+            #if canImport(Glibc)
+                guard fd >= 0 else { return }
+                for p in paths {
+                    let folder = p.lastIndex(of: "/").map { $0 == p.startIndex ? "/" : String(p[..<$0]) } ?? "."
+                    guard folders.insert(folder).inserted else { continue }
+                    let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
+                    if inotify_add_watch(fd, folder, mask) < 0 { blind = true }
+                }
+            #endif
+        }
+
+        /// Until something may have changed: an event on a watched folder (or a
+        /// look every 2 s all the same), else 300 ms.
+        private func sleep() {
+            #if canImport(Glibc)
+                if fd >= 0 {
+                    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&p, 1, blind ? 300 : 2000)
+                    // The events only wake us: read them all and forget them.
+                    var buf = [UInt8](repeating: 0, count: 4096)
+                    while buf.withUnsafeMutableBytes({ read(fd, $0.baseAddress!, $0.count) }) > 0 {}
+                    return
+                }
+            #endif
+            usleep(300_000)
+        }
+    }
+}

@@ -29,9 +29,19 @@ enum ProfileLoader {
     /// Whether a word names a file rather than a profile by name.
     static func isPath(_ word: String) -> Bool { word.contains("/") || word.hasSuffix(".profile") }
 
-    /// A resolver for words read in a file in `directory` (nil: the current directory).
-    static func resolver(relativeTo directory: String? = nil) -> ProfileResolver {
-        ProfileResolver { word in resolve(word, relativeTo: directory) }
+    /// A resolver for words read in a file in `directory` (nil: the current
+    /// directory). `noting` keeps the path of every profile file it reads.
+    static func resolver(relativeTo directory: String? = nil, noting: ReadPaths? = nil) -> ProfileResolver {
+        ProfileResolver { word in resolve(word, relativeTo: directory, noting: noting) }
+    }
+
+    /// The profile files a resolver read or looked for (`outbox run --watch`
+    /// watches them beside the scenarios).
+    final class ReadPaths: @unchecked Sendable {
+        private let lock = NSLock()
+        private var kept: [String] = []
+        var paths: [String] { lock.withLock { kept } }
+        func add(_ path: String) { lock.withLock { if !kept.contains(path) { kept.append(path) } } }
     }
 
     /// The directory part of a file's path, for resolving paths written in it.
@@ -40,7 +50,7 @@ enum ProfileLoader {
         return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 
-    static func resolve(_ word: String, relativeTo directory: String?) -> Result<Profile, Problem> {
+    static func resolve(_ word: String, relativeTo directory: String?, noting: ReadPaths? = nil) -> Result<Profile, Problem> {
         if let p = Builtins.named(word) { return .success(p) }
         if isPath(word) {
             var path = word
@@ -49,11 +59,15 @@ enum ProfileLoader {
             } else if !word.hasPrefix("/"), let dir = directory {
                 path = dir + "/" + word
             }
+            noting?.add(path)
             return load(path, shown: word, expectedName: nil)
         }
         if ProfileParserNames.isName(word), let dir = userFolder {
             let path = dir + "/" + word + ".profile"
-            if Platform.exists(path) { return load(path, shown: path, expectedName: word) }
+            if Platform.exists(path) {
+                noting?.add(path)
+                return load(path, shown: path, expectedName: word)
+            }
         }
         let users = userNames
         let more = users.isEmpty ? "" : "; in \(userFolder!): " + users.joined(separator: ", ")
@@ -61,7 +75,8 @@ enum ProfileLoader {
             Problem(
                 "unknown profile `\(SafeText.escaped(word, max: 60))`, expected "
                     + ProfileResolver.builtinNames(", ", last: " or ") + more
-                    + ", or a profile file (a path ending .profile)"))
+                    + ", or a profile file (a path ending .profile)"
+                    + Suggest.hint(word, among: Builtins.all.map(\.name) + users)))
     }
 
     /// Reads and parses one profile file. The failure names the file and line.

@@ -28,7 +28,7 @@ enum OutputFormat: Equatable {
     static let words = "text, jsonl, junit, html or svg"
 }
 
-/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]`
+/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N] [--watch]`
 struct RunCommand: OutboxSubcommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -36,7 +36,8 @@ struct RunCommand: OutboxSubcommand {
             usage: CLI.parserUsage(synopsis), discussion: Help.run)
     }
     static var synopsis: String {
-        "outbox run FILE... [--format \(FormatWords.choices(FormatWords.run))] [--quiet] [--state-dir DIR] [--max-transitions N]"
+        "outbox run FILE... [--format \(FormatWords.choices(FormatWords.run))] [--quiet] [--state-dir DIR] [--max-transitions N]\n"
+            + "                  [--watch]"
     }
 
     @Argument(help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
@@ -66,6 +67,12 @@ struct RunCommand: OutboxSubcommand {
             valueName: "N"))
     var maxTransitions: String?
 
+    @Flag(
+        help:
+            "run again whenever a file changes (a scenario, or a profile file one names), clearing the terminal between runs; bad input is shown and the watch goes on; Ctrl-C ends it"
+    )
+    var watch = false
+
     /// `--max-transitions N`, or why N is refused.
     static func maxTransitions(_ word: String?, command: String) -> Result<Int, Problem> {
         guard let word else { return .success(ScenarioRunner.defaultMaxTransitions) }
@@ -79,30 +86,72 @@ struct RunCommand: OutboxSubcommand {
     }
 
     func execute(console: Console) -> Int32 {
+        guard let (output, maxTransitions) = options(console: console) else { return 2 }
+        guard watch else { return play(console: console, output: output, maxTransitions: maxTransitions) }
+        return watching(console: console, output: output, maxTransitions: maxTransitions)
+    }
+
+    /// `--watch`: plays the files, then again each time one of them (or a
+    /// profile file they name) changes, until Ctrl-C, which ends the process
+    /// as it ends any command (the shell sees 130). Bad input is printed and
+    /// the watch goes on: the next save may fix it.
+    func watching(console: Console, output: OutputFormat, maxTransitions: Int) -> Int32 {
+        let watcher = Platform.FileWatcher()
+        var first = true
+        while true {
+            // Stamped before they are read: a save during the run is a change.
+            let stamps = files.map(Platform.stamp)
+            // Between runs, on a terminal: the cursor home, the screen cleared.
+            if !first && console.terminalColumns != nil { console.print("\u{1b}[H\u{1b}[2J", terminator: "") }
+            first = false
+            let noted = ProfileLoader.ReadPaths()
+            let status = play(console: console, output: output, maxTransitions: maxTransitions, noting: noted)
+            if console.failed { return 1 }
+            let profiles = noted.paths.filter { !files.contains($0) }
+            let what = status == 0 ? "every check holds" : status == 1 ? "a check failed" : "bad input or a limit"
+            let watched =
+                "\(files.count) file" + (files.count == 1 ? "" : "s")
+                + (profiles.isEmpty ? "" : " and \(profiles.count) profile file" + (profiles.count == 1 ? "" : "s"))
+            console.error("outbox run --watch: \(what) (status \(status)); watching \(watched) for changes, Ctrl-C ends")
+            if console.failed { return 1 }
+            watcher.wait(for: files + profiles, seen: stamps + profiles.map(Platform.stamp))
+        }
+    }
+
+    /// The options checked, or nil when one is bad (the message is printed).
+    func options(console: Console) -> (OutputFormat, Int)? {
         let output: OutputFormat
         switch FormatWords.parse(self.format, command: Self.prefix, available: FormatWords.run) {
         case .failure(let why):
             console.error(why.message)
-            return 2
+            return nil
         case .success(let word): output = OutputFormat(word)!
         }
         let maxTransitions: Int
         switch Self.maxTransitions(self.maxTransitions, command: Self.prefix) {
         case .failure(let why):
             console.error(why.message)
-            return 2
+            return nil
         case .success(let n): maxTransitions = n
         }
-        let quiet = self.quiet, stateDir = self.stateDir
         guard !files.isEmpty else {
             console.error("outbox run: no scenario file given")
             console.error("usage: " + Self.synopsis)
-            return 2
+            return nil
         }
         if output == .svg && files.count > 1 {
             console.error("outbox run: --format svg draws one file; give one, or use --format html for several (one page, a section per file)")
-            return 2
+            return nil
         }
+        return (output, maxTransitions)
+    }
+
+    /// Plays the files once; returns the exit status. `noting` keeps the
+    /// profile files the scenarios name.
+    func play(console: Console, output: OutputFormat, maxTransitions: Int, noting: ProfileLoader.ReadPaths? = nil)
+        -> Int32
+    {
+        let quiet = self.quiet, stateDir = self.stateDir
         // A picture is drawn from the whole run: its journal is kept, nothing is printed as it happens.
         let picture = output == .html || output == .svg
         let junit = output == .junit
@@ -122,7 +171,9 @@ struct RunCommand: OutboxSubcommand {
                 bad = true
                 continue
             }
-            switch Scenario.parse(text, file: f, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: f))) {
+            // A device on disk may hold requests of any name: expect lines are not held to the file's.
+            let profiles = ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: f), noting: noting)
+            switch Scenario.parse(text, file: f, profiles: profiles, savedDevice: stateDir != nil) {
             case .success(let s): scenarios.append(s)
             case .failure(let e):
                 for problem in e.errors { console.error(problem.description) }

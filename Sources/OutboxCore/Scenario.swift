@@ -92,11 +92,16 @@ public typealias ScenarioError = Diagnostic
 
 extension Scenario {
     /// Parses a scenario; every problem found is returned, and then nothing runs.
+    ///
+    /// An `expect` naming a request no line of the file creates is one of those
+    /// problems, unless `savedDevice` (`outbox run --state-dir`): a device on
+    /// disk may hold requests of any name.
     public static func parse(
-        _ text: String, file: String, profiles: ProfileResolver = .builtins
+        _ text: String, file: String, profiles: ProfileResolver = .builtins, savedDevice: Bool = false
     ) -> Result<Scenario, ScenarioErrors> {
         var parser = ScenarioParser(file: file)
         parser.resolver = profiles
+        parser.savedDevice = savedDevice
         return parser.parse(text)
     }
 
@@ -294,8 +299,26 @@ struct ScenarioParser {
     var seenDevice = false
     /// Indices in `device.saved` of LinkTrail lines that gave no `key`: given LT-7's at the end.
     var keyless: [Int] = []
+    /// The request names the lines played create, in the order first met.
+    var createdNames = Set<String>()
+    var createdOrder: [String] = []
+    /// Names only lines left out (`skipped`) create.
+    var skippedNames = Set<String>()
+    var launches = false
+    /// An action line was not understood: the names it creates are not known,
+    /// so names in `expect` lines are not checked (one error, not a cascade).
+    var actionUnread = false
+    /// The request names the `expect` lines played check, each at its first line.
+    var checkedNames: [(line: Int, name: String)] = []
+    var checkedSeen = Set<String>()
+    /// A saved device gives the starting requests: any name may exist.
+    var savedDevice = false
 
     init(file: String) { self.file = file }
+
+    /// The first words of a scenario's statements and checks, for "did you mean".
+    static let statementWords = ["profile", "compare", "set", "saved", "device", "at", "expect"]
+    static let checkWords = ["state", "dropped", "attempts", "saved", "received", "counted", "log", "completion", "revenue"]
 
     mutating func fail(_ line: Int, _ message: String) {
         errors.append(ScenarioError(file: file, line: line, message: message))
@@ -362,6 +385,7 @@ struct ScenarioParser {
                     if let c = checkTails.find(tail, in: bytes) {
                         steps.append(line: lineNo, time: t, check: c, text: codeText)
                     } else if let c = check(lineNo, lexer.words(from: 3)) {
+                        noteChecked(lineNo, c)
                         let k = steps.add(c)
                         checkTails.add(tail, in: bytes, k)
                         steps.append(line: lineNo, time: t, check: k, text: codeText)
@@ -374,6 +398,10 @@ struct ScenarioParser {
         }
         if profile == nil && errors.isEmpty {
             fail(1, "no profile line, expected `profile linktrail|ios|android|flutter` first")
+        }
+        if let profile, !savedDevice, !actionUnread, checkRequestNames(profile) {
+            // Found after the lines: in line order with the rest, a line's own problems first.
+            errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
         }
         guard errors.isEmpty, let profile, let settings else { return .failure(ScenarioErrors(errors: errors)) }
         for i in keyless {
@@ -453,7 +481,10 @@ struct ScenarioParser {
             // After a bad profile line the rest cannot be checked: one error, not one a line.
             if profileLineFailed { return }
             guard w[0] == "profile" else {
-                fail(n, "`\(w[0])` before the profile, expected `profile \(ProfileResolver.builtinNames("|"))` first")
+                fail(
+                    n,
+                    "`\(w[0])` before the profile, expected `profile \(ProfileResolver.builtinNames("|"))` first"
+                        + Suggest.hint(w[0], among: ["profile"]))
                 return
             }
             guard w.count == 2 else {
@@ -551,17 +582,25 @@ struct ScenarioParser {
                 return
             }
             guard let c = check(n, Array(w[3...])) else { return }
+            noteChecked(n, c)
             let k = steps.add(c)
             var code = code
             code.withUTF8 { steps.append(line: n, time: t, check: k, text: $0) }
         default:
-            fail(n, "unknown statement `\(w[0])`, expected profile, compare, set, saved, device, at or expect")
+            fail(
+                n,
+                "unknown statement `\(w[0])`, expected profile, compare, set, saved, device, at or expect"
+                    + Suggest.hint(w[0], among: ScenarioParser.statementWords))
         }
     }
 
     /// A `saved` or `device` line: what the device holds when the scenario starts.
     mutating func startingContents(_ n: Int, _ w: [String], _ code: String) {
         let word = w[0]
+        if word == "saved", w.count >= 3, let kind = RequestKind(word: w[1]) {
+            // A line left out on the profile played (below) creates nothing there.
+            noteCreated(w[2], skipped: playing != nil && DeviceStart.kind(kind, on: profile ?? playing!) != nil)
+        }
         guard !seenAt else {
             fail(
                 n, "`\(word)` after the first `at` line, expected the device's starting contents before the first `at`")
@@ -661,12 +700,16 @@ struct ScenarioParser {
         switch a {
         case .failure(let why):
             fail(n, why.message)
+            actionUnread = true
             return nil
         case .success(let action):
             if playing != nil, let why = action.lackedReason(on: profile) {
+                noteCreated(by: action, skipped: true)
                 skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why))
                 return nil
             }
+            // An action the profile lacks is an error below, and still creates its names: one error, not two.
+            noteCreated(by: action)
             if playing != nil, case .settingChanged(let key, let value) = action,
                 let why = settingLacked(n, key, value)
             {
@@ -687,6 +730,81 @@ struct ScenarioParser {
             }
             return action
         }
+    }
+
+    // MARK: Request names in expect lines
+
+    /// A request name a line creates; `skipped`: a line left out on the profile played.
+    mutating func noteCreated(_ name: String, skipped: Bool = false) {
+        if skipped {
+            skippedNames.insert(name)
+        } else if createdNames.insert(name).inserted {
+            createdOrder.append(name)
+        }
+    }
+
+    /// The names an action creates (`Simulation.apply`); the consent gate's
+    /// install is made at the first launch.
+    mutating func noteCreated(by action: Action, skipped: Bool = false) {
+        switch action {
+        case .eventTracked(let e): noteCreated(e.name, skipped: skipped)
+        case .pingSent: noteCreated("ping", skipped: skipped)
+        case .screenViewed(let name), .productViewed(let name), .notificationReported(let name):
+            noteCreated(name, skipped: skipped)
+        case .loggedOut:
+            for name in ["logout", "token-removal", "anonymous-ping"] { noteCreated(name, skipped: skipped) }
+        case .appLaunched: launches = true
+        default: break
+        }
+    }
+
+    /// The request a check looks at by name when it can only hold if such a
+    /// request exists: `received` and `counted` of 0 hold for a name never
+    /// made (docs/scenarios.md), so they name none.
+    static func requestName(_ c: Check) -> String? {
+        switch c {
+        case .state(let name, _), .dropped(let name, _), .attempts(let name, _), .completion(let name, _):
+            return name
+        case .received(let name, let n), .counted(let name, let n):
+            return n > 0 ? name : nil
+        case .saved, .log, .revenue: return nil
+        }
+    }
+
+    /// Keeps a request name a check played needs, to look for once every line
+    /// is read (kept once, at its first line).
+    mutating func noteChecked(_ n: Int, _ c: Check) {
+        guard !savedDevice, let name = ScenarioParser.requestName(c) else { return }
+        if checkedSeen.insert(name).inserted { checkedNames.append((n, name)) }
+    }
+
+    /// A check played that needs a request no line played can create could
+    /// only fail: bad input, found before anything runs. The lines played are
+    /// those of the profile played (`outbox compare` leaves some out), so a
+    /// file rewritten without its skipped lines reads the same. Returns
+    /// whether it found any.
+    mutating func checkRequestNames(_ profile: Profile) -> Bool {
+        if launches && profile.hasConsentGate { noteCreated("install") }
+        var found = false
+        for c in checkedNames where !createdNames.contains(c.name) {
+            found = true
+            let hint = Suggest.hint(c.name, among: createdOrder)
+            let shown = createdOrder.prefix(8).map { "`" + SafeText.escaped($0, max: 60) + "`" }
+            // With a suggestion the list is left out: the suggestion is the line to read.
+            let expected =
+                createdOrder.isEmpty || !hint.isEmpty
+                ? "expected a name a track, screen, product, notification, ping, logout or saved line creates"
+                : "expected one of: " + shown.joined(separator: ", ")
+                    + (createdOrder.count > 8 ? " (and \(createdOrder.count - 8) more)" : "")
+            var what = "no line of the file creates a request named `\(SafeText.escaped(c.name, max: 60))`"
+            if skippedNames.contains(c.name) {
+                what += " on profile \(profile.rawValue) (the lines that do are left out: it lacks what they do)"
+            } else if c.name == "install" && launches {
+                what += " (an install comes with the consent gate; profile \(profile.rawValue) has none)"
+            }
+            fail(c.line, what + ", " + expected + hint)
+        }
+        return found
     }
 
     mutating func check(_ n: Int, _ w: [String]) -> Check? {
@@ -711,7 +829,8 @@ struct ScenarioParser {
                 fail(
                     n,
                     "unknown state `\(w[2])`, expected one of: "
-                        + RequestState.allCases.map(\.word).joined(separator: ", "))
+                        + RequestState.allCases.map(\.word).joined(separator: ", ")
+                        + Suggest.hint(w[2], among: RequestState.allCases.map(\.word)))
                 return nil
             }
             return .state(w[1], s)
@@ -721,7 +840,8 @@ struct ScenarioParser {
                 fail(
                     n,
                     "unknown drop reason `\(w[2])`, expected one of: "
-                        + DropReason.allCases.map(\.word).joined(separator: ", "))
+                        + DropReason.allCases.map(\.word).joined(separator: ", ")
+                        + Suggest.hint(w[2], among: DropReason.allCases.map(\.word)))
                 return nil
             }
             return .dropped(w[1], r)
@@ -748,7 +868,7 @@ struct ScenarioParser {
             case "false": c = .failure
             case "none": c = .none
             default:
-                fail(n, "bad completion `\(w[2])`, expected true, false or none")
+                fail(n, "bad completion `\(w[2])`, expected true, false or none" + Suggest.hint(w[2], among: ["true", "false", "none"]))
                 return nil
             }
             return .completion(w[1], c)
@@ -766,7 +886,7 @@ struct ScenarioParser {
             fail(
                 n,
                 "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log, completion or revenue"
-            )
+                    + Suggest.hint(w[0], among: ScenarioParser.checkWords))
             return nil
         }
     }
@@ -775,7 +895,9 @@ struct ScenarioParser {
 /// The words of an action, shared by scenario lines and the UI's `:` command line.
 public enum ActionSyntax {
     /// nil never; a failure names what was wrong and what was expected.
-    public static func parse(_ w: [String]) -> Result<Action, Problem>? {
+    /// `alsoKnown`: words the caller reads besides actions (the live screen's
+    /// `:` commands), offered too when a mistyped verb is close to one.
+    public static func parse(_ w: [String], alsoKnown: [String] = []) -> Result<Action, Problem>? {
         guard let verb = w.first else { return .failure(Problem("missing action, expected one of: " + verbs)) }
         let args = Array(w.dropFirst())
         func none(_ a: Action) -> Result<Action, Problem> {
@@ -794,12 +916,12 @@ public enum ActionSyntax {
         case "logout": return none(.loggedOut)
         case "consent":
             guard args.count == 1, args[0] == "grant" || args[0] == "deny" else {
-                return .failure(Problem("bad consent, expected `consent grant` or `consent deny`"))
+                return .failure(Problem("bad consent\(quoted(args)), expected `consent grant` or `consent deny`" + hint(args, ["grant", "deny"])))
             }
             return .success(args[0] == "grant" ? .consentGranted : .consentDenied)
         case "network":
             guard args.count == 1, args[0] == "online" || args[0] == "offline" else {
-                return .failure(Problem("bad network, expected `network online` or `network offline`"))
+                return .failure(Problem("bad network\(quoted(args)), expected `network online` or `network offline`" + hint(args, ["online", "offline"])))
             }
             return .success(args[0] == "online" ? .networkWentOnline : .networkWentOffline)
         case "screen": return named { .screenViewed($0) }
@@ -811,8 +933,23 @@ public enum ActionSyntax {
             guard args.count == 2 else { return .failure(Problem("bad set, expected `set <key> <value>`")) }
             return .success(.settingChanged(key: args[0], value: args[1]))
         default:
-            return .failure(Problem("unknown action `\(verb)`, expected one of: " + verbs))
+            return .failure(
+                Problem("unknown action `\(verb)`, expected one of: " + verbs + Suggest.hint(verb, among: verbWords + alsoKnown)))
         }
+    }
+
+    /// The words of `verbs`, for "did you mean".
+    public static let verbWords = [
+        "launch", "quit", "getinstance", "consent", "track", "ping", "screen", "product", "notification", "logout",
+        "network", "server", "set",
+    ]
+
+    /// ` `word`` for the one word after a verb that was wrong, "" for none or several.
+    static func quoted(_ args: [String]) -> String { args.count == 1 ? " `\(args[0])`" : "" }
+
+    /// "did you mean" for the one word after a verb.
+    static func hint(_ args: [String], _ known: [String]) -> String {
+        args.count == 1 ? Suggest.hint(args[0], among: known) : ""
     }
 
     /// The scenario words for an action: what `parse` reads back to the same action.
@@ -924,8 +1061,12 @@ public enum ActionSyntax {
 
     static func server(_ args: [String]) -> Result<Action, Problem> {
         let form = "`server <answer> [x<N> | always]` with ok, a status 100-599, timeout, lost or partial"
-        guard (1...2).contains(args.count), let answer = Answer(word: args[0]) else {
-            return .failure(Problem("bad server line, expected " + form))
+        guard (1...2).contains(args.count) else { return .failure(Problem("bad server line, expected " + form)) }
+        guard let answer = Answer(word: args[0]) else {
+            let hint =
+                Suggest.status(args[0]).map { "; did you mean `\($0)`?" }
+                ?? Suggest.hint(args[0], among: ["ok", "timeout", "lost", "partial"])
+            return .failure(Problem("bad server line: unknown answer `\(args[0])`, expected " + form + hint))
         }
         var rep = ServerRepeat.times(1)
         if args.count == 2 {
@@ -934,7 +1075,8 @@ public enum ActionSyntax {
             } else if args[1].hasPrefix("x"), let n = Int(args[1].dropFirst()), n >= 1 {
                 rep = .times(n)
             } else {
-                return .failure(Problem("bad repeat `\(args[1])`, expected x<N> (N ≥ 1) or always"))
+                return .failure(
+                    Problem("bad repeat `\(args[1])`, expected x<N> (N ≥ 1) or always" + Suggest.hint(args[1], among: ["always"])))
             }
         }
         return .success(.serverPlanned(answer, rep))

@@ -95,11 +95,13 @@ public struct Settings: Equatable, Sendable {
     /// Applies `set key value`; the error says what was wrong and what was expected.
     public mutating func set(_ key: String, _ value: String, profile: Profile) -> String? {
         guard let k = Settings.keys.first(where: { $0.name == key }) else {
-            return "unknown setting '\(key)', expected one of: " + Settings.keys(on: profile).map(\.name).joined(separator: ", ")
+            let names = Settings.keys(on: profile).map(\.name)
+            return "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ")
+                + Suggest.hint(key, among: names)
         }
         guard k.exists(on: profile) else {
             let why = k.needs == .retry ? "it never retries" : "it has no consent gate"
-            return "setting '\(key)' does not exist on profile \(profile.rawValue) (\(why))"
+            return "setting `\(key)` does not exist on profile \(profile.rawValue) (\(why))"
         }
         return apply(key, value)
     }
@@ -107,9 +109,14 @@ public struct Settings: Equatable, Sendable {
     /// Applies `set key value` whatever the profile (a profile file's own `set` lines).
     mutating func apply(_ key: String, _ value: String) -> String? {
         guard let k = Settings.keys.first(where: { $0.name == key }) else {
-            return "unknown setting '\(key)', expected one of: " + Settings.keys.map(\.name).joined(separator: ", ")
+            let names = Settings.keys.map(\.name)
+            return "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ") + Suggest.hint(key, among: names)
         }
-        func bad() -> String { "bad value '\(value)' for \(key), expected \(k.expected)" }
+        func bad() -> String {
+            let hint = key == "requireConsent" ? Suggest.hint(value, among: ["true", "false"])
+                : key == "retry.jitter" ? Suggest.hint(value, among: Jitter.allCases.map(\.rawValue)) : ""
+            return "bad value `\(value)` for \(key), expected \(k.expected)" + hint
+        }
         switch key {
         case "requireConsent":
             guard value == "true" || value == "false" else { return bad() }

@@ -248,7 +248,9 @@ extension AppModel {
             mode = .help(0)
             return nil
         }
-        guard let parsed = ActionSyntax.parse(words) else { return nil }
+        // A mistyped word may be one of the commands above: "did you mean" offers them too.
+        let commands = ["compare", "profile", "break", "play", "export", "log", "help"]
+        guard let parsed = ActionSyntax.parse(words, alsoKnown: commands) else { return nil }
         switch parsed {
         case .failure(let p): message = (p.message, true)
         case .success(let a):

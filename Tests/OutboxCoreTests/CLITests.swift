@@ -60,7 +60,7 @@ final class CLITests: XCTestCase {
             at 1s track purchase
             expect at 2s state purchase queued       # wrong: it was delivered
             expect at 2s attempts purchase 1         # right
-            expect at 2s state nobody delivered      # no such request
+            expect at 500ms state purchase pending   # not made yet
             expect at 2s received nobody 0           # 0 for an unknown name holds
             """)
         let (status, out, err) = cli(["run", path])
@@ -69,7 +69,7 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(err.contains("expect at 2s state purchase queued"), err)
         XCTAssertTrue(err.contains("found #1 is delivered"), err)
         XCTAssertTrue(err.contains("\(path):8: "), err)
-        XCTAssertTrue(err.contains("no request is named 'nobody'"), err)
+        XCTAssertTrue(err.contains("no request is named 'purchase'"), err)
         XCTAssertFalse(err.contains("\(path):7:"), "a holding check is not an error:\n\(err)")
         XCTAssertFalse(err.contains("\(path):9:"), "received on an unknown name means 0:\n\(err)")
         // The run still happened: timeline, the failed check marked, a summary.
@@ -391,7 +391,8 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(out.hasPrefix("OVERVIEW: play scenario files headless and check their expect lines\n"), out)
             XCTAssertTrue(
                 out.contains(
-                    "\nUSAGE: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n\n"
+                    "\nUSAGE: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n"
+                        + "                  [--watch]\n\n"
                 ), out)
             XCTAssertEqual(out.components(separatedBy: "USAGE:").count, 2, out)
             XCTAssertFalse(out.contains("outbox state"), out)

@@ -277,8 +277,8 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(
             rerr.split(separator: "\n").map { String($0.prefix(40)) },
             [
-                "f.outbox:2: setting 'retry.attempts' doe", "f.outbox:4: Positive User (UserCom) SDK ",
-                "f.outbox:5: setting 'retry.delays' does ",
+                "f.outbox:2: setting `retry.attempts` doe", "f.outbox:4: Positive User (UserCom) SDK ",
+                "f.outbox:5: setting `retry.delays` does ",
             ])
         let (cs, out, cerr) = run(["compare", path, "--profiles", "linktrail,flutter", "--width", "160"])
         XCTAssertEqual(cs, 0, cerr)
@@ -294,7 +294,7 @@ final class CompareTests: XCTestCase {
         let (bs, _, berr) = run(["compare", bad])
         XCTAssertEqual(bs, 2)
         XCTAssertEqual(
-            berr, "g.outbox:2: bad value 'many' for retry.attempts, expected a whole number from 1 to 1000\n")
+            berr, "g.outbox:2: bad value `many` for retry.attempts, expected a whole number from 1 to 1000\n")
     }
 
     /// The file's `compare` line chooses the profiles; --profiles overrides it.

@@ -71,10 +71,10 @@ final class LimitsTests: XCTestCase {
     /// limit, in a file and through `:set` (both go through Settings.set).
     func testTimesPastTheLimitAreBadInput() throws {
         let cases: [(String, String)] = [
-            ("set retry.delays 999999999999h", "bad value '999999999999h' for retry.delays, expected comma-separated times up to 100000h"),
-            ("set retry.delays 2s,100001h", "bad value '2s,100001h' for retry.delays"),
-            ("set timeout 999999999999h", "bad value '999999999999h' for timeout, expected a time up to 100000h"),
-            ("set latency 100000h1ms", "bad value '100000h1ms' for latency"),
+            ("set retry.delays 999999999999h", "bad value `999999999999h` for retry.delays, expected comma-separated times up to 100000h"),
+            ("set retry.delays 2s,100001h", "bad value `2s,100001h` for retry.delays"),
+            ("set timeout 999999999999h", "bad value `999999999999h` for timeout, expected a time up to 100000h"),
+            ("set latency 100000h1ms", "bad value `100000h1ms` for latency"),
             ("at 999999999999h launch", "bad time `999999999999h`, expected at most 100000h"),
             ("expect at 100001h saved 0", "bad time `100001h`, expected at most 100000h"),
         ]
@@ -97,7 +97,7 @@ final class LimitsTests: XCTestCase {
     func testSimulationRefusesASettingPastTheLimit() {
         var sim = Simulation(profile: .linktrail)
         let why = sim.apply(.settingChanged(key: "timeout", value: "999999999999h"))
-        XCTAssertEqual(why, "bad value '999999999999h' for timeout, expected a time up to 100000h, e.g. 10s")
+        XCTAssertEqual(why, "bad value `999999999999h` for timeout, expected a time up to 100000h, e.g. 10s")
         XCTAssertEqual(sim.settings.timeout, 10_000)
     }
 
@@ -129,7 +129,7 @@ final class LimitsTests: XCTestCase {
         let path = try write("profile ios\nset retry.attempts 1000000000\n")
         let (status, _, err) = cli(["run", path])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(err, "\(path):2: bad value '1000000000' for retry.attempts, expected a whole number from 1 to 1000\n")
+        XCTAssertEqual(err, "\(path):2: bad value `1000000000` for retry.attempts, expected a whole number from 1 to 1000\n")
         var s = Settings(profile: .ios)
         XCTAssertNil(s.set("retry.attempts", "1000", profile: .ios))
         XCTAssertNotNil(s.set("retry.attempts", "1001", profile: .ios))
@@ -263,7 +263,7 @@ final class OutputSafetyTests: XCTestCase {
     }
 
     func testTimelineShowsControlBytesEscaped() throws {
-        let path = try write("profile ios\nat 0 launch\nat 1s track \"\u{1b}]2;TITLE\u{07}\"\nat 2s track \"\u{1b}[2J\u{9b}1m\"\nexpect at 3s state \"\u{1b}[31m\" delivered\n")
+        let path = try write("profile ios\nat 0 launch\nat 1s track \"\u{1b}]2;TITLE\u{07}\"\nat 2s track \"\u{1b}[2J\u{9b}1m\"\nexpect at 3s state \"\u{1b}]2;TITLE\u{07}\" queued\n")
         let (status, out, err) = cli(["run", path])
         XCTAssertEqual(status, 1)
         assertNoControlBytes(out, "stdout")
@@ -271,7 +271,7 @@ final class OutputSafetyTests: XCTestCase {
         let lines = out.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines[1], "00:00:01.000  #1    event          \\x1b]2;TITLE\\x07 new → pending                                             IOS-1")
         XCTAssertTrue(out.contains("completion(#2 '\\x1b[2J\\u{9b}1m'): true"), out)
-        XCTAssertTrue(err.contains("check failed: expect at 3s state \"\\x1b[31m\" delivered: found no request is named '\\x1b[31m'"), err)
+        XCTAssertTrue(err.contains("check failed: expect at 3s state \"\\x1b]2;TITLE\\x07\" queued: found #1 is delivered"), err)
 
         // JSONL keeps the names exact, as JSON escapes.
         let (_, json, _) = cli(["run", "--format", "jsonl", path])

@@ -1017,10 +1017,10 @@ final class ProfileStatementTests: XCTestCase {
             ("set retry.attempts", "bad set line, expected `set KEY VALUE`"),
             (
                 "set nope 1",
-                "unknown setting 'nope', expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed"
+                "unknown setting `nope`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed"
             ),
-            ("set retry.jitter half", "bad value 'half' for retry.jitter, expected none, full or equal"),
-            ("set requireConsent yes", "bad value 'yes' for requireConsent, expected true or false"),
+            ("set retry.jitter half", "bad value `half` for retry.jitter, expected none, full or equal"),
+            ("set requireConsent yes", "bad value `yes` for requireConsent, expected true or false"),
             (
                 "set requireConsent true",
                 "setting requireConsent needs the consent gate, expected `component consent-gate ...`"
@@ -1086,17 +1086,17 @@ final class ProfileStatementTests: XCTestCase {
         let attempts = "for retry.attempts, expected a whole number from 1 to 1000"
         let delays = "for retry.delays, expected comma-separated times up to 100000h, e.g. 2s,4s"
         let cases: [(String, String)] = [
-            ("set retry.attempts 0", "bad value '0' " + attempts),
-            ("set retry.attempts 1001", "bad value '1001' " + attempts),
-            ("set retry.attempts 99999999999999999999", "bad value '99999999999999999999' " + attempts),
-            ("set retry.attempts -1", "bad value '-1' " + attempts),
-            ("set retry.delays 100001h", "bad value '100001h' " + delays),
-            ("set retry.delays 99999999999999999999ms", "bad value '99999999999999999999ms' " + delays),
-            ("set retry.delays 1s,,2s", "bad value '1s,,2s' " + delays),
-            ("set latency 100001h", "bad value '100001h' for latency, expected a time up to 100000h, e.g. 200ms"),
-            ("set timeout x", "bad value 'x' for timeout, expected a time up to 100000h, e.g. 10s"),
-            ("set seed -1", "bad value '-1' for seed, expected a whole number"),
-            ("set seed 99999999999999999999", "bad value '99999999999999999999' for seed, expected a whole number"),
+            ("set retry.attempts 0", "bad value `0` " + attempts),
+            ("set retry.attempts 1001", "bad value `1001` " + attempts),
+            ("set retry.attempts 99999999999999999999", "bad value `99999999999999999999` " + attempts),
+            ("set retry.attempts -1", "bad value `-1` " + attempts),
+            ("set retry.delays 100001h", "bad value `100001h` " + delays),
+            ("set retry.delays 99999999999999999999ms", "bad value `99999999999999999999ms` " + delays),
+            ("set retry.delays 1s,,2s", "bad value `1s,,2s` " + delays),
+            ("set latency 100001h", "bad value `100001h` for latency, expected a time up to 100000h, e.g. 200ms"),
+            ("set timeout x", "bad value `x` for timeout, expected a time up to 100000h, e.g. 10s"),
+            ("set seed -1", "bad value `-1` for seed, expected a whole number"),
+            ("set seed 99999999999999999999", "bad value `99999999999999999999` for seed, expected a whole number"),
             ("on 600 drop rejected rule ACME-3", "unknown answer class `600`, "),
             ("on 099 drop rejected rule ACME-3", "unknown answer class `099`, "),
             ("on 42 retry rule ACME-2", "unknown answer class `42`, "),

@@ -86,7 +86,7 @@ final class CompareTests: XCTestCase {
         s.command("set retry.attempts 0")
         XCTAssertEqual(s.model.message?.isError, true)
         XCTAssertEqual(
-            s.model.message?.text, "bad value '0' for retry.attempts, expected a whole number from 1 to 1000")
+            s.model.message?.text, "bad value `0` for retry.attempts, expected a whole number from 1 to 1000")
         XCTAssertEqual(s.model.columns.map(\.settings.retryAttempts), [3, 4, 0])
         let lines = s.model.recorded.count
         // No column has it: an error, nothing recorded.

@@ -171,7 +171,10 @@ struct ProfileParser {
     mutating func statement(_ n: Int, _ w: [String]) {
         if !sawProfile {
             guard w[0] == "profile" else {
-                fail(n, "\(ProfileParser.q(w[0])) before the profile's name, expected `profile NAME` first")
+                fail(
+                    n,
+                    "\(ProfileParser.q(w[0])) before the profile's name, expected `profile NAME` first"
+                        + Suggest.hint(w[0], among: ["profile"]))
                 return
             }
             guard w.count == 2 else { return fail(n, "bad profile line, expected `profile NAME`") }
@@ -197,7 +200,8 @@ struct ProfileParser {
             guard let b = base(w[1]) else {
                 return fail(
                     n, "unknown base profile \(ProfileParser.q(w[1])), expected one of: "
-                        + Builtins.all.map(\.name).joined(separator: ", "))
+                        + Builtins.all.map(\.name).joined(separator: ", ")
+                        + Suggest.hint(w[1], among: Builtins.all.map(\.name)))
             }
             let (name, title) = (d.name, d.title)
             d = b.spec.draft
@@ -258,7 +262,8 @@ struct ProfileParser {
         case "say": sayLine(n, w)
         default:
             fail(
-                n, "unknown statement \(ProfileParser.q(w[0])), expected one of: profile, " + known.joined(separator: ", "))
+                n, "unknown statement \(ProfileParser.q(w[0])), expected one of: profile, " + known.joined(separator: ", ")
+                    + Suggest.hint(w[0], among: ["profile"] + known))
         }
         sawOther = true
     }
@@ -358,7 +363,7 @@ struct ProfileParser {
         guard w.count >= 2 else { return fail(n, "bad requests line, " + expected) }
         for word in w.dropFirst() {
             guard ProfileParser.requestWords.contains(word), let k = RequestKind(word: word) else {
-                return fail(n, "unknown request \(ProfileParser.q(word)), " + expected)
+                return fail(n, "unknown request \(ProfileParser.q(word)), " + expected + Suggest.hint(word, among: ProfileParser.requestWords))
             }
             kinds |= 1 << k.rawValue
             if k == .logout { kinds |= 1 << RequestKind.tokenRemoval.rawValue | 1 << RequestKind.anonymousPing.rawValue }
@@ -372,7 +377,8 @@ struct ProfileParser {
             guard let k = RequestKind(word: word) else {
                 fail(
                     n, "unknown request kind \(ProfileParser.q(word)), expected some of: "
-                        + RequestKind.allCases.map(\.word).joined(separator: ", "))
+                        + RequestKind.allCases.map(\.word).joined(separator: ", ")
+                        + Suggest.hint(word, among: RequestKind.allCases.map(\.word)))
                 return nil
             }
             mask |= 1 << k.rawValue
@@ -427,7 +433,11 @@ struct ProfileParser {
             }
             d.flush = FlushRules(start: r[0], more: r[1], stop: r[2], send: r[3])
         default:
-            fail(n, "unknown component \(ProfileParser.q(w.count > 1 ? w[1] : "")), expected consent-gate or flush")
+            let word = w.count > 1 ? w[1] : ""
+            fail(
+                n,
+                "unknown component \(ProfileParser.q(word)), expected consent-gate or flush"
+                    + Suggest.hint(word, among: ["consent-gate", "flush"]))
         }
     }
 
@@ -462,13 +472,18 @@ struct ProfileParser {
         case "queue": action = .queue
         case "drop":
             guard w.count > 3, let reason = DropReason(word: w[3]), reason != .consent else {
+                let word = w.count > 3 ? w[3] : ""
                 return fail(
-                    n, "bad drop reason \(ProfileParser.q(w.count > 3 ? w[3] : "")), expected rejected, exhausted or not-saved")
+                    n, "bad drop reason \(ProfileParser.q(word)), expected rejected, exhausted or not-saved"
+                        + Suggest.hint(word, among: ["rejected", "exhausted", "not-saved"]))
             }
             action = .drop(reason)
             i += 1
         default:
-            return fail(n, "unknown answer action \(ProfileParser.q(w[i])), " + form)
+            return fail(
+                n,
+                "unknown answer action \(ProfileParser.q(w[i])), " + form
+                    + Suggest.hint(w[i], among: ["deliver", "retry", "queue", "drop"]))
         }
         i += 1
         var rule: RuleID?
@@ -497,7 +512,9 @@ struct ProfileParser {
         guard AnswerClass.words.contains(cls) || AnswerClass.isStatus(cls) else {
             return fail(
                 n, "unknown answer class \(ProfileParser.q(cls)), expected a status (403), "
-                    + AnswerClass.words.joined(separator: ", ") + " or exhausted")
+                    + AnswerClass.words.joined(separator: ", ") + " or exhausted"
+                    + (Suggest.status(cls).map { "; did you mean `\($0)`?" }
+                        ?? Suggest.hint(cls, among: AnswerClass.words + ["exhausted"])))
         }
         if action == .deliver && !(cls == "2xx" || cls == "partial" || cls.hasPrefix("2")) {
             return fail(n, "`deliver` for \(cls): only a 2xx or partial answer is delivered")
@@ -515,7 +532,7 @@ struct ProfileParser {
             case "launch": d.resendLaunch = nil
             case "network": d.resendNetwork = nil
             case "getinstance": d.resendGetInstance = nil
-            default: fail(n, "unknown resend trigger \(ProfileParser.q(w[2])), " + form)
+            default: fail(n, "unknown resend trigger \(ProfileParser.q(w[2])), " + form + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
             }
             return
         }
@@ -528,7 +545,7 @@ struct ProfileParser {
         case "launch": d.resendLaunch = resend
         case "network": d.resendNetwork = resend
         case "getinstance": d.resendGetInstance = resend
-        default: fail(n, "unknown resend trigger \(ProfileParser.q(w[2])), " + form)
+        default: fail(n, "unknown resend trigger \(ProfileParser.q(w[2])), " + form + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
         }
     }
 
@@ -536,7 +553,8 @@ struct ProfileParser {
         guard w.count == 3 else { return fail(n, "bad say line, expected `say KEY \"TEXT\"`") }
         guard let key = TextKey(rawValue: w[1]) else {
             return fail(
-                n, "unknown text \(ProfileParser.q(w[1])), expected one of: " + TextKey.allCases.map(\.rawValue).joined(separator: ", "))
+                n, "unknown text \(ProfileParser.q(w[1])), expected one of: " + TextKey.allCases.map(\.rawValue).joined(separator: ", ")
+                    + Suggest.hint(w[1], among: TextKey.allCases.map(\.rawValue)))
         }
         if w[2].isEmpty {
             // Only the warning is optional: every other line says what happened.

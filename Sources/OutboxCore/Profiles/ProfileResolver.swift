@@ -9,7 +9,10 @@ public struct ProfileResolver: Sendable {
     /// Built-ins only: the core reads no files.
     public static let builtins = ProfileResolver { name in
         if let p = Builtins.named(name) { return .success(p) }
-        return .failure(Problem("unknown profile `\(SafeText.escaped(name, max: 60))`, expected \(builtinNames(", ", last: " or "))"))
+        return .failure(
+            Problem(
+                "unknown profile `\(SafeText.escaped(name, max: 60))`, expected \(builtinNames(", ", last: " or "))"
+                    + Suggest.hint(name, among: Builtins.all.map(\.name))))
     }
 
     /// The built-ins' names, joined (`linktrail|ios|android|flutter`).
