@@ -55,7 +55,7 @@ final class UserFolderTests: XCTestCase {
         let (s1, _, e1) = cli(["profiles", "broken"])
         XCTAssertEqual(s1, 2)
         XCTAssertTrue(
-            e1.contains("\(home)/outbox/profiles/broken.profile:3: bad value '0' for retry.attempts, expected a whole number from 1 to 1000"),
+            e1.contains("\(home)/outbox/profiles/broken.profile:3: bad value `0` for retry.attempts, expected a whole number from 1 to 1000"),
             e1)
         try write("profile other\nbase ios\n", "mine.profile")
         let (s2, _, e2) = cli(["profiles", "mine"])
