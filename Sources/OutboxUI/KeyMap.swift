@@ -174,9 +174,9 @@ public enum KeyMap {
         b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
         b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
         b([.char("e")], .export, "general", "export the timeline (asks where)", nil),
-        b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
+        b([.char(":")], .commandLine, "general", "command line (↑ ↓ history, Tab completes): any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
-        b([.click], .click, "mouse", "a row selects it, a state tab shows it, a column's title sorts by it, the detail or log focuses it", nil),
+        b([.click], .click, "mouse", "selects a row, shows a tab, sorts by a column's title, focuses the detail or the log", nil),
         b([.wheel], .wheel, "mouse", "scrolls the pane under the pointer (list, detail, log) 3 lines; the help too", nil),
     ]
 
