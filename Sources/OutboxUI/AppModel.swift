@@ -270,9 +270,13 @@ public struct AppModel {
     /// Requests (one column) or matched rows (a compare): what the unfiltered list holds.
     var listSize: Int { isComparing ? match.rows.count : sim.requests.count }
 
-    /// Follows new requests when the selection was on the last row.
+    /// Follows new requests when the selection was on the newest (the last row,
+    /// unsorted; sorted, wherever the newest is listed).
     mutating func followNewest(from before: Int) {
-        if selected == nil || selected == Int32(before) { settleSelection(); select(row: rowCount - 1) }
+        guard selected == nil || selected == Int32(before) else { return }
+        settleSelection()
+        let newest = sort == .id ? nil : filteredIDs.lastIndex(of: Int32(listSize))
+        select(row: newest ?? rowCount - 1)
     }
 
     // MARK: Actions

@@ -292,12 +292,21 @@ extension AppModel {
             return (c, row.ids[c]!)
         }
         if sort == .state {
-            var buckets = [[Int32]](repeating: [], count: RequestState.allCases.count + 1)
-            for item in ids {
-                let k = request(item).map { Int(sims[$0.sim].request($0.id).state.rawValue) } ?? buckets.count - 1
-                buckets[k].append(item)
+            // A counting sort: one pass for the states, one to place each id after those before it.
+            let none = UInt8(RequestState.allCases.count)
+            let states: [UInt8] =
+                isComparing
+                ? ids.map { item in request(item).map { sims[$0.sim].request($0.id).state.rawValue } ?? none }
+                : ids.map { sim.request($0).state.rawValue }
+            var start = [Int](repeating: 0, count: Int(none) + 2)
+            for k in states { start[Int(k) + 1] += 1 }
+            for k in 1..<start.count { start[k] += start[k - 1] }
+            var out = [Int32](repeating: 0, count: ids.count)
+            for (i, k) in states.enumerated() {
+                out[start[Int(k)]] = ids[i]
+                start[Int(k)] += 1
             }
-            return Array(buckets.joined())
+            return out
         }
         var nameRank: [String: UInt32] = [:]
         if sort == .name {
@@ -312,28 +321,37 @@ extension AppModel {
             for (rank, i) in order.enumerated() { nameRank[names[i]] = UInt32(rank) }
         }
         let nameRankByID: [UInt32] = sort == .name && !isComparing ? sim.names.map { nameRank[$0] ?? 0 } : []
+        let order = sort
+        // The order's key of a request (its name's rank given, for `name`).
+        func primary(_ r: Request, now: Millis, nameRank: UInt32) -> UInt32 {
+            switch order {
+            case .next:
+                guard r.state == .retrying && r.nextAttemptAt >= 0 else { return .max }
+                // From now; past 49 days all alike (ties then keep id order).
+                return min(UInt32(clamping: max(0, r.nextAttemptAt - now)), .max - 1)
+            case .attempts: return UInt32.max - UInt32(clamping: r.attempts)
+            case .name: return nameRank
+            case .id, .state: return 0
+            }
+        }
         var keys = [UInt64]()
         keys.reserveCapacity(ids.count)
-        for (pos, item) in ids.enumerated() {
-            var primary = UInt32.max
-            if let (c, id) = request(item) {
-                let r = sims[c].request(id)
-                switch sort {
-                case .next:
-                    if r.state == .retrying && r.nextAttemptAt >= 0 {
-                        // From now; past 49 days all alike (ties then keep id order).
-                        primary = UInt32(clamping: max(0, r.nextAttemptAt - sims[c].now))
-                        if primary == .max { primary -= 1 }
-                    }
-                case .attempts: primary = UInt32.max - UInt32(clamping: r.attempts)
-                case .name:
-                    primary =
-                        isComparing ? nameRank[match.rows[Int(item) - 1].name] ?? 0 : nameRankByID[Int(r.nameID)]
-                case .id, .state: break
+        // Safe: a position fits 32 bits (ids are Int32).
+        if isComparing {
+            for (pos, item) in ids.enumerated() {
+                var k = UInt32.max
+                if let (c, id) = request(item) {
+                    k = primary(sims[c].request(id), now: sims[c].now, nameRank: nameRank[match.rows[Int(item) - 1].name] ?? 0)
                 }
+                keys.append(UInt64(k) << 32 | UInt64(UInt32(pos)))
             }
-            // Safe: a position fits 32 bits (ids are Int32).
-            keys.append(UInt64(primary) << 32 | UInt64(UInt32(pos)))
+        } else {
+            let now = sim.now
+            for (pos, id) in ids.enumerated() {
+                let r = sim.request(id)
+                let k = primary(r, now: now, nameRank: order == .name ? nameRankByID[Int(r.nameID)] : 0)
+                keys.append(UInt64(k) << 32 | UInt64(UInt32(pos)))
+            }
         }
         keys.sort()
         return keys.map { ids[Int($0 & 0xFFFF_FFFF)] }

@@ -253,6 +253,39 @@ final class HabitsTests: XCTestCase {
         XCTAssertTrue(head.hasPrefix("  ▾name"), String(head))
     }
 
+    func test_sorted_theSelectionFollowsTheNewestRequest() {
+        var s = session()
+        s.type("SSSS")
+        XCTAssertEqual(s.model.sort, .name)
+        s.type("r")  // 8: sku-42, listed after 7
+        XCTAssertEqual(s.model.selected, 8)
+        XCTAssertEqual(listed(s.model), [5, 2, 4, 6, 3, 1, 7, 8])
+        s.command("track aardvark")  // 9: first by name
+        XCTAssertEqual(s.model.selected, 9)
+        XCTAssertEqual(s.model.selectedRow, 0)
+        XCTAssertEqual(s.model.top, 0)
+    }
+
+    func test_compare_clickARowAndATab() {
+        var m = AppModel(compare: [Simulation(profile: .ios), Simulation(profile: .android)])
+        m.setScreen(width: 120, height: 30)
+        m.setScreenWidth(120)
+        m.perform(.appLaunched)
+        m.perform(.pingSent)
+        m.perform(.eventTracked(TrackedEvent(name: "alpha")))
+        m.tick(to: 5000)
+        XCTAssertEqual(m.selected, 2)
+        let text = AppView.render(m, width: 120, height: 30).text.split(separator: "\n").map(String.init)
+        let y = text.firstIndex { $0.hasPrefix("   ping") }!
+        _ = m.handle(.mouse(.click(x: 5, y: y)))
+        XCTAssertEqual(m.selected, 1)
+        let tabs = text[1]
+        let x = tabs.distance(from: tabs.startIndex, to: tabs.range(of: " pending 0 ")!.lowerBound)
+        _ = m.handle(.mouse(.click(x: x + 2, y: 1)))
+        XCTAssertEqual(m.tab, .pending)
+        XCTAssertEqual(m.rowCount, 0)
+    }
+
     // MARK: The command line
 
     func test_commandHistory_upAndDown_keptOnce_draftComesBack() {
