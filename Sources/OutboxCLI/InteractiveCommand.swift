@@ -321,6 +321,7 @@ struct InteractiveCommand: OutboxSubcommand {
                 o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
         }
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? model.speedIndex
+        model.profileNames = ProfileLoader.userNames  // for Tab after :profile and :compare
         var cast: CastFile?
         if let path = o.cast {
             let size = Platform.terminalSize(1) ?? (80, 24)
@@ -419,6 +420,7 @@ struct InteractiveCommand: OutboxSubcommand {
             m.profileResolver = ProfileLoader.resolver()
             m.speedIndex = old.speedIndex
             m.setBreakpoints(old.breakpoints)
+            m.keepHabits(of: old)
             return .success(m)
         }
     }

@@ -377,10 +377,12 @@ extension AppModel {
         return nil
     }
 
-    /// A new session (`:profile`, `:compare`, `:play`) keeps the `:` history and the list's order.
+    /// A new session (`:profile`, `:compare`, `:play`) keeps the `:` history,
+    /// the list's order and the user's profile names.
     public mutating func keepHabits(of old: AppModel) {
         commandLine.history = old.commandLine.history
         sort = old.sort
+        profileNames = old.profileNames
     }
 
     /// The `:` words that are not scenario actions.

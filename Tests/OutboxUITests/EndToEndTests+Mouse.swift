@@ -8,7 +8,8 @@ import XCTest
 extension EndToEndTests {
     /// tmux's view of the pane's mouse modes: `1000 1006` flags, "11" when both are on.
     func mouseModes() -> String {
-        sh("\(tmux) display -p '#{mouse_standard_flag}#{mouse_sgr_flag}'").1.trimmingCharacters(in: .whitespacesAndNewlines)
+        sh("\(tmux) display -p '#{mouse_standard_flag}#{mouse_sgr_flag}'").1.trimmingCharacters(
+            in: .whitespacesAndNewlines)
     }
 
     /// An SGR report typed into the pane: button `b` at column x, row y (from 1), pressed or released.
@@ -76,7 +77,8 @@ extension EndToEndTests {
         let cast = work + "/s.cast"
         XCTAssertTrue(
             start(
-                Self.trapKeys + "; " + outbox("--memory --cast \(cast)") + "; " + Self.afterExit, width: 100, height: 30))
+                Self.trapKeys + "; " + outbox("--memory --cast \(cast)") + "; " + Self.afterExit, width: 100, height: 30
+            ))
         guard waitFor("OUTBOX"), let pid = startedPid() else { return }
         XCTAssertEqual(mouseModes(), "11")
         XCTAssertEqual(kill(pid, SIGTERM), 0)

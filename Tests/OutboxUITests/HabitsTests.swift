@@ -345,7 +345,8 @@ final class HabitsTests: XCTestCase {
         XCTAssertEqual(tab("server 50").1, "500 503")
         XCTAssertEqual(tab("server 503 al").0, "server 503 always ")
         XCTAssertEqual(tab("log r").0, "log request ")
-        XCTAssertEqual(tab("zz").1, "nothing starts with `zz`: " + s.model.list(s.model.completions(after: []).sorted()))
+        XCTAssertEqual(
+            tab("zz").1, "nothing starts with `zz`: " + s.model.list(s.model.completions(after: []).sorted()))
         XCTAssertEqual(tab("track x ").1, "nothing to complete here")
         // Shown after the line on the status bar.
         _ = tab("se")
