@@ -69,6 +69,73 @@ static inline int outbox_key_backspace(void) { return KEY_BACKSPACE; }
 static inline int outbox_key_btab(void) { return KEY_BTAB; }
 static inline int outbox_key_dc(void) { return KEY_DC; }
 
+// MARK: The mouse (outbox --no-mouse turns it off)
+
+static inline int outbox_key_mouse(void) { return KEY_MOUSE; }
+
+/// SGR mouse reporting (1006) on or off, asked of the terminal directly: curses
+/// turns on the reports (1000) and decodes the format terminfo names (kmous);
+/// with 1006 the terminal reports in SGR form, which curses decodes when
+/// kmous says `\E[<` and Terminal.swift decodes when it does not.
+/// Written to `out`, the stream curses writes to (NULL: stdout), its own
+/// buffer flushed first, so the bytes keep their order.
+static inline void outbox_sgr_mouse(FILE *out, int on) {
+    if (out == NULL) out = stdout;
+    refresh();
+    fputs(on ? "\033[?1006h" : "\033[?1006l", out);
+    fflush(out);
+}
+
+/// Asks for presses, releases and the wheel (no motion), each reported at once
+/// (no click timing). 0 when the terminal has no mouse.
+static inline int outbox_mouse_on(void) {
+    mmask_t old = 0;
+    mmask_t want = BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON2_PRESSED | BUTTON3_PRESSED | BUTTON4_PRESSED;
+#ifdef BUTTON5_PRESSED
+    want |= BUTTON5_PRESSED;
+#endif
+    mouseinterval(0);
+    return mousemask(want, &old) != 0;
+}
+
+static inline void outbox_mouse_off(void) {
+    mmask_t old = 0;
+    mousemask(0, &old);
+}
+
+/// The mouse event curses decoded (after KEY_MOUSE): kind 1 press, 2 release,
+/// 3 wheel up, 4 wheel down; button 0 left, 1 middle, 2 right. 0 when none.
+static inline int outbox_get_mouse(int *kind, int *button, int *x, int *y) {
+    MEVENT e;
+    if (getmouse(&e) != OK) return 0;
+    *x = e.x;
+    *y = e.y;
+    *button = 0;
+    mmask_t b = e.bstate;
+    if (b & BUTTON4_PRESSED) { *kind = 3; return 1; }
+#ifdef BUTTON5_PRESSED
+    if (b & BUTTON5_PRESSED) { *kind = 4; return 1; }
+#endif
+    if (b & (BUTTON1_PRESSED | BUTTON1_CLICKED)) { *kind = 1; return 1; }
+    if (b & BUTTON1_RELEASED) { *kind = 2; return 1; }
+    if (b & BUTTON2_PRESSED) { *kind = 1; *button = 1; return 1; }
+    if (b & BUTTON3_PRESSED) { *kind = 1; *button = 2; return 1; }
+    return 0;
+}
+
+/// Gives a key back to curses' input (read again next): a character or a key code.
+static inline void outbox_unget(int is_key_code, unsigned int ch) {
+    if (is_key_code) ungetch((int)ch); else unget_wch((wchar_t)ch);
+}
+
+/// Mouse reporting off, written straight to `fd` (async-signal-safe): a crash
+/// must not leave the terminal sending mouse reports to the shell.
+static inline void outbox_mouse_off_raw(int fd) {
+    static const char off[] = "\033[?1006l\033[?1000l";
+    ssize_t n = write(fd, off, sizeof off - 1);
+    (void)n;
+}
+
 /// Draws one cell: a wide character with attributes and a color pair.
 static inline int outbox_put(int y, int x, const wchar_t *text, attr_t attrs, short pair) {
     cchar_t cc;

@@ -138,6 +138,15 @@ struct BenchCommand: OutboxSubcommand {
                 "frame build 200×60 with the filter /kind:event state:queued e1: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", ff.bigMedianUs)) µs, p99 \(String(format: "%.0f", ff.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", ff.smallMedianUs)) µs; the pass after a change \(String(format: "%.1f", ff.passMs)) ms"
             )
         }
+        if wanted("frame") {
+            let sorted = BenchFigures.sortedFrame(big: quick ? 10_000 : 1_000_000, passes: quick ? 3 : 5)
+            emit(
+                "frame_200x60_sorted", sorted.map { ($0.order.replacingOccurrences(of: " ", with: "_") + "_pass_ms", r3($0.passMs)) },
+                "frame build 200×60 sorted (S), \(quick ? "10^4" : "10^6") requests: the frame after a change "
+                    + sorted.map { "\($0.order) \(String(format: "%.1f", $0.passMs)) ms" }.joined(separator: ", ")
+                    + "; the next frame " + sorted.map { String(format: "%.0f", $0.frameUs) }.joined(separator: "/") + " µs"
+            )
+        }
         if wanted("bytes") {
             let b = BenchFigures.bytesPerFrame()
             emit(

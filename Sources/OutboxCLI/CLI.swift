@@ -330,6 +330,8 @@ enum Help {
         with what the device held (so `outbox run FILE` replays it); an existing
         FILE is kept unless --force. --cast FILE records the screen as asciicast v2
         (`asciinema play FILE`): every byte sent to the terminal, when it was sent.
+        A click selects a row or a tab, the wheel scrolls the pane under it;
+        --no-mouse leaves the mouse to the terminal (its own text selection).
         """
 
     static let run = """

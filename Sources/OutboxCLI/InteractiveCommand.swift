@@ -25,6 +25,8 @@ struct InteractiveCommand: OutboxSubcommand {
         /// `--play FILE`: the scenario file played on the screen, parsed before the terminal is touched.
         var play: String?
         var seedGiven = false, stateDirGiven = false
+        /// `--no-mouse`: no mouse reporting; the terminal's own selection works.
+        var mouse = true
     }
 
     static var configuration: CommandConfiguration {
@@ -34,7 +36,7 @@ struct InteractiveCommand: OutboxSubcommand {
     }
     static var prefix: String { "outbox" }
     static var synopsis: String {
-        "outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N]\n"
+        "outbox [--profile NAME|PATH.profile] [--theme NAME|PATH] [--speed \(Speed.all.map(\.word).joined(separator: "|"))] [--seed N] [--no-mouse]\n"
             + "              [--record FILE] [--cast FILE] [--force] [--state-dir DIR | --memory] [--compare P,P,... | --play FILE]"
     }
 
@@ -91,6 +93,9 @@ struct InteractiveCommand: OutboxSubcommand {
         help: ArgumentHelp("record the screen as an asciicast v2 file (`asciinema play FILE`)", valueName: "FILE"),
         completion: .file(extensions: ["cast"]))
     var cast: String?
+
+    @Flag(help: "no mouse: clicks and the wheel go to the terminal (its own text selection) instead of the screen")
+    var noMouse = false
 
     func execute(console: Console) -> Int32 {
         guard let o = options(console: console) else { return 2 }
@@ -153,6 +158,7 @@ struct InteractiveCommand: OutboxSubcommand {
         o.play = play
         o.memory = memory
         o.cast = cast
+        o.mouse = !noMouse
         if o.force && o.record == nil && o.cast == nil {
             console.error("outbox: --force goes with --record FILE or --cast FILE (it lets the recording replace FILE)")
             return nil
@@ -315,6 +321,7 @@ struct InteractiveCommand: OutboxSubcommand {
                 o.compare.map { newCompareModel($0, seed: o.seed) } ?? newModel(o.profile, seed: o.seed, store: store)
         }
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? model.speedIndex
+        model.profileNames = ProfileLoader.userNames  // for Tab after :profile and :compare
         var cast: CastFile?
         if let path = o.cast {
             let size = Platform.terminalSize(1) ?? (80, 24)
@@ -333,7 +340,7 @@ struct InteractiveCommand: OutboxSubcommand {
         Terminal.catchStopSignals()
         var sink: (@Sendable (UnsafeRawBufferPointer) -> Void)?
         if let c = cast { sink = { c.output($0) } }
-        guard let term = Terminal(noColor: noColor, cast: sink) else {
+        guard let term = Terminal(noColor: noColor, mouse: o.mouse, cast: sink) else {
             (store as? SQLiteDeviceStore)?.close()
             dropRecording()
             if let c = cast {
@@ -413,6 +420,7 @@ struct InteractiveCommand: OutboxSubcommand {
             m.profileResolver = ProfileLoader.resolver()
             m.speedIndex = old.speedIndex
             m.setBreakpoints(old.breakpoints)
+            m.keepHabits(of: old)
             return .success(m)
         }
     }
@@ -606,6 +614,7 @@ struct InteractiveCommand: OutboxSubcommand {
             var m = next
             m.speedIndex = model.speedIndex
             m.setBreakpoints(model.breakpoints)
+            m.keepHabits(of: model)
             return m
         }
 

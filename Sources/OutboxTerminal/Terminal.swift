@@ -10,6 +10,9 @@ import OutboxUI
 /// Set by the stop-signal handler; the loop reads it and shuts down cleanly.
 /// A plain global with a literal value: no lazy initialization in the handler.
 nonisolated(unsafe) private var pendingSignal: Int32 = 0
+/// The descriptor of the real terminal while mouse reporting is on, else -1: a
+/// crash turns reporting off there (a plain global, read by the crash handler).
+nonisolated(unsafe) private var mouseReportingFd: Int32 = -1
 
 /// The terminal: the only place that talks to ncurses.
 public final class Terminal {
@@ -110,7 +113,8 @@ public final class Terminal {
     /// `unusable()` and `catchStopSignals()` first. With `cast`, curses writes
     /// through a pseudo-terminal and every byte that reaches the screen is also
     /// handed to `cast`, in order, on another thread (ScreenTap).
-    public init?(noColor: Bool, cast: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
+    /// `mouse`: clicks and the wheel are reported (`Key.mouse`); off with `--no-mouse`.
+    public init?(noColor: Bool, mouse: Bool = true, cast: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
         outbox_setlocale()
         utf8 = outbox_locale_is_utf8() != 0
         if let cast {
@@ -138,7 +142,25 @@ public final class Terminal {
         }
         width = Int(outbox_cols())
         height = Int(outbox_lines())
+        if mouse { startMouse() }
         tap?.started()
+    }
+
+    /// Whether mouse reports are asked for (until `restore`).
+    public private(set) var mouse = false
+
+    /// Asks for clicks and the wheel, in SGR form (1000 and 1006). Curses sends
+    /// 1000 (and 1006 when terminfo's kmous says so) and turns it off in endwin,
+    /// so a suspend (Ctrl-Z) gives the shell a terminal without reports; 1006 is
+    /// asked for here too, so the reports come in one form whatever TERM says.
+    /// Written through curses' output: the screen recording (`--cast`) keeps the
+    /// same bytes, and tmux, which reads them, forwards reports to this pane.
+    private func startMouse() {
+        guard outbox_mouse_on() != 0 else { return }
+        outbox_sgr_mouse(tap?.file, 1)
+        mouse = true
+        // The terminal the bytes end on: the real one behind a screen tap too.
+        mouseReportingFd = 1
     }
 
     /// Set when the screen is recorded (`outbox --cast`).
@@ -178,7 +200,14 @@ public final class Terminal {
         guard open else { return }
         open = false
         _ = curs_set(1)
+        if mouse {
+            // Before endwin, whose flush sends it (and curses' own 1000 off).
+            outbox_sgr_mouse(tap?.file, 0)
+            outbox_mouse_off()
+            mouse = false
+        }
         endwin()
+        mouseReportingFd = -1
         if let s = screen { delscreen(s) }
         screen = nil
         tap?.finish()
@@ -192,6 +221,7 @@ public final class Terminal {
             signal(s) { sig in
                 signal(sig, SIG_DFL)
                 endwin()
+                if mouseReportingFd >= 0 { outbox_mouse_off_raw(mouseReportingFd) }
                 ScreenTap.restoreForCrash()
                 raise(sig)
             }
@@ -293,6 +323,7 @@ public final class Terminal {
         if isCode != 0 {
             switch Int32(ch) {
             case outbox_key_resize(): return .resize
+            case outbox_key_mouse(): return cursesMouse().map { .mouse($0) }
             case outbox_key_up(): return .up
             case outbox_key_down(): return .down
             case outbox_key_left(): return .left
@@ -311,11 +342,64 @@ public final class Terminal {
         switch ch {
         case 9: return .tab
         case 10, 13: return .enter
-        case 27: return .escape
+        case 27:
+            // An SGR mouse report curses did not know (terminfo's kmous is `\E[M`): ESC [ < b ; x ; y M|m.
+            switch mouse ? sgrReport() : .notOne {
+            case .notOne: return .escape
+            case .ignored: return nil
+            case .event(let e): return .mouse(e)
+            }
         case 8, 127: return .backspace
         default:
             guard let u = Unicode.Scalar(ch), ch >= 0x20 else { return nil }
             return .char(u)
         }
+    }
+
+    /// The mouse event curses decoded after KEY_MOUSE, or nil (nothing we asked for).
+    private func cursesMouse() -> MouseEvent? {
+        var kind: Int32 = 0, button: Int32 = 0, x: Int32 = 0, y: Int32 = 0
+        guard outbox_get_mouse(&kind, &button, &x, &y) != 0 else { return nil }
+        switch kind {
+        case 1: return MouseEvent(.press, button: Int(button), x: Int(x), y: Int(y))
+        case 2: return MouseEvent(.release, button: Int(button), x: Int(x), y: Int(y))
+        case 3: return .wheel(-1, x: Int(x), y: Int(y))
+        case 4: return .wheel(1, x: Int(x), y: Int(y))
+        default: return nil
+        }
+    }
+
+    enum SGRReport { case notOne, ignored, event(MouseEvent) }
+
+    /// After an ESC: reads the rest of an SGR mouse report when that is what
+    /// follows (curses has already read `[<` ahead, looking for a key). Anything
+    /// else goes back to curses' input, unread, and the ESC is Esc.
+    private func sgrReport() -> SGRReport {
+        var got: [(isCode: Int32, ch: UInt32)] = []
+        func next(_ ms: Int32) -> (isCode: Int32, ch: UInt32)? {
+            timeout(ms)
+            var isCode: Int32 = 0
+            var ch: UInt32 = 0
+            guard outbox_get_key(&isCode, &ch) != ERR else { return nil }
+            got.append((isCode, ch))
+            return (isCode, ch)
+        }
+        func giveBack() -> SGRReport {
+            for k in got.reversed() { outbox_unget(k.isCode, k.ch) }
+            return .notOne
+        }
+        guard let a = next(0), a.isCode == 0, a.ch == 0x5B else { return giveBack() }
+        guard let b = next(0), b.isCode == 0, b.ch == 0x3C else { return giveBack() }
+        var body = ""
+        // A report is at most `b;x;y` of a few digits each; its bytes come together.
+        for _ in 0..<32 {
+            guard let c = next(50), c.isCode == 0 else { return giveBack() }
+            if c.ch == 0x4D || c.ch == 0x6D {
+                return MouseEvent.sgr(body, final: c.ch == 0x4D ? "M" : "m").map { .event($0) } ?? .ignored
+            }
+            guard (0x30...0x39).contains(c.ch) || c.ch == 0x3B else { return giveBack() }
+            body.unicodeScalars.append(Unicode.Scalar(UInt8(c.ch)))
+        }
+        return giveBack()
     }
 }

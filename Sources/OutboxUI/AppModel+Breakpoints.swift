@@ -129,12 +129,12 @@ extension AppModel {
         } else {
             target = id
         }
-        if !(tab == .all && nameFilter.isEmpty) && !filteredIDs.contains(target) {
+        if !listIsPlain && !filteredIDs.contains(target) {
             tab = .all
             nameFilter = ""
         }
         settleSelection()
-        let row = tab == .all && nameFilter.isEmpty ? Int(target) - 1 : (filteredIDs.firstIndex(of: target) ?? 0)
+        let row = listIsPlain ? Int(target) - 1 : (filteredIDs.firstIndex(of: target) ?? 0)
         select(row: row)
         message = ("breakpoint: " + (pauseWhy ?? "") + " at \(VirtualTime.clock(sim.now)); space resumes", false)
     }

@@ -11,6 +11,7 @@ extension AppModel {
     /// Handles one key; returns what the loop must do outside the model.
     public mutating func handle(_ key: Key) -> UIEffect? {
         if key == .resize { return nil }
+        if case .mouse(let e) = key { return mouse(e) }
         switch mode {
         case .help(let scroll):
             switch key {
@@ -23,14 +24,7 @@ extension AppModel {
             }
             return nil
         case .command(let text):
-            switch editLine(text, key) {
-            case .editing(let t): mode = .command(t)
-            case .cancelled: mode = .normal
-            case .done(let t):
-                mode = .normal
-                return runCommand(t)
-            }
-            return nil
+            return commandLineKey(text, key)
         case .filter(let text):
             switch editLine(text, key) {
             case .editing(let t):
@@ -177,7 +171,12 @@ extension AppModel {
         case .filterName: mode = focus == .log && !isComparing ? .logSearch(panes.logSearch) : .filter(nameFilter)
         case .back, .nextMatch, .previousMatch, .logRequest: break  // paneCommand
         case .export: startExport()
-        case .commandLine: mode = .command("")
+        case .commandLine:
+            mode = .command("")
+            commandLine.recall = nil
+            commandLine.hint = nil
+        case .sort: cycleSort()
+        case .click, .wheel: break  // the mouse's place decides (`mouse`)
         case .cycleTheme: return .nextTheme
         case .zoomIn, .zoomOut, .fitTimeline: runTimeline(command)
         }
@@ -307,5 +306,220 @@ extension AppModel {
         }
         guard out.count >= 2 else { return .failure(Problem("needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter")) }
         return .success(out)
+    }
+}
+
+// MARK: The command line's history and completion
+
+/// The `:` line's memory in this session: the lines run, oldest first, where
+/// ↑/↓ are in them, and what Tab last found. Not saved: a new session starts
+/// empty (docs/DECISIONS.md).
+public struct CommandLineState: Equatable, Sendable {
+    /// The lines run, oldest first; the same line twice in a row is kept once.
+    public internal(set) var history: [String] = []
+    /// The history line on the prompt (↑/↓), or nil while typing a new one.
+    var recall: Int?
+    /// What was typed before ↑ replaced it (↓ past the newest brings it back).
+    var draft = ""
+    /// What Tab found when it could not finish the word: the candidates, or why none.
+    public internal(set) var hint: String?
+    /// Lines kept at most.
+    public static let limit = 200
+}
+
+extension AppModel {
+    /// A key on the `:` line: ↑/↓ walk the history, Tab completes, the rest edit.
+    mutating func commandLineKey(_ text: String, _ key: Key) -> UIEffect? {
+        switch key {
+        case .up, .down:
+            let h = commandLine.history
+            guard !h.isEmpty else {
+                commandLine.hint = "no earlier command lines in this session"
+                return nil
+            }
+            commandLine.hint = nil
+            if key == .up {
+                if commandLine.recall == nil { commandLine.draft = text }
+                let i = max(0, (commandLine.recall ?? h.count) - 1)
+                commandLine.recall = i
+                mode = .command(h[i])
+            } else if let i = commandLine.recall {
+                if i + 1 < h.count {
+                    commandLine.recall = i + 1
+                    mode = .command(h[i + 1])
+                } else {
+                    commandLine.recall = nil
+                    mode = .command(commandLine.draft)
+                }
+            }
+            return nil
+        case .tab:
+            let done = complete(text)
+            mode = .command(done.text)
+            commandLine.hint = done.hint
+            return nil
+        default: break
+        }
+        commandLine.hint = nil
+        switch editLine(text, key) {
+        case .editing(let t): mode = .command(t)
+        case .cancelled:
+            mode = .normal
+            commandLine.recall = nil
+        case .done(let t):
+            mode = .normal
+            commandLine.recall = nil
+            let line = t.trimmingSpaces
+            if !line.isEmpty && commandLine.history.last != line {
+                commandLine.history.append(line)
+                if commandLine.history.count > CommandLineState.limit { commandLine.history.removeFirst() }
+            }
+            return runCommand(t)
+        }
+        return nil
+    }
+
+    /// A new session (`:profile`, `:compare`, `:play`) keeps the `:` history,
+    /// the list's order and the user's profile names.
+    public mutating func keepHabits(of old: AppModel) {
+        commandLine.history = old.commandLine.history
+        sort = old.sort
+        profileNames = old.profileNames
+    }
+
+    /// The `:` words that are not scenario actions.
+    static let screenCommands = ["break", "compare", "export", "export!", "help", "log", "play", "profile", "set"]
+
+    /// The words Tab may put where the line's last word is, after `before`.
+    func completions(after before: [String]) -> [String] {
+        let profiles = self.profiles
+        // The actions of the profiles on screen, as scenario words, with the words
+        // each takes after it (`network online|offline`): Profile.verbs.
+        var verbs: [String: [String]] = [:]
+        for p in profiles {
+            for entry in p.verbs.split(separator: ",") {
+                let parts = entry.split(separator: " ").map(String.init)
+                guard let v = parts.first else { continue }
+                verbs[v, default: []] += parts.dropFirst().flatMap { $0.split(separator: "|").map(String.init) }
+            }
+        }
+        let names = ProfileResolver.builtinNames(" ").split(separator: " ").map(String.init) + profileNames
+        switch before.count {
+        case 0: return Array(verbs.keys) + AppModel.screenCommands
+        case 1:
+            switch before[0] {
+            case "set": return Settings.keys.filter { k in profiles.contains { k.exists(on: $0) } }.map(\.name)
+            case "profile", "compare": return names
+            case "break": return RequestState.allCases.map(\.word) + ["rule", "request", "clear"]
+            case "server": return AppModel.answerChoices.map(\.answer.word)
+            case "log": return ["request", "all"]
+            default: return verbs[before[0]] ?? []
+            }
+        case 2:
+            if before == ["break", "rule"] { return profiles.flatMap { p in p.rules.map { p.rule($0).id } } }
+            if before[0] == "server" { return ["always", "x1", "x3", "x5"] }
+            return []
+        default: return []
+        }
+    }
+
+    /// Tab on the `:` line: the last word completed when one candidate fits,
+    /// as far as they agree when several do (and they are listed), else why not.
+    func complete(_ text: String) -> (text: String, hint: String?) {
+        var words = text.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var current = ""
+        if !text.isEmpty && !text.hasSuffix(" ") { current = words.removeLast() }
+        let head = String(text.dropLast(current.count))
+        // `compare ios,an`: the profile after the last comma.
+        var listed = ""
+        if words.first == "compare", let comma = current.lastIndex(of: ",") {
+            listed = String(current[...comma])
+            current = String(current[current.index(after: comma)...])
+        }
+        var seen = Set<String>()
+        let all = completions(after: words).filter { seen.insert($0).inserted }.sorted()
+        let fits = all.filter { $0.lowercased().hasPrefix(current.lowercased()) }
+        guard !fits.isEmpty else {
+            let shown = SafeText.escaped(current, max: 30)
+            return (text, all.isEmpty ? "nothing to complete here" : "nothing starts with `\(shown)`: " + list(all))
+        }
+        if fits.count == 1 { return (head + listed + fits[0] + (words.first == "compare" ? "" : " "), nil) }
+        var common = fits[0]
+        for f in fits.dropFirst() {
+            while !f.lowercased().hasPrefix(common.lowercased()) { common.removeLast() }
+        }
+        let word = common.count > current.count ? common : current
+        return (head + listed + word, list(fits))
+    }
+
+    func list(_ words: [String]) -> String {
+        words.count <= 12 ? words.joined(separator: " ") : words.prefix(12).joined(separator: " ") + " …"
+    }
+
+    // MARK: The mouse
+
+    /// A click or the wheel: resolved against the screen's layout (`AppView.spot`).
+    /// A prompt or a chooser keeps the keyboard's attention: the mouse does
+    /// nothing there; the help scrolls with the wheel and closes on a click.
+    mutating func mouse(_ e: MouseEvent) -> UIEffect? {
+        guard let command = KeyMap.command(for: .mouse(e)) else { return nil }  // a release, another button
+        let lines = 3 * e.lines.signum()
+        switch mode {
+        case .help(let scroll):
+            mode = command == .wheel ? .help(max(0, scroll + lines)) : .normal
+            return nil
+        case .normal: break
+        default: return nil
+        }
+        guard let spot = AppView.spot(self, x: e.x, y: e.y, width: panes.width, height: panes.height) else {
+            return nil
+        }
+        message = nil
+        usedCommands.insert(command)
+        if command == .wheel {
+            if detailExpanded {
+                if !isComparing { scrollDetail(by: lines) }
+                return nil
+            }
+            switch spot {
+            case .row, .list, .column: scrollList(by: lines)
+            case .detail: if !isComparing { scrollDetail(by: lines) }
+            case .log: scrollLog(by: lines)
+            case .tab: break
+            }
+            return nil
+        }
+        switch spot {
+        case .tab(let t):
+            tab = t
+            settleSelection()
+        case .column(let s): setSort(sort == s && s != .id ? .id : s)
+        case .row(let r):
+            focus = .list
+            select(row: r)
+        case .list: focus = .list
+        case .detail: if !isComparing && !detailExpanded { focus = .detail }
+        case .log: if !isComparing { focus = .log }
+        }
+        return nil
+    }
+
+    /// The wheel over the list: the rows shown move; the selection stays in view.
+    mutating func scrollList(by lines: Int) {
+        let n = rowCount
+        guard n > 0 else { return }
+        top = min(max(0, top + lines), max(0, n - listHeight))
+        guard let r = selectedRow else { return }
+        if r < top { select(row: top) } else if r >= top + listHeight { select(row: top + listHeight - 1) }
+    }
+}
+
+extension String {
+    /// Without spaces at either end.
+    var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
     }
 }

@@ -24,7 +24,7 @@ public enum Pane: Int, CaseIterable, Sendable { case list, detail, log }
 /// The last filtered list and what it was computed for.
 final class FilterMemo {
     struct Key: Equatable {
-        var tab: StateTab, name: String, transitions: Int, requests: Int, journal: Int
+        var tab: StateTab, name: String, sort: ListSort, transitions: Int, requests: Int, journal: Int
     }
     var key: Key?
     var ids: [Int32] = []
@@ -105,6 +105,10 @@ public struct AppModel {
     public internal(set) var player: Player?
     public internal(set) var tab: StateTab = .all
     public internal(set) var nameFilter = ""
+    /// The list's order (`S`, a click on a column's title).
+    public internal(set) var sort: ListSort = .id
+    /// The `:` line's history and Tab completion (AppModel+Keys.swift).
+    public internal(set) var commandLine = CommandLineState()
     /// The selected request, or nil when the list is empty. Comparing, the
     /// selected row of `match` plus one (`selectedMatchRow`), the same in every column.
     public internal(set) var selected: Int32?
@@ -132,6 +136,8 @@ public struct AppModel {
     /// Finds the profiles `:profile` and `:compare` name: built-ins, and (set by
     /// the command line, which reads files) user profiles by path or name.
     public var profileResolver = ProfileResolver.builtins
+    /// The user's profiles' names, for Tab after `:profile` and `:compare` (set by the command line).
+    public var profileNames: [String] = []
     /// Comparing: which columns skipped the last action, and why (the message line says so).
     public internal(set) var skipNote: String?
     /// Comparing: rows in each state in any column, and rows that differ.
@@ -157,30 +163,35 @@ public struct AppModel {
 
     /// How many rows the list has under the current tab and filter.
     public var rowCount: Int {
-        if tab == .all && nameFilter.isEmpty { return isComparing ? match.rows.count : sim.requests.count }
+        if listIsPlain { return isComparing ? match.rows.count : sim.requests.count }
         return filteredIDs.count
     }
 
     /// The id shown at a row of the list.
     public func id(atRow i: Int) -> Int32 {
-        if tab == .all && nameFilter.isEmpty { return Int32(i + 1) }
+        if listIsPlain { return Int32(i + 1) }
         return filteredIDs[i]
     }
 
-    /// The filtered ids, oldest first. For `all` with no name filter no list is built.
+    /// The filtered ids, in the order of `sort` (oldest first by default). For
+    /// `all` with no name filter in id order no list is built (`listIsPlain`).
     /// Memoized: computed once per change of the model, not per use in a frame.
     /// Comparing, the list holds rows of `match`: row r is "id" r + 1.
     public var filteredIDs: [Int32] {
-        let key = FilterMemo.Key(tab: tab, name: nameFilter, transitions: sim.transitionCount + otherTransitions,
+        let key = FilterMemo.Key(tab: tab, name: nameFilter, sort: sort, transitions: sim.transitionCount + otherTransitions,
                                  requests: sim.requests.count + match.rows.count, journal: sim.journal.count)
         if memo.key == key { return memo.ids }
         memo.why = nil
-        let ids: [Int32]
-        if nameFilter.isEmpty {
+        var ids: [Int32]
+        if nameFilter.isEmpty && tab == .all {
+            // Only sorted: every request (row), as the plain list has them.
+            ids = (0..<Int32(listSize)).map { $0 + 1 }
+        } else if nameFilter.isEmpty {
             ids = computeFilteredIDs()
         } else {
             (ids, memo.counts, memo.total) = filtered(listFilter)
         }
+        ids = sorted(ids)
         memo.key = key
         memo.ids = ids
         return ids
@@ -202,7 +213,7 @@ public struct AppModel {
     /// The selected row's index, or nil.
     public var selectedRow: Int? {
         guard let sel = selected else { return nil }
-        if tab == .all && nameFilter.isEmpty { return Int(sel) - 1 }
+        if listIsPlain { return Int(sel) - 1 }
         return filteredIDs.firstIndex(of: sel)
     }
 
@@ -259,9 +270,13 @@ public struct AppModel {
     /// Requests (one column) or matched rows (a compare): what the unfiltered list holds.
     var listSize: Int { isComparing ? match.rows.count : sim.requests.count }
 
-    /// Follows new requests when the selection was on the last row.
+    /// Follows new requests when the selection was on the newest (the last row,
+    /// unsorted; sorted, wherever the newest is listed).
     mutating func followNewest(from before: Int) {
-        if selected == nil || selected == Int32(before) { settleSelection(); select(row: rowCount - 1) }
+        guard selected == nil || selected == Int32(before) else { return }
+        settleSelection()
+        let newest = sort == .id ? nil : filteredIDs.lastIndex(of: Int32(listSize))
+        select(row: newest ?? rowCount - 1)
     }
 
     // MARK: Actions

@@ -111,16 +111,10 @@ extension AppView {
             buf.put(" " + b.text, x: 0, y: y, role: .banner)
             return
         }
-        let short = width < 100
-        let filtered = m.filteredCounts
-        let counts = filtered ?? m.compareCounts.inState
-        var x = buf.put(short ? "" : " Rows ", x: 0, y: y, role: .paneTitle)
-        for t in StateTab.allCases {
-            var n = t.state.map { counts[Int($0.rawValue)] } ?? m.match.rows.count
-            if t == .all, filtered != nil { n = m.filteredAllRows }
-            let label = short ? ["all", "pend", "fly", "retry", "queue", "deliv", "drop"][t.rawValue] : t.word
-            let role: Role = t == m.tab ? .tabActive : (t.state.map(stateRole) ?? .tab)
-            x = buf.put(" \(label) \(n) ", x: x, y: y, role: role)
+        var x = buf.put(width < 100 ? "" : " Rows ", x: 0, y: y, role: .paneTitle)
+        for span in tabSpans(m, width: width) {
+            let role: Role = span.tab == m.tab ? .tabActive : (span.tab.state.map(stateRole) ?? .tab)
+            x = buf.put(span.text, x: span.x, y: y, role: role)
         }
         if !m.nameFilter.isEmpty || { if case .filter = m.mode { return true } else { return false } }() {
             x = buf.put(" /" + m.nameFilter, x: x + 1, y: y, role: .notice)
@@ -147,6 +141,19 @@ extension AppView {
                 buf.put("next", x: x + c.next, y: y0, role: .columnHeader, limit: c.colW - c.next)
             }
             if c.rule >= 0 { buf.put("rule", x: x + c.rule, y: y0, role: .columnHeader) }
+            // Sorted, the first column's title is marked (the rows sort by the first column that has the request).
+            if i == 0 && m.sort != .id {
+                // After the profile's name for the state (a narrow column: for any of its values).
+                let afterName = x + min(s.profile.rawValue.count, c.short ? c.colW - 1 : c.att - 2)
+                let mx: Int
+                switch m.sort {
+                case .name: mx = 2
+                case .attempts where !c.short: mx = x + c.att - 1
+                case .next where !c.short: mx = x + c.next - 1
+                default: mx = afterName
+                }
+                buf.put(sortMark(g), x: mx, y: y0, role: .columnHeader)
+            }
             if c.timeline >= 0 {
                 buf.put(
                     timelineLabel(span, room: c.timelineW - 4), x: x + c.timeline, y: y0,
@@ -171,7 +178,7 @@ extension AppView {
             }
         }
         let items: [Int32]
-        if m.tab == .all && m.nameFilter.isEmpty {
+        if m.listIsPlain {
             items = (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) }
         } else {
             let all = m.filteredIDs

@@ -171,19 +171,11 @@ public enum AppView {
             buf.put(" " + b.text, x: 0, y: y, role: .banner)
             return
         }
-        let short = width < 100
-        var x = buf.put(short ? "" : " Requests ", x: 0, y: y, role: .paneTitle)
-        let counts = m.filteredCounts
-        for t in StateTab.allCases {
-            var n = t.state.map { m.sim.count($0) } ?? (m.sim.requests.count)
-            if let c = counts { n = t.state.map { c[Int($0.rawValue)] } ?? m.filteredAllRows }
-            var label = t.word
-            if short {
-                label = ["all", "pend", "fly", "retry", "queue", "deliv", "drop"][t.rawValue]
-            }
-            let text = " \(label) \(n) "
-            let role: Role = t == m.tab ? .tabActive : (t.state.map(stateRole) ?? .tab)
-            x = buf.put(text, x: x, y: y, role: role)
+        var x = buf.put(width < 100 ? "" : " Requests ", x: 0, y: y, role: .paneTitle)
+        // Where each tab goes comes from `tabSpans`, which the mouse's hit-test reads too.
+        for span in tabSpans(m, width: width) {
+            let role: Role = span.tab == m.tab ? .tabActive : (span.tab.state.map(stateRole) ?? .tab)
+            x = buf.put(span.text, x: span.x, y: y, role: role)
         }
         if !m.nameFilter.isEmpty || { if case .filter = m.mode { return true } else { return false } }() {
             x = buf.put(" /" + m.nameFilter, x: x + 1, y: y, role: .notice)
@@ -274,6 +266,11 @@ public enum AppView {
         where !(c.nextInLast && x == c.last && t == "last") {
             buf.put(t, x: x, y: y0, role: .columnHeader)
         }
+        // The sorted column's title is marked just before it (the column before ends in a space).
+        if m.sort != .id {
+            let x = [ListSort.id: c.id + 3, .name: c.name - 1, .state: c.state - 1, .attempts: c.att - 1, .next: c.next - 1][m.sort]!
+            buf.put(sortMark(g), x: x, y: y0, role: .columnHeader)
+        }
         let rows = rect.height - 1
         let n = m.rowCount
         if n == 0 {
@@ -328,7 +325,7 @@ public enum AppView {
     /// The ids of the rows the list shows.
     static func visibleIDs(_ m: AppModel, rows: Int) -> [Int32] {
         let n = m.rowCount
-        if m.tab == .all && m.nameFilter.isEmpty { return (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) } }
+        if m.listIsPlain { return (m.top..<min(n, m.top + rows)).map { Int32($0 + 1) } }
         let all = m.filteredIDs
         return Array(all[min(m.top, all.count)..<min(all.count, m.top + rows)])
     }
@@ -484,7 +481,9 @@ public enum AppView {
         switch m.mode {
         case .command(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
-            buf.put(":" + t + "_", x: 0, y: y, role: .commandLine)
+            let x = buf.put(":" + t + "_", x: 0, y: y, role: .commandLine)
+            // What Tab found when it could not finish the word.
+            if let hint = m.commandLine.hint { buf.put("  " + hint, x: x, y: y, role: .commandLine) }
             return
         case .filter(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)

@@ -1,9 +1,69 @@
+/// A mouse event, decoded by the terminal layer from SGR mouse reports
+/// (`ESC [ < b ; x ; y M|m`) or curses' KEY_MOUSE: what happened and the cell
+/// under the pointer (0-based column and row).
+public struct MouseEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// A button went down (`button` 0 left, 1 middle, 2 right).
+        case press
+        /// A button went up.
+        case release
+        /// The wheel turned: `lines` < 0 up (away from the user), > 0 down.
+        case wheel
+    }
+    public var kind: Kind
+    public var button: Int
+    public var lines: Int
+    public var x: Int
+    public var y: Int
+
+    public init(_ kind: Kind, button: Int = 0, lines: Int = 0, x: Int, y: Int) {
+        self.kind = kind
+        self.button = button
+        self.lines = lines
+        self.x = x
+        self.y = y
+    }
+
+    /// A left click at a cell.
+    public static func click(x: Int, y: Int) -> MouseEvent { MouseEvent(.press, x: x, y: y) }
+    /// The wheel turned at a cell: `lines` < 0 up, > 0 down.
+    public static func wheel(_ lines: Int, x: Int, y: Int) -> MouseEvent { MouseEvent(.wheel, lines: lines, x: x, y: y) }
+
+    /// Decodes the body of an SGR mouse report, `b;x;y` and its final `M`
+    /// (press) or `m` (release); x and y count from 1. Motion, and buttons past
+    /// the wheel, are nil (not asked for; ignored).
+    public static func sgr(_ body: String, final: Character) -> MouseEvent? {
+        let parts = body.split(separator: ";", omittingEmptySubsequences: false)
+        guard parts.count == 3, let b = Int(parts[0]), let x = Int(parts[1]), let y = Int(parts[2]),
+            b >= 0, x >= 1, y >= 1, final == "M" || final == "m"
+        else { return nil }
+        if b & 32 != 0 { return nil }  // motion (a drag): not asked for
+        let button = b & 3
+        if b & 64 != 0 {
+            guard final == "M", button <= 1 else { return nil }  // wheel left/right: nothing here
+            return .wheel(button == 0 ? -1 : 1, x: x - 1, y: y - 1)
+        }
+        guard b & 128 == 0, button <= 2 else { return nil }
+        return MouseEvent(final == "M" ? .press : .release, button: button, x: x - 1, y: y - 1)
+    }
+
+    /// The event with its place and amount forgotten: what the key table keys on.
+    var pattern: MouseEvent { MouseEvent(kind, button: kind == .wheel ? 0 : button, x: -1, y: -1) }
+}
+
 /// A key press, decoded by the terminal layer.
 public enum Key: Hashable, Sendable {
     case char(Unicode.Scalar)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, tab, backTab, escape, backspace, delete
     case resize
+    /// A click or the wheel (SGR mouse reporting; off with `--no-mouse`).
+    case mouse(MouseEvent)
+
+    /// The key table's entry for a left click, anywhere.
+    public static let click = Key.mouse(MouseEvent(.press, x: -1, y: -1))
+    /// The key table's entry for the wheel, either way, anywhere.
+    public static let wheel = Key.mouse(MouseEvent(.wheel, x: -1, y: -1))
 
     /// How the help screen and docs write it; `ascii` spells out the arrows.
     public func label(ascii: Bool) -> String {
@@ -37,6 +97,12 @@ public enum Key: Hashable, Sendable {
         case .backspace: return "Backspace"
         case .delete: return "Del"
         case .resize: return "resize"
+        case .mouse(let e):
+            switch e.kind {
+            case .press: return e.button == 0 ? "click" : "button \(e.button + 1)"
+            case .release: return "release"
+            case .wheel: return "wheel"
+            }
         }
     }
 }
@@ -51,6 +117,7 @@ public enum Command: String, CaseIterable, Sendable {
     case filterName, export, commandLine, cycleTheme
     case zoomIn, zoomOut, fitTimeline
     case back, nextMatch, previousMatch, logRequest
+    case sort, click, wheel
 }
 
 /// One row of the key table.
@@ -98,6 +165,7 @@ public enum KeyMap {
         b([.backTab], .previousPane, "moving", "previous pane", nil),
         b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
         b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
+        b([.char("S")], .sort, "moving", "sort the list: id, state, next attempt, attempts (most first), name; the column's title is marked", nil),
         b([.char("/")], .filterName, "moving", "filter the list (see filter and log); the log focused: search the log", (5, "find")),
         b([.char(">")], .nextMatch, "moving", "log search: next (later) match", nil),
         b([.char("<")], .previousMatch, "moving", "log search: previous (earlier) match", nil),
@@ -106,8 +174,10 @@ public enum KeyMap {
         b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
         b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
         b([.char("e")], .export, "general", "export the timeline (asks where)", nil),
-        b([.char(":")], .commandLine, "general", "command line: any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
+        b([.char(":")], .commandLine, "general", "command line (↑ ↓ history, Tab completes): any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
+        b([.click], .click, "mouse", "selects a row, shows a tab, sorts by a column's title, focuses the detail or the log", nil),
+        b([.wheel], .wheel, "mouse", "scrolls the pane under the pointer (list, detail, log) 3 lines; the help too", nil),
     ]
 
     static func b(_ keys: [Key], _ c: Command, _ section: String, _ help: String, _ status: (Int, String)?) -> KeyBinding {
@@ -115,7 +185,10 @@ public enum KeyMap {
     }
 
     /// The command a key runs, or nil.
-    public static func command(for key: Key) -> Command? { table[key] }
+    public static func command(for key: Key) -> Command? {
+        if case .mouse(let e) = key { return table[.mouse(e.pattern)] }
+        return table[key]
+    }
 
     static let table: [Key: Command] = {
         var t: [Key: Command] = [:]
@@ -140,7 +213,7 @@ public enum KeyMap {
         return out
     }
 
-    public static let sections = ["device", "requests", "backend", "clock", "moving", "timeline", "general"]
+    public static let sections = ["device", "requests", "backend", "clock", "moving", "timeline", "mouse", "general"]
 
     /// Not keys: the live compare's option and `:` commands (issue 11), listed
     /// after the keys in the help screen and docs/keys.md.
@@ -222,6 +295,18 @@ public enum KeyMap {
         out += " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"
         out += " Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
+        out += "In the command line, ↑ and ↓ recall the lines run before in this session (kept across `:profile`,"
+        out += " `:compare` and `:play`, not saved), and Tab completes the word being typed: the first word from the"
+        out += " actions and commands, then setting keys after `set`, profile names after `profile` and `compare`, states"
+        out += " and `rule`, `request`, `clear` after `break`, the profile's rule IDs after `break rule`, answers after"
+        out += " `server`; one candidate is completed, several are completed as far as they agree and listed.\n"
+        out += "\nThe mouse (SGR reporting, off with `outbox --no-mouse`, which gives the terminal's own text selection back;"
+        out += " most terminals select with Shift held while the mouse is on): a click on a row selects it, on a state tab"
+        out += " shows that tab, on a sortable column's title sorts by it, in the detail or the log focuses that pane; the"
+        out += " wheel scrolls the list, the detail or the log, whichever is under the pointer, by 3 lines (the list keeps its"
+        out += " selection in view). `S` sorts the list by id, state (pending first), next attempt (soonest first; the"
+        out += " rest after, by id), attempts (most first) or name, ties by id; a compare sorts its rows by the first column"
+        out += " that has the request.\n"
         out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), or as one self-contained HTML page with the timeline picture when the path ends `.html` (what `outbox run --format html` writes, for what happened so far), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking.\n"
         out += "\n## filter and log\n\n"
         out += "`/` with the list focused filters it by space-separated words, all of which a request must match"
