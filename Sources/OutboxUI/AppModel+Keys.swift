@@ -258,6 +258,29 @@ extension AppModel {
         return nil
     }
 
+    /// A message's "did you mean" moved before its list of what was expected, as
+    /// the message line shows it: one row, where a long list would push the
+    /// suggestion off the screen.
+    public static func suggestionFirst(_ m: String) -> String {
+        // Without Foundation: find the markers among the characters.
+        let c = Array(m)
+        func last(_ w: String, before end: Int) -> Int? {
+            let p = Array(w)
+            guard p.count <= end else { return nil }
+            for i in stride(from: end - p.count, through: 0, by: -1) where Array(c[i..<(i + p.count)]) == p { return i }
+            return nil
+        }
+        guard let dym = last("; did you mean ", before: c.count) else { return m }
+        var exp: Int?
+        let marker = Array(", expected")
+        for i in 0..<max(0, dym - marker.count + 1) where Array(c[i..<(i + marker.count)]) == marker {
+            exp = i
+            break
+        }
+        guard let exp else { return m }
+        return String(c[..<exp]) + String(c[dym...]) + " Expected" + String(c[(exp + marker.count)..<dym])
+    }
+
     /// The next moment any column has something scheduled.
     mutating func nextDueTime() -> Millis? {
         var t = sim.nextDueTime()

@@ -511,7 +511,9 @@ public enum AppView {
         }
         if let msg = m.message {
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: msg.isError ? .error : .notice)
-            buf.put(" " + glyphText(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
+            // One row: a "did you mean" goes before a long list of what was expected, so it is seen.
+            let text = msg.isError ? AppModel.suggestionFirst(msg.text) : msg.text
+            buf.put(" " + glyphText(text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
             return
         }
         // The keys a newcomer needs next, in the table's order, as many as fit;

@@ -38,4 +38,17 @@ final class ForgivingCommandTests: XCTestCase {
         }
         XCTAssertEqual(s.model.sim.requests.count, 0, "nothing mistyped happened")
     }
+
+    /// The message line is one row: the suggestion is shown before the long list, so 80 columns show it.
+    func test_theSuggestionIsOnScreenAt80Columns() {
+        var s = Session(.ios)
+        for (typed, shown) in [
+            ("trak purchase", "unknown action `trak`; did you mean `track`? Expected one of: launch,"),
+            ("set retry.atempts 3", "unknown setting `retry.atempts`; did you mean `retry.attempts`? Expected"),
+        ] {
+            s.command(typed)
+            let screen = s.screen(80, 24).text
+            XCTAssertTrue(screen.contains(shown), screen)
+        }
+    }
 }
