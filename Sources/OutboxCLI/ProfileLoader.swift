@@ -62,7 +62,7 @@ enum ProfileLoader {
             noting?.add(path)
             return load(path, shown: word, expectedName: nil)
         }
-        if ProfileParserNames.isName(word), let dir = userFolder {
+        if Profile.isName(word), let dir = userFolder {
             let path = dir + "/" + word + ".profile"
             if Platform.exists(path) {
                 noting?.add(path)
@@ -123,13 +123,5 @@ enum ProfileLoader {
             if line.trimmingCharacters(in: .whitespaces).hasPrefix("profile ") { return n }
         }
         return 1
-    }
-}
-
-/// The name rule of profile files, for the command line (the parser checks it too).
-enum ProfileParserNames {
-    static func isName(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 32
-            && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
     }
 }

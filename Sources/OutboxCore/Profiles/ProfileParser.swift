@@ -7,6 +7,9 @@ public struct ProfileErrors: Error, Sendable {
 }
 
 extension Profile {
+    /// Whether a word is a profile's name as a `profile` line may give it.
+    public static func isName(_ s: String) -> Bool { ProfileParser.badName(s) == nil }
+
     /// Reads a profile file. `base` resolves a `base NAME` line (built-ins by
     /// default); `path` is where it was read from (nil for a built-in).
     public static func parse(
@@ -207,9 +210,6 @@ struct ProfileParser {
             d = b.spec.draft
             d.name = name
             d.title = title == name ? b.title : title
-            // The base's `on` lines come before this file's, in the base's order,
-            // whatever their line numbers (`on exhausted` without a rule cites the first retry's).
-            for (k, e) in d.on { d.on[k] = (e.action, e.rule, e.whenSaved, e.line - 1_000_000) }
             d.ownDefined = []
         case "title":
             guard w.count == 2, !w[1].isEmpty else { return fail(n, "bad title line, expected `title \"TEXT\"`") }
