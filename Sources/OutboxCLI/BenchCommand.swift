@@ -141,10 +141,12 @@ struct BenchCommand: OutboxSubcommand {
         if wanted("frame") {
             let sorted = BenchFigures.sortedFrame(big: quick ? 10_000 : 1_000_000, passes: quick ? 3 : 5)
             emit(
-                "frame_200x60_sorted", sorted.map { ($0.order.replacingOccurrences(of: " ", with: "_") + "_pass_ms", r3($0.passMs)) },
+                "frame_200x60_sorted",
+                sorted.map { ($0.order.replacingOccurrences(of: " ", with: "_") + "_pass_ms", r3($0.passMs)) },
                 "frame build 200×60 sorted (S), \(quick ? "10^4" : "10^6") requests: the frame after a change "
                     + sorted.map { "\($0.order) \(String(format: "%.1f", $0.passMs)) ms" }.joined(separator: ", ")
-                    + "; the next frame " + sorted.map { String(format: "%.0f", $0.frameUs) }.joined(separator: "/") + " µs"
+                    + "; the next frame " + sorted.map { String(format: "%.0f", $0.frameUs) }.joined(separator: "/")
+                    + " µs"
             )
         }
         if wanted("bytes") {

@@ -14,7 +14,8 @@ enum BenchFigures {
 
     /// A model with `n` live requests and no timers: iOS, offline, all queued.
     static func queuedModel(_ n: Int) -> Simulation {
-        var sim = Simulation(profile: Builtins.ios, settings: Settings(profile: Builtins.ios), store: InMemoryDeviceStore())
+        var sim = Simulation(
+            profile: Builtins.ios, settings: Settings(profile: Builtins.ios), store: InMemoryDeviceStore())
         sim.keepsJournal = false
         sim.apply(.appLaunched)
         sim.apply(.networkWentOffline)

@@ -32,7 +32,10 @@ enum BenchLiveCompare {
     /// then the whole screen is built. Microseconds, median and p99, for one column
     /// (iOS) and three (iOS, Android, Flutter), frames interleaved.
     static func frames(width: Int, height: Int, requests: Int, frames: Int) -> (Double, Double, Double, Double) {
-        var models = [loaded([Builtins.ios], requests: requests), loaded([Builtins.ios, Builtins.android, Builtins.flutter], requests: requests)]
+        var models = [
+            loaded([Builtins.ios], requests: requests),
+            loaded([Builtins.ios, Builtins.android, Builtins.flutter], requests: requests),
+        ]
         for i in models.indices { models[i].setListHeight(AppView.listRows(models[i], width: width, height: height)) }
         var times: [[Double]] = [[], []]
         for f in 0..<frames {

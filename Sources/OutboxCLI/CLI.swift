@@ -132,7 +132,9 @@ public enum CLI {
         if let first = args.first, !first.hasPrefix("-") {
             if first == "help" { return help(Array(args.dropFirst()), console: console) }
             if OutboxCommand.command(named: first) == nil {
-                console.error("outbox: unknown command `\(first)`, expected one of: " + OutboxCommand.names.joined(separator: ", "))
+                console.error(
+                    "outbox: unknown command `\(first)`, expected one of: "
+                        + OutboxCommand.names.joined(separator: ", "))
                 console.error(usage)
                 return 2
             }
@@ -174,7 +176,8 @@ public enum CLI {
     /// `--x needs a value`. What is not recognised passes through.
     static func usageError(_ message: String) -> String {
         func match(_ pattern: String) -> [String]? {
-            guard let r = message.range(of: pattern, options: .regularExpression), r == message.startIndex..<message.endIndex
+            guard let r = message.range(of: pattern, options: .regularExpression),
+                r == message.startIndex..<message.endIndex
             else { return nil }
             let parts = message.components(separatedBy: "'")
             return parts.count >= 3 ? Array(parts[1...].enumerated().filter { $0.offset % 2 == 0 }.map(\.element)) : nil
@@ -259,7 +262,8 @@ struct OutboxCommand: ParsableCommand {
 struct KeysCommand: OutboxSubcommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
-            commandName: "keys", abstract: "print the key table as markdown (docs/keys.md)", usage: CLI.parserUsage(synopsis))
+            commandName: "keys", abstract: "print the key table as markdown (docs/keys.md)",
+            usage: CLI.parserUsage(synopsis))
     }
     static var synopsis: String { "outbox keys" }
 

@@ -67,7 +67,8 @@ struct CompareCommand: OutboxSubcommand {
             + "                                      [--max-transitions N]"
     }
 
-    @Argument(help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
+    @Argument(
+        help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
     var files: [String] = []
 
     @Option(
@@ -139,7 +140,9 @@ struct CompareCommand: OutboxSubcommand {
             return 2
         }
         if output == .svg && files.count > 1 {
-            console.error("outbox compare: --format svg draws one file; give one, or use --format html for several (one page, a section per file)")
+            console.error(
+                "outbox compare: --format svg draws one file; give one, or use --format html for several (one page, a section per file)"
+            )
             return 2
         }
         // A picture: every profile's run kept whole, drawn at the end; no table.
@@ -239,7 +242,8 @@ struct CompareCommand: OutboxSubcommand {
             console.print(TimelinePicture().svg(story), terminator: "")
         } else if output == .html {
             console.print(
-                TimelinePicture().html(pictures, title: "outbox compare " + files.joined(separator: " ")), terminator: "")
+                TimelinePicture().html(pictures, title: "outbox compare " + files.joined(separator: " ")),
+                terminator: "")
         }
         if console.failed { return 1 }
         return failed > 0 ? 1 : 0

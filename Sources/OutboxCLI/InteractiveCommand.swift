@@ -389,12 +389,17 @@ struct InteractiveCommand: OutboxSubcommand {
         case .failure(let why):
             return .failure(LoadFailure(lines: [RunCommand.unreadable(path, why)]))
         }
-        switch Scenario.parse(text, file: path, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))) {
+        switch Scenario.parse(
+            text, file: path, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path)))
+        {
         case .success(let s):
             guard let profiles = s.compareProfiles else { return .success([s]) }
             var columns: [Scenario] = []
             for p in profiles {
-                switch Scenario.parse(text, file: path, playing: p, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))) {
+                switch Scenario.parse(
+                    text, file: path, playing: p,
+                    profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path)))
+                {
                 case .success(let c): columns.append(c)
                 case .failure(let e): return .failure(LoadFailure(lines: e.errors.map(\.description)))
                 }

@@ -215,7 +215,8 @@ extension Platform {
                 for p in paths {
                     let folder = p.lastIndex(of: "/").map { $0 == p.startIndex ? "/" : String(p[..<$0]) } ?? "."
                     guard folders.insert(folder).inserted else { continue }
-                    let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
+                    let mask = UInt32(
+                        IN_CLOSE_WRITE | IN_MODIFY | IN_ATTRIB | IN_CREATE | IN_DELETE | IN_MOVED_TO | IN_MOVED_FROM)
                     if inotify_add_watch(fd, folder, mask) < 0 { blind = true }
                 }
             #endif

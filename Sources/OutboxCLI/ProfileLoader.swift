@@ -50,7 +50,9 @@ enum ProfileLoader {
         return slash == file.startIndex ? "/" : String(file[..<slash])
     }
 
-    static func resolve(_ word: String, relativeTo directory: String?, noting: ReadPaths? = nil) -> Result<Profile, Problem> {
+    static func resolve(_ word: String, relativeTo directory: String?, noting: ReadPaths? = nil) -> Result<
+        Profile, Problem
+    > {
         if let p = Builtins.named(word) { return .success(p) }
         if isPath(word) {
             var path = word
@@ -91,7 +93,8 @@ enum ProfileLoader {
             }
             text = String(decoding: bytes, as: UTF8.self)
         }
-        let absolute = ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
+        let absolute =
+            ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
             .standardizingPath
         switch Profile.parse(text, file: SafeText.escaped(shown, max: 200), path: absolute) {
         case .failure(let e):

@@ -11,7 +11,8 @@ struct ProfilesCommand: OutboxSubcommand {
     static var synopsis: String { "outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile" }
 
     @Argument(
-        help: ArgumentHelp("a profile: a built-in's name, a user profile's, or a .profile file", valueName: "NAME|PATH.profile"),
+        help: ArgumentHelp(
+            "a profile: a built-in's name, a user profile's, or a .profile file", valueName: "NAME|PATH.profile"),
         completion: .list(Builtins.all.map(\.rawValue)))
     var names: [String] = []
 

@@ -40,7 +40,8 @@ struct RunCommand: OutboxSubcommand {
             + "                  [--watch]"
     }
 
-    @Argument(help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
+    @Argument(
+        help: ArgumentHelp("scenario files (.outbox)", valueName: "FILE"), completion: .file(extensions: ["outbox"]))
     var files: [String] = []
 
     @Option(
@@ -112,7 +113,8 @@ struct RunCommand: OutboxSubcommand {
             let watched =
                 "\(files.count) file" + (files.count == 1 ? "" : "s")
                 + (profiles.isEmpty ? "" : " and \(profiles.count) profile file" + (profiles.count == 1 ? "" : "s"))
-            console.error("outbox run --watch: \(what) (status \(status)); watching \(watched) for changes, Ctrl-C ends")
+            console.error(
+                "outbox run --watch: \(what) (status \(status)); watching \(watched) for changes, Ctrl-C ends")
             if console.failed { return 1 }
             watcher.wait(for: files + profiles, seen: stamps + profiles.map(Platform.stamp))
         }
@@ -140,7 +142,9 @@ struct RunCommand: OutboxSubcommand {
             return nil
         }
         if output == .svg && files.count > 1 {
-            console.error("outbox run: --format svg draws one file; give one, or use --format html for several (one page, a section per file)")
+            console.error(
+                "outbox run: --format svg draws one file; give one, or use --format html for several (one page, a section per file)"
+            )
             return nil
         }
         return (output, maxTransitions)
@@ -261,18 +265,25 @@ struct RunCommand: OutboxSubcommand {
             failed += runner.failures.count
             total += runner.checkCount
             if picture {
-                stories.append(TimelinePicture.Story(file: sc.file, runs: [TimelinePicture.Run(sim: runner.sim, results: runner.results)]))
+                stories.append(
+                    TimelinePicture.Story(
+                        file: sc.file, runs: [TimelinePicture.Run(sim: runner.sim, results: runner.results)]))
             }
             if junit {
                 suites.append(
                     JUnitReport.Suite(
                         file: sc.file, profile: sc.profile.rawValue, cases: cases, ended: runner.sim.now,
-                        transitions: runner.sim.transitionCount, wallMicros: Self.micros(ContinuousClock.now - started)))
+                        transitions: runner.sim.transitionCount, wallMicros: Self.micros(ContinuousClock.now - started))
+                )
             }
             let summary =
                 "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
                 + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            if format == .text && !picture && !junit { console.print(fit(SafeText.line(summary))) } else { console.error(summary) }
+            if format == .text && !picture && !junit {
+                console.print(fit(SafeText.line(summary)))
+            } else {
+                console.error(summary)
+            }
         }
         if scenarios.count > 1 {
             let line = "\(total - failed) passed, \(failed) failed"

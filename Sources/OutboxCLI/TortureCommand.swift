@@ -81,7 +81,8 @@ struct TortureCommand: OutboxSubcommand {
         while Date() < end {
             let roll = rng.next() % 100
             switch roll {
-            case 0..<45: sim.apply(.eventTracked(TrackedEvent(name: "e\(rng.next() % 7)", value: Amount(micros: 1_000_000))))
+            case 0..<45:
+                sim.apply(.eventTracked(TrackedEvent(name: "e\(rng.next() % 7)", value: Amount(micros: 1_000_000))))
             case 45..<55: sim.apply(sim.online ? .networkWentOffline : .networkWentOnline)
             case 55..<65:
                 let answers: [Answer] = [.ok, .status(503), .status(400), .timeout, .lost]

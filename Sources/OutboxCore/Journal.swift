@@ -43,7 +43,9 @@ public struct LogLine: Sendable {
     public let source: LogSource
     public let rule: RuleID?
 
-    public init(time: Millis, source: LogSource, text: String, request: Int32 = -1, rule: RuleID? = nil, event: LogEvent = .note) {
+    public init(
+        time: Millis, source: LogSource, text: String, request: Int32 = -1, rule: RuleID? = nil, event: LogEvent = .note
+    ) {
         self.time = time
         self.source = source
         self.text = text
@@ -170,7 +172,8 @@ public enum LogEvent: Sendable, Equatable {
     public var otherRequest: Int32 {
         switch self {
         case .storeRowRemoved(let id, _): return id
-        case .flushStarted(.success(let id), _), .flushNothingQueued(.success(let id)), .flushMorePass(.success(let id)):
+        case .flushStarted(.success(let id), _), .flushNothingQueued(.success(let id)),
+            .flushMorePass(.success(let id)):
             return id
         case .flushEnded(.failed(_, let id), _, _): return id
         default: return -1

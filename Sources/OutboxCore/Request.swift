@@ -39,8 +39,10 @@ public struct Request: Sendable, BitwiseCopyable {
     public internal(set) var rule: RuleID
     private var flags: UInt8
 
-    init(id: Int32, kind: RequestKind, nameID: Int32, createdAt: Millis, idempotencyKey: UInt64, hasValue: Bool,
-         hasAttributes: Bool = false) {
+    init(
+        id: Int32, kind: RequestKind, nameID: Int32, createdAt: Millis, idempotencyKey: UInt64, hasValue: Bool,
+        hasAttributes: Bool = false
+    ) {
         self.createdAt = createdAt
         self.idempotencyKey = idempotencyKey
         self.id = id

@@ -45,8 +45,10 @@ public struct ScenarioRunner {
         case transitionsOnly
     }
 
-    public init(_ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(),
-                maxTransitions: Int = ScenarioRunner.defaultMaxTransitions, journal: JournalUse = .kept) {
+    public init(
+        _ scenario: Scenario, store: any DeviceStore = InMemoryDeviceStore(),
+        maxTransitions: Int = ScenarioRunner.defaultMaxTransitions, journal: JournalUse = .kept
+    ) {
         self.scenario = scenario
         // The file's starting contents go on the device before the first line (DeviceStart).
         if !scenario.device.isEmpty { scenario.device.seed(store) }
@@ -89,7 +91,8 @@ public struct ScenarioRunner {
         case (let a?, let b?): t = min(a, b)
         }
         guard t < VirtualTime.maxClock else {
-            stopped = "the clock reached its limit (\(VirtualTime.maxClock / 31_557_600_000) years) with timers still set"
+            stopped =
+                "the clock reached its limit (\(VirtualTime.maxClock / 31_557_600_000) years) with timers still set"
             return false
         }
         // ORDER: timers due at t fire first, then the lines at t in file order,

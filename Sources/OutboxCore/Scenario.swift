@@ -318,7 +318,9 @@ struct ScenarioParser {
 
     /// The first words of a scenario's statements and checks, for "did you mean".
     static let statementWords = ["profile", "compare", "set", "saved", "device", "at", "expect"]
-    static let checkWords = ["state", "dropped", "attempts", "saved", "received", "counted", "log", "completion", "revenue"]
+    static let checkWords = [
+        "state", "dropped", "attempts", "saved", "received", "counted", "log", "completion", "revenue",
+    ]
 
     mutating func fail(_ line: Int, _ message: String) {
         errors.append(ScenarioError(file: file, line: line, message: message))
@@ -401,7 +403,8 @@ struct ScenarioParser {
         }
         if let profile, !savedDevice, !actionUnread, checkRequestNames(profile) {
             // Found after the lines: in line order with the rest, a line's own problems first.
-            errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(\.element)
+            errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
+                \.element)
         }
         guard errors.isEmpty, let profile, let settings else { return .failure(ScenarioErrors(errors: errors)) }
         for i in keyless {
@@ -488,7 +491,10 @@ struct ScenarioParser {
                 return
             }
             guard w.count == 2 else {
-                fail(n, "bad profile line, expected `profile \(ProfileResolver.builtinNames("|"))` or `profile PATH.profile`")
+                fail(
+                    n,
+                    "bad profile line, expected `profile \(ProfileResolver.builtinNames("|"))` or `profile PATH.profile`"
+                )
                 return
             }
             let p: Profile
@@ -532,7 +538,10 @@ struct ScenarioParser {
                 return
             }
             guard w.count == 2 else {
-                fail(n, "bad compare line, expected `compare P[,P...]` with profiles \(ProfileResolver.builtinNames(", ")) or profile files")
+                fail(
+                    n,
+                    "bad compare line, expected `compare P[,P...]` with profiles \(ProfileResolver.builtinNames(", ")) or profile files"
+                )
                 return
             }
             seenCompare = true
@@ -868,7 +877,10 @@ struct ScenarioParser {
             case "false": c = .failure
             case "none": c = .none
             default:
-                fail(n, "bad completion `\(w[2])`, expected true, false or none" + Suggest.hint(w[2], among: ["true", "false", "none"]))
+                fail(
+                    n,
+                    "bad completion `\(w[2])`, expected true, false or none"
+                        + Suggest.hint(w[2], among: ["true", "false", "none"]))
                 return nil
             }
             return .completion(w[1], c)
@@ -916,12 +928,18 @@ public enum ActionSyntax {
         case "logout": return none(.loggedOut)
         case "consent":
             guard args.count == 1, args[0] == "grant" || args[0] == "deny" else {
-                return .failure(Problem("bad consent\(quoted(args)), expected `consent grant` or `consent deny`" + hint(args, ["grant", "deny"])))
+                return .failure(
+                    Problem(
+                        "bad consent\(quoted(args)), expected `consent grant` or `consent deny`"
+                            + hint(args, ["grant", "deny"])))
             }
             return .success(args[0] == "grant" ? .consentGranted : .consentDenied)
         case "network":
             guard args.count == 1, args[0] == "online" || args[0] == "offline" else {
-                return .failure(Problem("bad network\(quoted(args)), expected `network online` or `network offline`" + hint(args, ["online", "offline"])))
+                return .failure(
+                    Problem(
+                        "bad network\(quoted(args)), expected `network online` or `network offline`"
+                            + hint(args, ["online", "offline"])))
             }
             return .success(args[0] == "online" ? .networkWentOnline : .networkWentOffline)
         case "screen": return named { .screenViewed($0) }
@@ -934,7 +952,9 @@ public enum ActionSyntax {
             return .success(.settingChanged(key: args[0], value: args[1]))
         default:
             return .failure(
-                Problem("unknown action `\(verb)`, expected one of: " + verbs + Suggest.hint(verb, among: verbWords + alsoKnown)))
+                Problem(
+                    "unknown action `\(verb)`, expected one of: " + verbs
+                        + Suggest.hint(verb, among: verbWords + alsoKnown)))
         }
     }
 
@@ -1076,7 +1096,9 @@ public enum ActionSyntax {
                 rep = .times(n)
             } else {
                 return .failure(
-                    Problem("bad repeat `\(args[1])`, expected x<N> (N ≥ 1) or always" + Suggest.hint(args[1], among: ["always"])))
+                    Problem(
+                        "bad repeat `\(args[1])`, expected x<N> (N ≥ 1) or always"
+                            + Suggest.hint(args[1], among: ["always"])))
             }
         }
         return .success(.serverPlanned(answer, rep))

@@ -59,19 +59,27 @@ public struct Settings: Equatable, Sendable {
     }
 
     public static let keys: [Key] = [
-        Key(name: "requireConsent", needs: .consentGate, expected: "true or false",
+        Key(
+            name: "requireConsent", needs: .consentGate, expected: "true or false",
             help: "events wait for a consent decision (the consent gate)"),
-        Key(name: "retry.attempts", needs: .retry, expected: "a whole number from 1 to \(Settings.maxRetryAttempts)",
+        Key(
+            name: "retry.attempts", needs: .retry, expected: "a whole number from 1 to \(Settings.maxRetryAttempts)",
             help: "attempts before giving up"),
-        Key(name: "retry.delays", needs: .retry, expected: "comma-separated times up to \(VirtualTime.maxInputText), e.g. 2s,4s",
+        Key(
+            name: "retry.delays", needs: .retry,
+            expected: "comma-separated times up to \(VirtualTime.maxInputText), e.g. 2s,4s",
             help: "waits before the retries; the last repeats (BACKOFF)"),
-        Key(name: "retry.jitter", needs: .retry, expected: "none, full or equal",
+        Key(
+            name: "retry.jitter", needs: .retry, expected: "none, full or equal",
             help: "randomises each wait, drawn from seed (JITTER)"),
-        Key(name: "latency", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 200ms",
+        Key(
+            name: "latency", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 200ms",
             help: "send to answer; the backend sees it at half (LAT)"),
-        Key(name: "timeout", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 10s",
+        Key(
+            name: "timeout", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 10s",
             help: "a timed-out attempt fails after this (TMO)"),
-        Key(name: "seed", needs: .always, expected: "a whole number",
+        Key(
+            name: "seed", needs: .always, expected: "a whole number",
             help: "seeds idempotency keys and any randomness (ORDER)"),
     ]
 
@@ -110,10 +118,13 @@ public struct Settings: Equatable, Sendable {
     mutating func apply(_ key: String, _ value: String) -> String? {
         guard let k = Settings.keys.first(where: { $0.name == key }) else {
             let names = Settings.keys.map(\.name)
-            return "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ") + Suggest.hint(key, among: names)
+            return "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ")
+                + Suggest.hint(key, among: names)
         }
         func bad() -> String {
-            let hint = key == "requireConsent" ? Suggest.hint(value, among: ["true", "false"])
+            let hint =
+                key == "requireConsent"
+                ? Suggest.hint(value, among: ["true", "false"])
                 : key == "retry.jitter" ? Suggest.hint(value, among: Jitter.allCases.map(\.rawValue)) : ""
             return "bad value `\(value)` for \(key), expected \(k.expected)" + hint
         }

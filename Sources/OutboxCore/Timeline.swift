@@ -57,7 +57,9 @@ public struct TimelineWriter {
             return o.text
         case .text:
             // Escaped before padding, so the columns line up after it.
-            var s = VirtualTime.clock(t.time) + "  " + pad("#\(t.request)", 6) + pad(r.kind.word, 15) + pad(SafeText.line(name), 16)
+            var s =
+                VirtualTime.clock(t.time) + "  " + pad("#\(t.request)", 6) + pad(r.kind.word, 15)
+                + pad(SafeText.line(name), 16)
             s += pad((t.from?.word ?? "new") + " → " + t.to.word, 24)
             s += pad(t.attempt > 0 ? "attempt \(t.attempt)" : "", 12)
             var detail = t.outcome.word

@@ -308,7 +308,6 @@ public final class Terminal {
         return Glyphs.asciiFold(u).unicodeScalars.first!.value
     }
 
-
     /// Waits up to `timeoutMs` for a key (-1: forever); nil on timeout.
     public func readKey(timeoutMs: Int32) -> Key? {
         tap?.mirror()

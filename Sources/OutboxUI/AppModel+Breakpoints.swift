@@ -173,7 +173,8 @@ extension AppModel {
                 if let other {
                     message = (
                         "rule \(args[1].uppercased()) is \(other.rawValue)'s and this screen shows "
-                            + profiles.map(\.rawValue).joined(separator: ", ") + "; expected one of " + ruleExamples, true
+                            + profiles.map(\.rawValue).joined(separator: ", ") + "; expected one of " + ruleExamples,
+                        true
                     )
                 } else {
                     message = (

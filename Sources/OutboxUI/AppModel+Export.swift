@@ -48,7 +48,8 @@ extension AppModel {
         }
         let file = player?.file ?? "the live screen"
         let page = TimelinePicture().html(
-            [TimelinePicture.Story(file: file, runs: runs)], title: "outbox: " + file + " at " + VirtualTime.clock(sim.now))
+            [TimelinePicture.Story(file: file, runs: runs)],
+            title: "outbox: " + file + " at " + VirtualTime.clock(sim.now))
         let lines = columns.reduce(0) { $0 + $1.journal.count }
         return (page, "\(lines) lines as HTML")
     }

@@ -41,7 +41,8 @@ extension AppModel {
                 settleSelection()
                 let n = filteredAllRows
                 let what = (isComparing ? "row" : "request") + (n == 1 ? "" : "s")
-                message = t.isEmpty ? nil : ("filter: \(SafeText.escaped(t, max: 60)): \(n) \(what) (Esc on / clears)", false)
+                message =
+                    t.isEmpty ? nil : ("filter: \(SafeText.escaped(t, max: 60)): \(n) \(what) (Esc on / clears)", false)
             }
             return nil
         case .chooseAnswer(let chosen):
@@ -128,7 +129,9 @@ extension AppModel {
             // Comparing, the first column with the consent gate decides; the others skip it with a note.
             guard let lt = columns.first(where: { $0.profile.hasConsentGate }) else {
                 let names = profiles.map(\.rawValue).joined(separator: ", ")
-                message = ("consent needs the consent gate; \(names) \(isComparing ? "have" : "has") no consent gate", true)
+                message = (
+                    "consent needs the consent gate; \(names) \(isComparing ? "have" : "has") no consent gate", true
+                )
                 return nil
             }
             perform(lt.consent == .granted ? .consentDenied : .consentGranted)
@@ -211,7 +214,10 @@ extension AppModel {
         }
         if words[0] == "profile" {
             if isComparing {
-                message = (":profile shows one column; :compare off first (keeps \(sim.profile.rawValue)), or :compare P,P,...", true)
+                message = (
+                    ":profile shows one column; :compare off first (keeps \(sim.profile.rawValue)), or :compare P,P,...",
+                    true
+                )
                 return nil
             }
             guard words.count == 2 else {
@@ -303,7 +309,9 @@ extension AppModel {
                 return nil
             }
             leaveCompare()
-            message = ("one column: \(sim.profile.rawValue), its device in memory; :profile P opens a saved device", false)
+            message = (
+                "one column: \(sim.profile.rawValue), its device in memory; :profile P opens a saved device", false
+            )
             return nil
         }
         switch AppModel.parseCompare(args[0], profiles: profileResolver) {
@@ -316,7 +324,8 @@ extension AppModel {
 
     /// The profiles of `--compare` and `:compare`: 2 to 4 names, each once, in order.
     /// A failure's message follows the option's or command's name.
-    public static func parseCompare(_ list: String, profiles: ProfileResolver = .builtins) -> Result<[Profile], Problem> {
+    public static func parseCompare(_ list: String, profiles: ProfileResolver = .builtins) -> Result<[Profile], Problem>
+    {
         var out: [Profile] = []
         for word in list.split(separator: ",", omittingEmptySubsequences: false) {
             let p: Profile
@@ -327,7 +336,9 @@ extension AppModel {
             guard !out.contains(p) else { return .failure(Problem("names \(p.rawValue) twice; each profile once")) }
             out.append(p)
         }
-        guard out.count >= 2 else { return .failure(Problem("needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter")) }
+        guard out.count >= 2 else {
+            return .failure(Problem("needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter"))
+        }
         return .success(out)
     }
 }

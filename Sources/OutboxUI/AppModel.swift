@@ -178,8 +178,9 @@ public struct AppModel {
     /// Memoized: computed once per change of the model, not per use in a frame.
     /// Comparing, the list holds rows of `match`: row r is "id" r + 1.
     public var filteredIDs: [Int32] {
-        let key = FilterMemo.Key(tab: tab, name: nameFilter, sort: sort, transitions: sim.transitionCount + otherTransitions,
-                                 requests: sim.requests.count + match.rows.count, journal: sim.journal.count)
+        let key = FilterMemo.Key(
+            tab: tab, name: nameFilter, sort: sort, transitions: sim.transitionCount + otherTransitions,
+            requests: sim.requests.count + match.rows.count, journal: sim.journal.count)
         if memo.key == key { return memo.ids }
         memo.why = nil
         var ids: [Int32]
@@ -329,9 +330,12 @@ public struct AppModel {
     /// names the columns).
     public func recording(seed: UInt64, version: String, path: String) -> String {
         // The path is escaped: a newline in it must not end the comment.
-        var text = "# recorded by outbox \(version)\n# replay: outbox \(isComparing ? "compare" : "run") \(SafeText.escaped(path, max: 1000))\n"
+        var text =
+            "# recorded by outbox \(version)\n# replay: outbox \(isComparing ? "compare" : "run") \(SafeText.escaped(path, max: 1000))\n"
         text += "profile \(ActionSyntax.word(sim.profile.reference))\n"
-        if isComparing { text += "compare " + ActionSyntax.word(profiles.map(\.reference).joined(separator: ",")) + "\n" }
+        if isComparing {
+            text += "compare " + ActionSyntax.word(profiles.map(\.reference).joined(separator: ",")) + "\n"
+        }
         if seed != 1 { text += "set seed \(seed)\n" }
         for line in startingDevice.lines(profile: sim.profile) { text += line + "\n" }
         return text + recorded.joined(separator: "\n") + "\n"

@@ -33,7 +33,9 @@ extension AppView {
             doc.lines.append(line)
             if i + 1 < hist.count && hist[i + 1].rule == t.rule { continue }
             doc.anchors.append(doc.lines.count - 1)
-            for l in wrap(s.profile.rule(t.rule).text, width: width - ruleIndent - 1) { doc.lines.append([(pad + l, .normal)]) }
+            for l in wrap(s.profile.rule(t.rule).text, width: width - ruleIndent - 1) {
+                doc.lines.append([(pad + l, .normal)])
+            }
         }
         return doc
     }

@@ -268,7 +268,9 @@ public enum AppView {
         }
         // The sorted column's title is marked just before it (the column before ends in a space).
         if m.sort != .id {
-            let x = [ListSort.id: c.id + 3, .name: c.name - 1, .state: c.state - 1, .attempts: c.att - 1, .next: c.next - 1][m.sort]!
+            let x = [
+                ListSort.id: c.id + 3, .name: c.name - 1, .state: c.state - 1, .attempts: c.att - 1, .next: c.next - 1,
+            ][m.sort]!
             buf.put(sortMark(g), x: x, y: y0, role: .columnHeader)
         }
         let rows = rect.height - 1
@@ -555,7 +557,9 @@ public enum AppView {
         if m.profiles.contains(where: \.hasGetInstance) && !m.usedCommands.contains(.getInstance) {
             out.append((1, "g", "getInstance"))
         }
-        if m.profiles.contains(where: { $0.makes(.ping) }) && !m.usedCommands.contains(.ping) { out.append((0, "p", "ping")) }
+        if m.profiles.contains(where: { $0.makes(.ping) }) && !m.usedCommands.contains(.ping) {
+            out.append((0, "p", "ping"))
+        }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
 

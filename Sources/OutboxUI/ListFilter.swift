@@ -34,7 +34,9 @@ public struct ListFilter: Equatable, Sendable {
         terms = text.split(separator: " ").map { word in
             var t = ListFilter.term(String(word))
             if t.field == .rule && t.problem == nil && !profiles.isEmpty
-                && !(profiles + Builtins.all).contains(where: { p in p.rules.contains { t.names.contains(p.rule($0).id.lowercased()) } })
+                && !(profiles + Builtins.all).contains(where: { p in
+                    p.rules.contains { t.names.contains(p.rule($0).id.lowercased()) }
+                })
             {
                 t.problem = "no rule has that ID (see docs/rules.md)"
             }
@@ -122,7 +124,9 @@ public struct ListFilter: Equatable, Sendable {
             terms = (only.map { [filter.terms[$0]] } ?? filter.terms).map { t in
                 guard t.field == .rule else { return t }
                 var r = t
-                r.codes = profile.rules.filter { t.names.contains(profile.rule($0).id.lowercased()) }.map { Int16($0.rawValue) }
+                r.codes = profile.rules.filter { t.names.contains(profile.rule($0).id.lowercased()) }.map {
+                    Int16($0.rawValue)
+                }
                 return r
             }
             var hits: [[Bool]] = []
@@ -341,7 +345,8 @@ extension AppModel {
             for (pos, item) in ids.enumerated() {
                 var k = UInt32.max
                 if let (c, id) = request(item) {
-                    k = primary(sims[c].request(id), now: sims[c].now, nameRank: nameRank[match.rows[Int(item) - 1].name] ?? 0)
+                    k = primary(
+                        sims[c].request(id), now: sims[c].now, nameRank: nameRank[match.rows[Int(item) - 1].name] ?? 0)
                 }
                 keys.append(UInt64(k) << 32 | UInt64(UInt32(pos)))
             }

@@ -46,14 +46,25 @@ public struct Theme: Equatable, Sendable {
             let code = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let w = code.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)
             if w.isEmpty { continue }
-            func fail(_ m: String) -> Result<Theme, ThemeError> { .failure(ThemeError(file: file, line: n, message: m)) }
-            guard let role = Role(rawValue: w[0]) else {
-                return fail("unknown role `\(w[0])`, expected one of: " + Role.allCases.map(\.rawValue).joined(separator: " "))
+            func fail(_ m: String) -> Result<Theme, ThemeError> {
+                .failure(ThemeError(file: file, line: n, message: m))
             }
-            guard w.count >= 3 else { return fail("`\(w[0])` needs a foreground and a background, expected `role fg bg [bold] [dim] [reverse] [underline]`") }
+            guard let role = Role(rawValue: w[0]) else {
+                return fail(
+                    "unknown role `\(w[0])`, expected one of: " + Role.allCases.map(\.rawValue).joined(separator: " "))
+            }
+            guard w.count >= 3 else {
+                return fail(
+                    "`\(w[0])` needs a foreground and a background, expected `role fg bg [bold] [dim] [reverse] [underline]`"
+                )
+            }
             var s = Style()
-            guard let fg = ThemeColor.parse(w[1]) else { return fail("bad color `\(w[1])`, expected default, a color name (red, bright-blue, ...) or 0-255") }
-            guard let bg = ThemeColor.parse(w[2]) else { return fail("bad color `\(w[2])`, expected default, a color name (red, bright-blue, ...) or 0-255") }
+            guard let fg = ThemeColor.parse(w[1]) else {
+                return fail("bad color `\(w[1])`, expected default, a color name (red, bright-blue, ...) or 0-255")
+            }
+            guard let bg = ThemeColor.parse(w[2]) else {
+                return fail("bad color `\(w[2])`, expected default, a color name (red, bright-blue, ...) or 0-255")
+            }
             s.fg = fg
             s.bg = bg
             for a in w.dropFirst(3) {
@@ -69,7 +80,10 @@ public struct Theme: Equatable, Sendable {
             styles[role] = s
         }
         guard styles[.normal] != nil else {
-            return .failure(ThemeError(file: file, line: max(n, 1), message: "no `normal` role, expected every theme to set at least `normal`"))
+            return .failure(
+                ThemeError(
+                    file: file, line: max(n, 1),
+                    message: "no `normal` role, expected every theme to set at least `normal`"))
         }
         return .success(Theme(name: name, styles: styles))
     }
@@ -79,7 +93,8 @@ public struct Theme: Equatable, Sendable {
 
     /// A theme shipped with Outbox, by name.
     public static func builtin(_ name: String) -> Theme? {
-        guard let text = BuiltinThemes.texts[name], case .success(let t) = parse(text, name: name, file: "themes/\(name).theme")
+        guard let text = BuiltinThemes.texts[name],
+            case .success(let t) = parse(text, name: name, file: "themes/\(name).theme")
         else { return nil }
         return t
     }

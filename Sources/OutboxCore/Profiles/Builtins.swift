@@ -10,7 +10,9 @@ public enum Builtins {
     static let order = ["linktrail", "ios", "android", "flutter"]
 
     /// The names of the embedded files in registry order.
-    static var names: [String] { order.filter { sources[$0] != nil } + sources.keys.filter { !order.contains($0) }.sorted() }
+    static var names: [String] {
+        order.filter { sources[$0] != nil } + sources.keys.filter { !order.contains($0) }.sorted()
+    }
 
     /// Every built-in, parsed once (thread-safe: a global's lazy initialiser).
     public static let all: [Profile] = {

@@ -207,7 +207,8 @@ public final class ProfileSpec: Sendable {
         keysRule: RuleID?, defaults: Settings, save: SaveMode, createdRule: RuleID, sendRule: RuleID,
         offline: OfflineMode, survivesRule: RuleID, responses: [Response], table: [UInt8], exhausted: Response?,
         resendLaunch: Resend?, resendNetwork: Resend?, resendGetInstance: Resend?, report: Reporting,
-        texts: [TextKey: Template], onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)],
+        texts: [TextKey: Template],
+        onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)],
         exhaustedCitesAnswer: Bool
     ) {
         self.onLines = onLines

@@ -86,7 +86,9 @@ extension Simulation {
         case .deliver:
             let rule = byFlush ? spec.flush!.send : (r.saved ? resp.whenSaved ?? resp.rule : resp.rule)
             move(id, to: .delivered, rule: rule, outcome: outcome)
-            if hasCompletions { complete(id, .success, .completionDelivered, rule: rule, outcome: outcome, attempts: r.budgetUsed) }
+            if hasCompletions {
+                complete(id, .success, .completionDelivered, rule: rule, outcome: outcome, attempts: r.budgetUsed)
+            }
             if spec.flush != nil {
                 if byFlush { continueFlush() } else { startFlush(trigger: .success(id)) }
             }

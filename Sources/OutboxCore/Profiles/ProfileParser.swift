@@ -136,7 +136,9 @@ struct ProfileParser {
     }
 
     mutating func fail(_ line: Int, _ message: String) {
-        if errors.count < ProfileParser.maxErrors { errors.append(ProfileError(file: file, line: line, message: message)) }
+        if errors.count < ProfileParser.maxErrors {
+            errors.append(ProfileError(file: file, line: line, message: message))
+        }
     }
 
     static func q(_ s: String) -> String { "`" + SafeText.escaped(s, max: 60) + "`" }
@@ -202,7 +204,8 @@ struct ProfileParser {
             guard w.count == 2 else { return fail(n, "bad base line, expected `base NAME` (a built-in profile)") }
             guard let b = base(w[1]) else {
                 return fail(
-                    n, "unknown base profile \(ProfileParser.q(w[1])), expected one of: "
+                    n,
+                    "unknown base profile \(ProfileParser.q(w[1])), expected one of: "
                         + Builtins.all.map(\.name).joined(separator: ", ")
                         + Suggest.hint(w[1], among: Builtins.all.map(\.name)))
             }
@@ -262,18 +265,23 @@ struct ProfileParser {
         case "say": sayLine(n, w)
         default:
             fail(
-                n, "unknown statement \(ProfileParser.q(w[0])), expected one of: profile, " + known.joined(separator: ", ")
+                n,
+                "unknown statement \(ProfileParser.q(w[0])), expected one of: profile, " + known.joined(separator: ", ")
                     + Suggest.hint(w[0], among: ["profile"] + known))
         }
         sawOther = true
     }
 
     static func badName(_ s: String) -> String? {
-        let ok = !s.isEmpty && s.utf8.count <= maxNameLength
-            && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
+        let ok =
+            !s.isEmpty && s.utf8.count <= maxNameLength
+            && s.utf8.allSatisfy {
+                ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F
+            }
             && s.utf8.first.map { $0 != 0x2D && $0 != 0x5F } == true
         guard ok else {
-            return "bad profile name \(q(s)), expected 1 to \(maxNameLength) of a-z, 0-9, - and _ (starting with a letter or digit)"
+            return
+                "bad profile name \(q(s)), expected 1 to \(maxNameLength) of a-z, 0-9, - and _ (starting with a letter or digit)"
         }
         return nil
     }
@@ -287,9 +295,12 @@ struct ProfileParser {
     }
 
     static func badText(_ s: String) -> String? {
-        if s.unicodeScalars.count > maxTextLength { return "a text of \(s.unicodeScalars.count) characters, expected at most \(maxTextLength)" }
+        if s.unicodeScalars.count > maxTextLength {
+            return "a text of \(s.unicodeScalars.count) characters, expected at most \(maxTextLength)"
+        }
         if let c = s.unicodeScalars.first(where: { SafeText.needsEscape($0) }) {
-            return "a control character (U+\(String(c.value, radix: 16, uppercase: true))) in a text, expected printable characters"
+            return
+                "a control character (U+\(String(c.value, radix: 16, uppercase: true))) in a text, expected printable characters"
         }
         return nil
     }
@@ -355,7 +366,8 @@ struct ProfileParser {
     mutating func requestsLine(_ n: Int, _ w: [String]) {
         var kinds: UInt16 = 1 << RequestKind.event.rawValue
         if d.gate != nil { kinds |= 1 << RequestKind.install.rawValue }
-        let expected = "expected `requests none` or `requests` with some of: " + ProfileParser.requestWords.joined(separator: ", ")
+        let expected =
+            "expected `requests none` or `requests` with some of: " + ProfileParser.requestWords.joined(separator: ", ")
         if w.count == 2 && w[1] == "none" {
             d.kinds = kinds
             return
@@ -363,10 +375,15 @@ struct ProfileParser {
         guard w.count >= 2 else { return fail(n, "bad requests line, " + expected) }
         for word in w.dropFirst() {
             guard ProfileParser.requestWords.contains(word), let k = RequestKind(word: word) else {
-                return fail(n, "unknown request \(ProfileParser.q(word)), " + expected + Suggest.hint(word, among: ProfileParser.requestWords))
+                return fail(
+                    n,
+                    "unknown request \(ProfileParser.q(word)), " + expected
+                        + Suggest.hint(word, among: ProfileParser.requestWords))
             }
             kinds |= 1 << k.rawValue
-            if k == .logout { kinds |= 1 << RequestKind.tokenRemoval.rawValue | 1 << RequestKind.anonymousPing.rawValue }
+            if k == .logout {
+                kinds |= 1 << RequestKind.tokenRemoval.rawValue | 1 << RequestKind.anonymousPing.rawValue
+            }
         }
         d.kinds = kinds
     }
@@ -376,7 +393,8 @@ struct ProfileParser {
         for word in words {
             guard let k = RequestKind(word: word) else {
                 fail(
-                    n, "unknown request kind \(ProfileParser.q(word)), expected some of: "
+                    n,
+                    "unknown request kind \(ProfileParser.q(word)), expected some of: "
                         + RequestKind.allCases.map(\.word).joined(separator: ", ")
                         + Suggest.hint(word, among: RequestKind.allCases.map(\.word)))
                 return nil
@@ -474,7 +492,8 @@ struct ProfileParser {
             guard w.count > 3, let reason = DropReason(word: w[3]), reason != .consent else {
                 let word = w.count > 3 ? w[3] : ""
                 return fail(
-                    n, "bad drop reason \(ProfileParser.q(word)), expected rejected, exhausted or not-saved"
+                    n,
+                    "bad drop reason \(ProfileParser.q(word)), expected rejected, exhausted or not-saved"
                         + Suggest.hint(word, among: ["rejected", "exhausted", "not-saved"]))
             }
             action = .drop(reason)
@@ -498,7 +517,8 @@ struct ProfileParser {
             } else if (w[i] == "rule" || w[i] == "when-saved") && i + 1 == w.count {
                 return fail(n, "`\(w[i])` needs a rule ID after it, " + form)
             } else {
-                return fail(n, "unexpected \(ProfileParser.q(w[i])), " + form + (action == .deliver ? " [when-saved ID]" : ""))
+                return fail(
+                    n, "unexpected \(ProfileParser.q(w[i])), " + form + (action == .deliver ? " [when-saved ID]" : ""))
             }
             i += 2
         }
@@ -511,7 +531,8 @@ struct ProfileParser {
         }
         guard AnswerClass.words.contains(cls) || AnswerClass.isStatus(cls) else {
             return fail(
-                n, "unknown answer class \(ProfileParser.q(cls)), expected a status (403), "
+                n,
+                "unknown answer class \(ProfileParser.q(cls)), expected a status (403), "
                     + AnswerClass.words.joined(separator: ", ") + " or exhausted"
                     + (Suggest.status(cls).map { "; did you mean `\($0)`?" }
                         ?? Suggest.hint(cls, among: AnswerClass.words + ["exhausted"])))
@@ -519,20 +540,26 @@ struct ProfileParser {
         if action == .deliver && !(cls == "2xx" || cls == "partial" || cls.hasPrefix("2")) {
             return fail(n, "`deliver` for \(cls): only a 2xx or partial answer is delivered")
         }
-        if (cls == "2xx" || cls == "partial" || (AnswerClass.isStatus(cls) && cls.hasPrefix("2"))) && action != .deliver {
+        if (cls == "2xx" || cls == "partial" || (AnswerClass.isStatus(cls) && cls.hasPrefix("2"))) && action != .deliver
+        {
             return fail(n, "\(cls) is a success, expected `on \(cls) deliver`")
         }
         d.on[cls] = (action, rule, whenSaved, n)
     }
 
     mutating func resendLine(_ n: Int, _ w: [String]) {
-        let form = "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
+        let form =
+            "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
         if w.count == 4 && w[1] == "on" && w[3] == "none" {
             switch w[2] {
             case "launch": d.resendLaunch = nil
             case "network": d.resendNetwork = nil
             case "getinstance": d.resendGetInstance = nil
-            default: fail(n, "unknown resend trigger \(ProfileParser.q(w[2])), " + form + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
+            default:
+                fail(
+                    n,
+                    "unknown resend trigger \(ProfileParser.q(w[2])), " + form
+                        + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
             }
             return
         }
@@ -545,7 +572,11 @@ struct ProfileParser {
         case "launch": d.resendLaunch = resend
         case "network": d.resendNetwork = resend
         case "getinstance": d.resendGetInstance = resend
-        default: fail(n, "unknown resend trigger \(ProfileParser.q(w[2])), " + form + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
+        default:
+            fail(
+                n,
+                "unknown resend trigger \(ProfileParser.q(w[2])), " + form
+                    + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
         }
     }
 
@@ -553,13 +584,18 @@ struct ProfileParser {
         guard w.count == 3 else { return fail(n, "bad say line, expected `say KEY \"TEXT\"`") }
         guard let key = TextKey(rawValue: w[1]) else {
             return fail(
-                n, "unknown text \(ProfileParser.q(w[1])), expected one of: " + TextKey.allCases.map(\.rawValue).joined(separator: ", ")
+                n,
+                "unknown text \(ProfileParser.q(w[1])), expected one of: "
+                    + TextKey.allCases.map(\.rawValue).joined(separator: ", ")
                     + Suggest.hint(w[1], among: TextKey.allCases.map(\.rawValue)))
         }
         if w[2].isEmpty {
             // Only the warning is optional: every other line says what happened.
             guard key == .warningDropped else {
-                return fail(n, "an empty text for \(key.rawValue), expected words (only warning.dropped may be \"\", to say nothing)")
+                return fail(
+                    n,
+                    "an empty text for \(key.rawValue), expected words (only warning.dropped may be \"\", to say nothing)"
+                )
             }
             d.texts[key] = nil
             d.noWarning = true
@@ -584,16 +620,24 @@ struct ProfileParser {
         }
         let end = lastLine
         if d.save == nil { fail(end, "no save line, expected `save at create` or `save on failure [KIND...] rule ID`") }
-        if d.createdRule == nil { fail(end, "no created line, expected `created rule ID` (the rule a new request cites)") }
+        if d.createdRule == nil {
+            fail(end, "no created line, expected `created rule ID` (the rule a new request cites)")
+        }
         if d.sendRule == nil { fail(end, "no send line, expected `send rule ID` (the rule its first attempt cites)") }
         if d.survivesRule == nil { fail(end, "no quit line, expected `quit keeps saved rule ID`") }
         for cls in ["2xx", "4xx", "5xx", "transport"] where d.on[cls] == nil {
-            fail(end, "no `on \(cls)` line, expected what a \(cls) answer does (every profile answers 2xx, 4xx, 5xx and transport)")
+            fail(
+                end,
+                "no `on \(cls)` line, expected what a \(cls) answer does (every profile answers 2xx, 4xx, 5xx and transport)"
+            )
         }
         let retries = d.on.values.contains { $0.action == .retry }
         if retries {
             if d.exhausted == nil {
-                fail(end, "answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`")
+                fail(
+                    end,
+                    "answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"
+                )
             }
             if d.defaults.retryAttempts < 1 || d.defaults.retryDelays.isEmpty {
                 fail(end, "answers are retried, expected `set retry.attempts N` and `set retry.delays D[,D...]`")

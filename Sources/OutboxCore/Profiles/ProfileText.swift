@@ -33,7 +33,8 @@ public enum TextKey: String, CaseIterable, Sendable {
         case .consentDropped: return [.name, .label, .consent]
         case .consentSet: return [.granted, .consent]
         case .configure: return [.consent, .required]
-        case .resendLaunch, .resendNetwork, .resendGetInstance, .waitsNetwork, .waitsLaunch, .waitsOffline: return [.count]
+        case .resendLaunch, .resendNetwork, .resendGetInstance, .waitsNetwork, .waitsLaunch, .waitsOffline:
+            return [.count]
         case .flushStarted: return [.trigger, .count]
         case .flushEmpty, .flushMore: return [.trigger]
         case .flushEnded: return [.rule, .end, .sent, .count]
