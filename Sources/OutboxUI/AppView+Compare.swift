@@ -165,10 +165,7 @@ extension AppView {
         let rows = rect.height - 1
         let n = m.rowCount
         if n == 0 {
-            let hint =
-                m.sim.appRunning
-                ? "no requests yet: t tracks a purchase on every column, : runs any action"
-                : "the app is closed: L launches it"
+            let hint = m.emptyListHint
             if let why = m.emptyFilterReason {
                 for (i, l) in wrap(why, width: rect.width - 4).prefix(max(1, rect.height - 1)).enumerated() {
                     buf.put("  " + l, x: 0, y: y0 + 1 + i, role: .notice, limit: rect.width - 2)

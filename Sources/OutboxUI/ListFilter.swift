@@ -223,6 +223,20 @@ extension AppModel {
         return w
     }
 
+    /// What an empty list says when no name filter explains it: the other tabs'
+    /// requests when this tab alone is empty, else how to make the first one.
+    public var emptyListHint: String {
+        let what = isComparing ? "rows" : "requests"
+        let total = isComparing ? match.rows.count : sim.requests.count
+        if tab != .all && total > 0 {
+            return "no \(tab.word) \(what): \(total) in other states (] / [ change tab)"
+        }
+        if !sim.appRunning { return "the app is closed: L launches it" }
+        return isComparing
+            ? "no requests yet: t tracks a purchase on every column, : runs any action"
+            : "no requests here yet: t tracks a purchase, : runs any action"
+    }
+
     func workOutEmptyReason() -> String {
         let f = listFilter
         let what = isComparing ? "row" : "request"

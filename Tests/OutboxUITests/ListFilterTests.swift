@@ -136,6 +136,21 @@ final class ListFilterTests: XCTestCase {
             s.screen().text)
     }
 
+    /// An empty tab with no filter says where the requests are, not "no requests
+    /// here yet" as if the session were empty (a leftover of issue 15).
+    func test_emptyTab_withoutFilter_pointsAtTheOtherTabs() {
+        var s = session()
+        s.type("]")  // pending: none
+        XCTAssertEqual(s.model.tab, .pending)
+        XCTAssertEqual(s.model.rowCount, 0)
+        XCTAssertNil(s.model.emptyFilterReason)
+        XCTAssertEqual(s.model.emptyListHint, "no pending requests: 7 in other states (] / [ change tab)")
+        XCTAssertTrue(s.screen().text.contains("  no pending requests: 7 in other states (] / [ change tab)"))
+        var empty = Session(.ios)
+        empty.type("]")
+        XCTAssertEqual(empty.model.emptyListHint, "no requests here yet: t tracks a purchase, : runs any action")
+    }
+
     /// The live compare keeps working with the filters: rows match when a column's
     /// request does; the tab counts are rows; an empty list says why.
     func test_liveCompare_filters() {
