@@ -91,6 +91,8 @@ public final class SQLiteDeviceStore: DeviceStore {
                 try SQLiteDeviceStore.makeDirectory(directory)
                 try SQLiteDeviceStore.checkWritable(directory)
                 lock = try SQLiteDeviceStore.takeLock(directory: directory, profile: profile)
+            } else {
+                lock = SQLiteDeviceStore.lockIfFree(directory: directory, profile: profile)
             }
             try checkFiles()
             try checkHeader()
@@ -162,6 +164,17 @@ public final class SQLiteDeviceStore: DeviceStore {
             message:
                 "the state directory \(why); Outbox creates a device's lock and database files there to run it. Nothing was changed; `outbox state show` can still read what it holds"
         )
+    }
+
+    /// For a read-only look: the device's lock when its file exists and nobody
+    /// holds it, else nil (never creates the lock file, never waits). Held, it
+    /// says no process writes the database while it is read, so the read can
+    /// open it as immutable and leave no `-shm` or `-wal` behind.
+    static func lockIfFree(directory: String, profile: Profile) -> DeviceLock? {
+        let lockPath = lockPath(directory: directory, profile: profile)
+        guard case .regular = StorePlatform.entry(lockPath), case .success(let lock) = DeviceLock.acquire(lockPath)
+        else { return nil }
+        return lock
     }
 
     static func takeLock(directory: String, profile: Profile) throws(StoreError) -> DeviceLock {
@@ -241,15 +254,16 @@ public final class SQLiteDeviceStore: DeviceStore {
         }
     }
 
-    /// How a read-only store opens the file: by name, or, when the directory cannot
-    /// be written and no write-ahead log is waiting, as an immutable file (SQLite
-    /// would otherwise have to create `-shm` beside it, and could not).
+    /// How a read-only store opens the file: by name, or, when no write-ahead log
+    /// is waiting and either the directory cannot be written or the lock says no
+    /// one writes the device now, as an immutable file (SQLite would otherwise
+    /// create `-shm` beside it, and could not, or would leave it behind).
     private func connectionTarget() -> (name: String, flags: Int32) {
         let base = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         if !readOnly { return (path, base | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) }
         var logWaiting = false
         if case .regular(let size, _, _, _) = StorePlatform.entry(path + "-wal") { logWaiting = size > 0 }
-        if !logWaiting && StorePlatform.canWriteDirectory(directory) != 0 {
+        if !logWaiting && (lock != nil || StorePlatform.canWriteDirectory(directory) != 0) {
             return (SQLiteDeviceStore.uri(path, immutable: true), base | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
         }
         return (path, base | SQLITE_OPEN_READONLY)

@@ -301,6 +301,26 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), before, "nothing created")
     }
 
+    /// `outbox state show` left `-shm` and `-wal` files beside a device it only
+    /// read. With nobody holding the device's lock it reads the file as immutable
+    /// and leaves the directory as it found it; while a writer holds the lock it
+    /// reads through SQLite's shared memory as before, and still answers.
+    func test_show_leavesNoCompanionFiles() throws {
+        let dir = tempDir("showclean")
+        _ = makeDevice(dir)
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        XCTAssertEqual(before, ["linktrail.lock", "linktrail.sqlite"])
+        let show = runCLI(["state", "show", "--state-dir", dir])
+        XCTAssertEqual(show.0, 0, show.2)
+        XCTAssertTrue(show.1.contains("linktrail: 3 saved"), show.1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), before)
+        let writer = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
+        let look = try SQLiteDeviceStore(directory: dir, profile: .linktrail, readOnly: true)
+        XCTAssertEqual(look.loadAll().count, 3)
+        look.close()
+        writer.close()
+    }
+
     /// A read-only database file opened, and the first write failed mid-run.
     func test_readOnlyDatabaseFile_isRefusedAtOpen_andShowStillReads() throws {
         let dir = tempDir("rofile")
