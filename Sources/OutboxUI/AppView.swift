@@ -596,8 +596,14 @@ public enum AppView {
         for (glyph, meaning) in timelineLegend(g) { rows.append((glyph, meaning, false)) }
         let inner = r.height - 2
         let twoColumns = r.width >= 150 || (rows.count > inner && r.width >= 120)
-        let perCol = twoColumns ? (rows.count + 1) / 2 : rows.count
         let colW = twoColumns ? (r.width - 4) / 2 : r.width - 4
+        // A long entry goes on over the next rows, indented under its text, never cut.
+        rows = rows.flatMap { row -> [(String, String, Bool)] in
+            if row.2 || row.1.isEmpty { return [row] }
+            let parts = wrap(glyphText(row.1, g), width: max(8, colW - 13))
+            return parts.enumerated().map { ($0.offset == 0 ? row.0 : "", $0.element, false) }
+        }
+        let perCol = twoColumns ? (rows.count + 1) / 2 : rows.count
         let maxScroll = max(0, perCol - inner)
         let top = min(scroll, maxScroll)
         let more = maxScroll > 0 ? " (j/k scroll, \(top + 1)-\(min(perCol, top + inner)) of \(perCol))" : ""
@@ -612,7 +618,7 @@ public enum AppView {
                 buf.put(row.0, x: x, y: y, role: .paneTitle, limit: colW)
             } else {
                 buf.put(pad(row.0, 10), x: x + 1, y: y, role: .helpKey, limit: 11)
-                buf.put(glyphText(row.1, g), x: x + 12, y: y, role: .help, limit: colW - 13)
+                buf.put(row.1, x: x + 12, y: y, role: .help, limit: colW - 13)
             }
         }
     }

@@ -31,12 +31,21 @@ final class ScreenTests: XCTestCase {
         var s = Session(.linktrail)
         s.type("?")
         var seen = ""
-        for _ in 0..<40 {
-            seen += s.screen().text
+        var last = ""
+        for _ in 0..<400 {
+            let text = s.screen().text
+            if text == last { break }
+            seen += text
+            last = text
             s.press(.char("j"))
         }
+        XCTAssertEqual(last, s.screen().text, "scrolled to the end")
+        // Every word of every entry is on screen somewhere: long ones go on over
+        // the next rows (80 columns leave 61 for the text), never cut.
         for b in KeyMap.bindings {
-            XCTAssertTrue(seen.contains(String(b.help.prefix(40))), "help screen lacks: \(b.help)")
+            for piece in AppView.wrap(b.help, width: 61) {
+                XCTAssertTrue(seen.contains(piece), "help screen lacks: \(piece) (of \(b.help))")
+            }
         }
         s.press(.escape)
         XCTAssertEqual(s.model.mode, .normal)
