@@ -75,7 +75,7 @@ extension TimelineWriter {
         // The line as written gives way first, so the verdict and what was found stay in view.
         let head = [TimelineSpan(VirtualTime.clock(r.time) + " ", .time), TimelineSpan(pad("expect", 9))]
         let shortMark = r.ok ? TimelineSpan(" ✓", .ok) : TimelineSpan(" ✗ " + SafeText.line(r.found), .failed)
-        let room = max(12, width - TimelineWriter.columns(head) - shortMark.text.count)
+        let room = max(12, width - TimelineWriter.columns(head) - SafeText.columns(of: shortMark.text))
         return TimelineWriter.clip(head + [TimelineSpan(TimelineWriter.cut(text, room)), shortMark], width)
     }
 
@@ -97,10 +97,13 @@ extension TimelineWriter {
         func field(_ s: String, _ w: Int, _ style: TimelineStyle = .plain) -> [TimelineSpan] {
             if short {
                 let shown = TimelineWriter.cut(s, w - 1)
-                return [TimelineSpan(shown, style), TimelineSpan(String(repeating: " ", count: w - shown.count))]
+                return [
+                    TimelineSpan(shown, style),
+                    TimelineSpan(String(repeating: " ", count: max(0, w - SafeText.columns(of: shown)))),
+                ]
             }
-            let padded = pad(s, w)
-            return [TimelineSpan(s, style), TimelineSpan(String(padded.dropFirst(s.count)))]
+            let n = SafeText.columns(of: s)
+            return [TimelineSpan(s, style), TimelineSpan(String(repeating: " ", count: n >= w ? 1 : w - n))]
         }
         var out = [TimelineSpan(VirtualTime.clock(t.time) + c.gap, .time)]
         out += field("#\(t.request)", c.id) + field(r.kind.word, c.kind) + field(name, nameWidth)
@@ -113,14 +116,15 @@ extension TimelineWriter {
         return out.filter { !$0.text.isEmpty }
     }
 
-    /// `s` in at most `w` characters: cut with `…` when longer.
+    /// `s` in at most `w` terminal columns (a wide character takes two): cut
+    /// with `…` when longer.
     static func cut(_ s: String, _ w: Int) -> String {
-        guard s.count > w else { return s }
+        guard SafeText.columns(of: s) > w else { return s }
         guard w > 1 else { return w == 1 ? "…" : "" }
-        return String(s.prefix(w - 1)) + "…"
+        return SafeText.prefix(s, columns: w - 1) + "…"
     }
 
-    static func columns(_ spans: [TimelineSpan]) -> Int { spans.reduce(0) { $0 + $1.text.count } }
+    static func columns(_ spans: [TimelineSpan]) -> Int { spans.reduce(0) { $0 + SafeText.columns(of: $1.text) } }
 
     /// The spans cut to `width` characters, the last shown one ending in `…`
     /// when anything was left out.
@@ -129,7 +133,7 @@ extension TimelineWriter {
         var out: [TimelineSpan] = []
         var used = 0
         for s in spans {
-            let n = s.text.count
+            let n = SafeText.columns(of: s.text)
             if used + n < width {
                 out.append(s)
                 used += n

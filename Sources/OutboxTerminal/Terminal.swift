@@ -285,7 +285,8 @@ public final class Terminal {
         for y in 0..<buf.height {
             for x in 0..<buf.width {
                 let c = buf[x, y]
-                if !full && last![x, y] == c { continue }
+                // The second column of a wide character: drawn with the first.
+                if c.isWideTail || (!full && last![x, y] == c) { continue }
                 let (a, p) = attrs[c.role] ?? (outbox_a_normal(), 0)
                 text[0] = wchar_t(bitPattern: shown(c.char.value))
                 _ = outbox_put(Int32(y), Int32(x), &text, a, p)

@@ -29,6 +29,10 @@ public struct Cell: Equatable, Sendable {
         self.role = role
     }
     public static let blank = Cell(" ", .normal)
+    /// The second column of a wide character (`SafeText.isWide`): the cell
+    /// before it holds the character, and the terminal draws nothing here.
+    static let tailMark: Unicode.Scalar = "\u{0}"
+    public var isWideTail: Bool { char == Cell.tailMark }
 }
 
 /// A rectangle on the screen.
@@ -45,7 +49,9 @@ public struct Rect: Equatable, Sendable {
 }
 
 /// The in-memory screen the view draws into; the terminal layer sends only the
-/// cells that changed. Every scalar takes one column.
+/// cells that changed. A scalar takes the columns a terminal gives it
+/// (`SafeText.columns`): a wide one (漢, 🎉) fills its cell and the next, which
+/// holds `Cell.tailMark`; a combining mark takes none and is left out.
 public struct ScreenBuffer: Equatable, Sendable {
     public let width: Int
     public let height: Int
@@ -69,8 +75,29 @@ public struct ScreenBuffer: Equatable, Sendable {
             guard x >= 0, y >= 0, x < width, y < height else { return }
             var c = newValue
             if ascii && !c.char.isASCII { c = Cell(Glyphs.asciiFold(c.char).unicodeScalars.first!, c.role) }
+            // One cell is one column: a wide character set here is drawn as `?`.
+            if !c.char.isASCII && SafeText.isWide(c.char.value) { c = Cell("?", c.role) }
+            loosen(y * width + x)
             cells[y * width + x] = c
         }
+    }
+
+    /// Before cell `i` is written: when it is half of a wide character, the
+    /// other half becomes a blank, so no wide character is left half drawn.
+    @inline(__always)
+    mutating func loosen(_ i: Int) {
+        if cells[i].isWideTail {
+            if i > 0 { cells[i - 1] = Cell(checked: " ", cells[i - 1].role) }
+        } else if i + 1 < cells.count, cells[i + 1].isWideTail {
+            cells[i + 1] = Cell(checked: " ", cells[i + 1].role)
+        }
+    }
+
+    /// Whether cell `i` or the one after it is part of a wide character (the
+    /// fast path of `put` skips `loosen` when neither is).
+    @inline(__always)
+    func touchesWide(_ i: Int) -> Bool {
+        cells[i].isWideTail || (i + 1 < cells.count && cells[i + 1].isWideTail)
     }
 
     /// Writes text from (x, y), clipped to `limit` columns and the screen; returns the next x.
@@ -87,6 +114,7 @@ public struct ScreenBuffer: Equatable, Sendable {
         var cx = x
         let end = limit >= width - x ? width : x + Swift.max(0, limit)
         guard cx < end else { return cx }
+        let row = y * width
         // Scalars looked at after the room is full or among marks: past this the
         // text is taken to go on, and is marked as cut.
         var budget = 4 * (end - x) + 16
@@ -105,22 +133,37 @@ public struct ScreenBuffer: Equatable, Sendable {
                             cut = true
                             break scan
                         }
-                        if cx >= 0 { cells[y * width + cx] = Cell(checked: c, role) }
+                        if cx >= 0 { set(row + cx, Cell(checked: c, role)) }
                         cx += 1
                     }
                     continue
                 }
                 // Nonspacing marks start at U+0300: below it, no lookup.
-                if v >= 0x300 && (s.properties.generalCategory == .nonspacingMark || v == 0xFE0F) { continue }
+                if v >= 0x300 && SafeText.columns(s) == 0 { continue }
                 if ascii && v >= 0x80 {
                     for c in Glyphs.asciiFold(s).unicodeScalars {
                         if cx >= end {
                             cut = true
                             break scan
                         }
-                        if cx >= 0 { cells[y * width + cx] = Cell(checked: c, role) }
+                        if cx >= 0 { set(row + cx, Cell(checked: c, role)) }
                         cx += 1
                     }
+                    continue
+                }
+                if v >= 0x1100 && SafeText.isWide(v) {
+                    // Two columns, or none: half a wide character is never drawn.
+                    if cx + 1 >= end {
+                        cut = true
+                        break
+                    }
+                    if cx >= 0 {
+                        set(row + cx, Cell(checked: s, role))
+                        set(row + cx + 1, Cell(checked: Cell.tailMark, role))
+                    } else if cx == -1 {
+                        set(row, Cell(checked: " ", role))
+                    }
+                    cx += 2
                     continue
                 }
             }
@@ -130,28 +173,37 @@ public struct ScreenBuffer: Equatable, Sendable {
                 cut = true
                 break
             }
-            if cx >= 0 { cells[y * width + cx] = Cell(checked: s, role) }
+            if cx >= 0 { set(row + cx, Cell(checked: s, role)) }
             cx += 1
         }
         if cut {
             // Past the room: the last column shows the mark. Stopped early (too many
-            // marks): the mark goes after what was drawn.
+            // marks, or a wide character with one column left): the mark goes after
+            // what was drawn.
             let mark = ascii && !cutMark.isASCII ? Glyphs.asciiFold(cutMark).unicodeScalars.first! : cutMark
             if cx < end {
-                if cx >= 0 { cells[y * width + cx] = Cell(mark, role) }
+                if cx >= 0 { set(row + cx, Cell(mark, role)) }
                 cx += 1
             } else if cx > Swift.max(x, 0) {
-                cells[y * width + cx - 1] = Cell(mark, role)
+                set(row + cx - 1, Cell(mark, role))
             }
         }
         return cx
     }
 
+    /// Writes one cell, never leaving half a wide character beside it.
+    @inline(__always)
+    private mutating func set(_ i: Int, _ c: Cell) {
+        if touchesWide(i) { loosen(i) }
+        cells[i] = c
+    }
+
     /// Fills a rectangle with one character and role.
     public mutating func fill(_ r: Rect, _ char: Unicode.Scalar = " ", role: Role) {
-        let char = ascii && !char.isASCII ? Glyphs.asciiFold(char).unicodeScalars.first! : char
+        let folded = ascii && !char.isASCII ? Glyphs.asciiFold(char).unicodeScalars.first! : char
+        let char: Unicode.Scalar = !folded.isASCII && SafeText.isWide(folded.value) ? "?" : folded
         for yy in max(0, r.y)..<min(height, r.maxY) {
-            for xx in max(0, r.x)..<min(width, r.maxX) { cells[yy * width + xx] = Cell(char, role) }
+            for xx in max(0, r.x)..<min(width, r.maxX) { set(yy * width + xx, Cell(char, role)) }
         }
     }
 
@@ -166,7 +218,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     public var lines: [String] {
         (0..<height).map { y in
             var s = String.UnicodeScalarView()
-            for x in 0..<width { s.append(cells[y * width + x].char) }
+            for x in 0..<width where !cells[y * width + x].isWideTail { s.append(cells[y * width + x].char) }
             return String(s)
         }
     }
