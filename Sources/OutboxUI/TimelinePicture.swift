@@ -181,7 +181,18 @@ public struct TimelinePicture {
             Self.left, y + Self.laneHeight - 0.5, Self.left + axis.width, y + Self.laneHeight - 0.5,
             stroke: colour(.border), opacity: 0.5)
         var flushStart: LogLine?
-        for l in device {
+        // Labels on one baseline never overlap: one that would start inside the
+        // previous is left out (its mark and tooltip stay), and a close and a
+        // launch at one instant share one label, "relaunch".
+        var labelEnds: [Double: Double] = [:]
+        func label(_ x: Double, _ baseline: Double, _ word: String, fill: String, size: Int, bold: Bool = false)
+            -> String
+        {
+            if let end = labelEnds[baseline], x < end { return "" }
+            labelEnds[baseline] = x + Double(word.count * size) * 0.62 + 3
+            return text(x, baseline, word, fill: fill, size: size, bold: bold)
+        }
+        for (i, l) in device.enumerated() {
             let x = axis.x(l.time)
             switch l.event {
             case .flushStarted:
@@ -191,7 +202,7 @@ public struct TimelinePicture {
                 let x0 = axis.x(s.time)
                 out +=
                     "<g class=\"flush\">" + rect(x0, y + 18, max(x - x0, 3), 6, fill: colour(.paneTitle), opacity: 0.8)
-                out += text(x0, y + 14, "flush", fill: colour(.paneTitle), size: 10)
+                out += label(x0, y + 14, "flush", fill: colour(.paneTitle), size: 10)
                 out +=
                     "<title>\(xml(Self.short(s.time) + " " + s.text + "\n" + Self.short(l.time) + " " + l.text))</title></g>"
                 flushStart = nil
@@ -203,12 +214,17 @@ public struct TimelinePicture {
                 out +=
                     "<g class=\"purge\">"
                     + line(x, y + 2, x, y + lanesHeight, stroke: colour(.banner, bg: true), width: 3)
-                out += text(x + 4, y + 11, "purge", fill: colour(.timelineFail), size: 10, bold: true)
+                out += label(x + 4, y + 11, "purge", fill: colour(.timelineFail), size: 10, bold: true)
                 out += "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
             default:
-                let word = l.event.kind == "app-launched" ? "launch" : "close"
+                let launch = l.event.kind == "app-launched"
+                let relaunch =
+                    !launch && i + 1 < device.count && device[i + 1].time == l.time
+                    && device[i + 1].event.kind == "app-launched"
                 out += "<g class=\"app\">" + line(x, y + 6, x, y + 26, stroke: colour(.logOutbox), width: 2)
-                out += text(x + 3, y + 28, word, fill: colour(.logOutbox), size: 9)
+                out += label(
+                    x + 3, y + 28, relaunch ? "relaunch" : launch ? "launch" : "close", fill: colour(.logOutbox),
+                    size: 9)
                 out += "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
             }
         }

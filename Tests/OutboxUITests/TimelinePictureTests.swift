@@ -186,6 +186,37 @@ final class TimelinePictureTests: XCTestCase {
         XCTAssertEqual(err, Self.purge + ": 17 passed, 0 failed · 27 transitions · ended at 00:00:30.000\n")
     }
 
+    /// The device row's labels never overlap: a quit and a launch at one
+    /// instant share "relaunch"; a label that would start inside the one before
+    /// it on its row is left out, its mark and tooltip kept.
+    func test_deviceRow_labelsNeverOverlap() throws {
+        let dir = NSTemporaryDirectory() + "outbox-labels-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/relaunch.outbox"
+        try """
+        profile ios
+        at 0 launch
+        at 1s quit
+        at 1s launch
+        at 1.05s quit
+        at 5s launch
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let (status, out, err) = cli(["run", "--format", "svg", file])
+        XCTAssertEqual(status, 0, err)
+        let app = try parsed(out).classed("app")
+        XCTAssertEqual(app.count, 5, "one mark each")
+        XCTAssertEqual(
+            app.map { $0.children.first { $0.name == "text" }?.text },
+            ["launch", "relaunch", nil, nil, "launch"])
+        XCTAssertEqual(
+            app.map(\.tooltip),
+            [
+                "0 app launched (launch 1)", "1s app closed · 0 saved on the device", "1s app launched (launch 2)",
+                "1.05s app closed · 0 saved on the device", "5s app launched (launch 3)",
+            ])
+    }
+
     func test_compare_svgAndHTML_oneLaneGroupPerProfile_offlineStretches() throws {
         let (status, out, err) = cli(["compare", "--format", "svg", Self.offline])
         XCTAssertEqual(status, 0, err)
