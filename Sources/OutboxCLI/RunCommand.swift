@@ -28,7 +28,7 @@ enum OutputFormat: Equatable {
     static let words = "text, jsonl, junit, html or svg"
 }
 
-/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N] [--watch]`
+/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N] [--watch | --update]`
 struct RunCommand: OutboxSubcommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
