@@ -24,14 +24,20 @@ extension Platform {
         guard fd >= 0 else { return "cannot make \(temp): " + errorText(errno) }
         var failure: String?
         if let why = write(fd, bytes) {
-            if case .other(let text) = why { failure = "cannot write \(temp): " + text } else { failure = "cannot write \(temp)" }
+            if case .other(let text) = why {
+                failure = "cannot write \(temp): " + text
+            } else {
+                failure = "cannot write \(temp)"
+            }
         } else if fchmod(fd, st.st_mode & 0o7777) != 0 {
             failure = "cannot give \(temp) the file's permissions: " + errorText(errno)
         } else if fsync(fd) != 0 {
             failure = "cannot write \(temp): " + errorText(errno)
         }
         close(fd)
-        if failure == nil && rename(temp, target) != 0 { failure = "cannot rename \(temp) over it: " + errorText(errno) }
+        if failure == nil && rename(temp, target) != 0 {
+            failure = "cannot rename \(temp) over it: " + errorText(errno)
+        }
         if failure != nil { unlink(temp) }
         return failure
     }

@@ -55,7 +55,8 @@ extension RunCommand {
                 case .success(let value):
                     changes.append(ExpectUpdate.Change(line: r.line, value: value))
                     notes.append(
-                        SafeText.line("\(file):\(r.line): \(r.text) → \(Self.replacingLastWord(of: r.text, with: value))"))
+                        SafeText.line(
+                            "\(file):\(r.line): \(r.text) → \(Self.replacingLastWord(of: r.text, with: value))"))
                 case .failure(let why):
                     notes.append(SafeText.line("\(file):\(r.line): cannot update \(r.text): \(why.message)"))
                 }

@@ -117,7 +117,8 @@ extension Simulation {
         guard id >= 1, Int(id) <= requests.count else {
             return (
                 false,
-                requests.isEmpty ? "no request #\(id): no request was made" : "no request #\(id): \(requests.count) made"
+                requests.isEmpty
+                    ? "no request #\(id): no request was made" : "no request #\(id): \(requests.count) made"
             )
         }
         let r = request(id)

@@ -32,7 +32,9 @@ extension AppModel {
             recordedOnFirst.append(l.onFirst)
         }
         pinnedAt = sim.now
-        say("pinned \(lines.count) expect line\(lines.count == 1 ? "" : "s") at \(VirtualTime.duration(sim.now)) in the recording")
+        say(
+            "pinned \(lines.count) expect line\(lines.count == 1 ? "" : "s") at \(VirtualTime.duration(sim.now)) in the recording"
+        )
     }
 
     /// An `expect` line at instant T checks the state after every line at T

@@ -113,7 +113,8 @@ final class RequestCheckTests: XCTestCase {
                 "t.outbox:9: no request #7 can exist: the lines of the file make at most 6 requests, expected an id from 1 to 6"
             ])
         // LinkTrail's install at the first launch.
-        let linktrail = "profile linktrail\nat 0 launch\nat 0 consent grant\nat 1s track a\nexpect at 9s request 2 delivered\n"
+        let linktrail =
+            "profile linktrail\nat 0 launch\nat 0 consent grant\nat 1s track a\nexpect at 9s request 2 delivered\n"
         XCTAssertEqual(errors(linktrail), [])
         XCTAssertEqual(
             errors(linktrail + "expect at 9s request 3 delivered\n"),
@@ -121,7 +122,9 @@ final class RequestCheckTests: XCTestCase {
                 "t.outbox:6: no request #3 can exist: the lines of the file make at most 2 requests, expected an id from 1 to 2"
             ])
         // A device on disk (`run --state-dir`) may hold any number of requests.
-        guard case .success = Scenario.parse(Self.twoPurchases + "expect at 2s request 9 delivered\n", file: "t", savedDevice: true)
+        guard
+            case .success = Scenario.parse(
+                Self.twoPurchases + "expect at 2s request 9 delivered\n", file: "t", savedDevice: true)
         else { return XCTFail("refused with a saved device") }
     }
 
@@ -146,9 +149,13 @@ final class RequestCheckTests: XCTestCase {
                 #"{"t":2,"expect":"expect at 2s request 2 retrying","ok":true,"line":6}"#), jsonl)
         XCTAssertTrue(
             jsonl.contains(
-                ##"{"t":2,"expect":"expect at 2s request 2 delivered","ok":false,"line":7,"found":"#2 is retrying"}"##), jsonl)
+                ##"{"t":2,"expect":"expect at 2s request 2 delivered","ok":false,"line":7,"found":"#2 is retrying"}"##),
+            jsonl)
         let (_, junit, _) = cli(["run", "--format", "junit", file])
         XCTAssertTrue(junit.contains("check failed: expect at 2s request 2 delivered: found #2 is retrying"), junit)
+        let (_, html, _) = cli(["run", "--format", "html", file])
+        XCTAssertTrue(html.contains("expect at 2s request 2 delivered"), html)
+        XCTAssertTrue(html.contains("#2 is retrying"), html)
     }
 
     /// `outbox compare` plays the file once per profile: a plain `expect` checks

@@ -24,7 +24,9 @@ final class RunUpdateTests: XCTestCase {
         return path
     }
 
-    func read(_ path: String) throws -> String { String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self) }
+    func read(_ path: String) throws -> String {
+        String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    }
 
     func mode(_ path: String) throws -> Int {
         try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as! Int
@@ -85,7 +87,8 @@ final class RunUpdateTests: XCTestCase {
     /// When every failing value can be taken, the file holds afterwards: 0; a
     /// second update finds nothing to change and leaves the file as it is.
     func testAFileThatNowHolds_exitsZero_andASecondUpdateChangesNothing() throws {
-        let text = "profile flutter\nat 0 launch\nat 1s track a\nexpect at 2s state a queued\nexpect at 2s counted a 0\n"
+        let text =
+            "profile flutter\nat 0 launch\nat 1s track a\nexpect at 2s state a queued\nexpect at 2s counted a 0\n"
         let file = try write("ok.outbox", text)
         let (status, out, err) = cli(["run", "-q", "--update", file])
         XCTAssertEqual(status, 0, err)
@@ -99,7 +102,10 @@ final class RunUpdateTests: XCTestCase {
             """)
         XCTAssertEqual(out, "\(file): 2 passed, 0 failed · 3 transitions · ended at 00:00:02.000\n")
         let updated = try read(file)
-        XCTAssertEqual(updated, text.replacingOccurrences(of: "a queued", with: "a delivered").replacingOccurrences(of: "counted a 0", with: "counted a 1"))
+        XCTAssertEqual(
+            updated,
+            text.replacingOccurrences(of: "a queued", with: "a delivered").replacingOccurrences(
+                of: "counted a 0", with: "counted a 1"))
         let (again, _, err2) = cli(["run", "-q", "--update", file])
         XCTAssertEqual(again, 0)
         XCTAssertEqual(err2, "")
@@ -112,16 +118,26 @@ final class RunUpdateTests: XCTestCase {
         let bad = try write("bad.outbox", "profile ios\nat 0 lanch\n")
         let (status, _, err) = cli(["run", "--update", good, bad])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(err, "\(bad):2: unknown action `lanch`, expected one of: \(ActionSyntax.verbs); did you mean `launch`?\n")
+        XCTAssertEqual(
+            err, "\(bad):2: unknown action `lanch`, expected one of: \(ActionSyntax.verbs); did you mean `launch`?\n")
         XCTAssertEqual(try read(good), "profile ios\nat 0 launch\nat 0 track a\nexpect at 1s saved 9\n")
     }
 
     func testRefusedCombinations() throws {
         let file = try write("r.outbox", "profile ios\nat 0 launch\nexpect at 1s saved 9\n")
         let cases: [([String], String)] = [
-            (["--watch"], "outbox run: --update does not go with --watch (a watch that rewrites the files it watches would fight the editor); update once, then watch"),
-            (["--state-dir", dir], "outbox run: --update does not go with --state-dir (the device on disk changes with each run, so the run that confirms the update would not see what it saw)"),
-            (["--format", "junit"], "outbox run: --update does not go with --format junit (a report of checks just rewritten to hold says nothing); update, then run with --format junit"),
+            (
+                ["--watch"],
+                "outbox run: --update does not go with --watch (a watch that rewrites the files it watches would fight the editor); update once, then watch"
+            ),
+            (
+                ["--state-dir", dir],
+                "outbox run: --update does not go with --state-dir (the device on disk changes with each run, so the run that confirms the update would not see what it saw)"
+            ),
+            (
+                ["--format", "junit"],
+                "outbox run: --update does not go with --format junit (a report of checks just rewritten to hold says nothing); update, then run with --format junit"
+            ),
             ([file], "outbox run: --update got \(file) twice, expected each file once"),
         ]
         for (extra, message) in cases {

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -111,7 +112,9 @@ extension PinTests {
                 // In flight: the attempt just sent.
                 s.wait(Millis(40 + i))
                 s.type("E")
-                XCTAssertEqual(s.model.message?.text.hasPrefix("pinned"), true, "\(profile.rawValue) after \(k): \(s.model.message?.text ?? "")")
+                XCTAssertEqual(
+                    s.model.message?.text.hasPrefix("pinned"), true,
+                    "\(profile.rawValue) after \(k): \(s.model.message?.text ?? "")")
                 pins += 1
                 // At the instant the next timer is due, then just after it.
                 for _ in 0..<3 {
