@@ -21,7 +21,7 @@ extension AppModel {
     /// Appends `pinLines()` to the recording and says how many.
     mutating func pin() {
         guard isRecording else {
-            message = ("E pins the state into a recording, expected outbox --record FILE (none is being written)", true)
+            message = ("E pins the state into a recording, expected outbox --record FILE", true)
             return
         }
         let lines = pinLines()

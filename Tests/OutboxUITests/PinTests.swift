@@ -178,7 +178,7 @@ extension PinTests {
         s.type("tE")
         XCTAssertEqual(
             s.model.message?.text,
-            "E pins the state into a recording, expected outbox --record FILE (none is being written)")
+            "E pins the state into a recording, expected outbox --record FILE")
         XCTAssertEqual(s.model.message?.isError, true)
         XCTAssertEqual(s.model.recorded, ["at 0 launch", "at 0 track purchase value=49.99 currency=USD"])
     }
@@ -223,5 +223,33 @@ extension PinTests {
             XCTAssertEqual(r.failures.map { "\($0.line): \($0.text): \($0.found)" }, [], text)
             XCTAssertEqual(r.checkCount, p == .ios ? 5 : 9)
         }
+    }
+}
+
+extension PinTests {
+    /// Names with spaces, `#`, quotes and control characters are written as
+    /// `ActionSyntax.word` writes them, and read back to the same names.
+    func test_pin_quotedNames_readBackTheSame() throws {
+        var s = recording(.flutter)
+        s.command(#"track "two words # not a comment""#)
+        s.command(#"track "say \"hi\"\tthen\x1b""#)
+        s.wait(500)
+        s.type("E")
+        XCTAssertEqual(
+            expects(s.model),
+            [
+                #"expect at 500ms state "two words # not a comment" delivered"#,
+                #"expect at 500ms attempts "two words # not a comment" 1"#,
+                #"expect at 500ms received "two words # not a comment" 1"#,
+                #"expect at 500ms counted "two words # not a comment" 1"#,
+                #"expect at 500ms state "say \"hi\"\tthen\x1b" delivered"#,
+                #"expect at 500ms attempts "say \"hi\"\tthen\x1b" 1"#,
+                #"expect at 500ms received "say \"hi\"\tthen\x1b" 1"#,
+                #"expect at 500ms counted "say \"hi\"\tthen\x1b" 1"#,
+                "expect at 500ms saved 0",
+            ])
+        let (text, r) = try replay(s.model)
+        XCTAssertEqual(r.failures.map { "\($0.line): \($0.text): \($0.found)" }, [], text)
+        XCTAssertEqual(r.checkCount, 9)
     }
 }
