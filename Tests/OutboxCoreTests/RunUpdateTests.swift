@@ -169,3 +169,24 @@ final class RunUpdateTests: XCTestCase {
         XCTAssertEqual(try read(file), "profile ios\nat 0 launch\nexpect at 1s saved 9\n")
     }
 }
+
+extension RunUpdateTests {
+    /// docs/scenarios.md's example of `--update` says what it prints (stderr) and does.
+    func testTheDocsExampleIsWhatItPrints() throws {
+        let doc = try String(contentsOfFile: packageRoot + "/docs/scenarios.md", encoding: .utf8)
+        guard let cat = doc.range(of: "$ cat checkout.outbox\n"),
+            let run = doc.range(of: "$ outbox run --quiet --update checkout.outbox 2>&1 >/dev/null\n"),
+            let end = doc.range(of: "$ echo $?\n1\n```", range: run.upperBound..<doc.endIndex)
+        else { return XCTFail("docs/scenarios.md lost its --update example") }
+        let text = String(doc[cat.upperBound..<run.lowerBound])
+        let path = try write("checkout.outbox", text)
+        let (status, _, err) = cli(["run", "--quiet", "--update", path])
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            err.replacingOccurrences(of: path, with: "checkout.outbox"), String(doc[run.upperBound..<end.lowerBound]))
+        XCTAssertEqual(
+            try read(path),
+            text.replacingOccurrences(of: "purchase 3 ", with: "purchase 1 ").replacingOccurrences(
+                of: "saved 7", with: "saved 1"))
+    }
+}
