@@ -365,6 +365,14 @@ enum Help {
         --watch plays the files, then again each time one changes (or a profile
         file one names), the terminal cleared between runs; bad input is shown
         and the watch goes on. Ctrl-C ends it (the shell sees status 130).
+
+        --update rewrites each failing expect line's value (its last word) to
+        what the run found, keeping every other byte of the file, says on stderr
+        what it changed (FILE:LINE: old -> new) and what it could not and why,
+        then runs the files again: the status is that run's (0: they now hold).
+        Not with --watch, --state-dir or --format junit. `E` in the live screen
+        (with --record) pins the state as expect lines; `expect at T request ID
+        STATE` checks one request by its number (docs/scenarios.md).
         """
 
     static let state = """

@@ -438,8 +438,12 @@ struct InteractiveCommand: OutboxSubcommand {
         let replay = model.isComparing ? "outbox compare" : "outbox run"
         var line: String
         if r.parts.count == 1 {
+            let actions = model.recorded.filter { $0.hasPrefix("at ") }.count
+            let checks = model.recorded.filter { $0.hasPrefix("expect ") }.count
             line =
-                "outbox: recorded \(model.recorded.count) actions to \(shown(r.path)); replay with `\(replay) \(shown(r.path))`"
+                "outbox: recorded \(actions) actions"
+                + (checks > 0 ? " and \(checks) expect lines (E)" : "")
+                + " to \(shown(r.path)); replay with `\(replay) \(shown(r.path))`"
         } else {
             line =
                 "outbox: recorded the session in \(r.parts.count) parts, one per clock (:profile, :compare): "
@@ -551,6 +555,7 @@ struct InteractiveCommand: OutboxSubcommand {
                 if let key = term.readKey(timeoutMs: wait) {
                     if key == .resize { term.refreshSize() }
                     let columnsBefore = model.others.count
+                    model.isRecording = recording != nil  // `E` pins into it
                     let effect = model.handle(key)
                     if model.others.count != columnsBefore && effect == nil {
                         newRecordingPart(why: ":compare off: one column, the first")

@@ -28,7 +28,7 @@ enum OutputFormat: Equatable {
     static let words = "text, jsonl, junit, html or svg"
 }
 
-/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N] [--watch]`
+/// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N] [--watch | --update]`
 struct RunCommand: OutboxSubcommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -37,7 +37,7 @@ struct RunCommand: OutboxSubcommand {
     }
     static var synopsis: String {
         "outbox run FILE... [--format \(FormatWords.choices(FormatWords.run))] [--quiet] [--state-dir DIR] [--max-transitions N]\n"
-            + "                  [--watch]"
+            + "                  [--watch | --update]"
     }
 
     @Argument(
@@ -86,8 +86,21 @@ struct RunCommand: OutboxSubcommand {
         return .success(n)
     }
 
+    @Flag(
+        help:
+            "rewrite each file's failing expect values to what the run found (a snapshot update; comments, spacing and line ends kept), say on stderr what changed, then run the files again: 0 when they now hold"
+    )
+    var update = false
+
     func execute(console: Console) -> Int32 {
         guard let (output, maxTransitions) = options(console: console) else { return 2 }
+        if update {
+            if let why = updateRefusal() {
+                console.error(why)
+                return 2
+            }
+            return updating(console: console, output: output, maxTransitions: maxTransitions)
+        }
         guard watch else { return play(console: console, output: output, maxTransitions: maxTransitions) }
         return watching(console: console, output: output, maxTransitions: maxTransitions)
     }

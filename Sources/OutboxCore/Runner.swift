@@ -224,6 +224,12 @@ extension Simulation {
         case .revenue(let currency, let amount):
             let got = nameID(currency).flatMap { backend.revenue[$0] } ?? AmountSum()
             return (got == amount, "revenue \(got.text) \(currency)")
+        case .requestState(let id, let s):
+            return evaluate(request: id, { $0.state == s }, { "is " + stateText($0) })
+        case .requestDropped(let id, let reason):
+            return evaluate(request: id, { $0.state == .dropped && $0.reason == reason }, { "is " + stateText($0) })
+        case .requestAttempts(let id, let n):
+            return evaluate(request: id, { Int($0.attempts) == n }, { "has \($0.attempts) attempts" })
         }
     }
 }

@@ -74,6 +74,13 @@ public enum Check: Equatable, Sendable {
     case completion(String, Completion)
     /// An extension: the backend's revenue in one currency (LT-13).
     case revenue(String, AmountSum)
+    /// An extension (`request ID STATE`): one request, by the number the live
+    /// screen and the text timeline show as #ID, is in a state.
+    case requestState(Int32, RequestState)
+    /// An extension (`request ID dropped REASON`).
+    case requestDropped(Int32, DropReason)
+    /// An extension (`request ID attempts N`).
+    case requestAttempts(Int32, Int)
 }
 
 /// What was wrong with some input, and what was expected.
@@ -313,13 +320,18 @@ struct ScenarioParser {
     var checkedSeen = Set<String>()
     /// A saved device gives the starting requests: any name may exist.
     var savedDevice = false
+    /// The most requests the lines played can make (`request ID` checks name at most this id).
+    var creatable = 0
+    /// The ids the `expect ... request ID` lines played name, each at its first line.
+    var checkedIDs: [(line: Int, id: Int32)] = []
+    var checkedIDSeen = Set<Int32>()
 
     init(file: String) { self.file = file }
 
     /// The first words of a scenario's statements and checks, for "did you mean".
     static let statementWords = ["profile", "compare", "set", "saved", "device", "at", "expect"]
     static let checkWords = [
-        "state", "dropped", "attempts", "saved", "received", "counted", "log", "completion", "revenue",
+        "state", "dropped", "attempts", "saved", "received", "counted", "log", "completion", "revenue", "request",
     ]
 
     mutating func fail(_ line: Int, _ message: String) {
@@ -366,6 +378,7 @@ struct ScenarioParser {
                     guard let t = time(lineNo, lexer.word(1)) else { continue }
                     let tail = start + lexer.starts[2]..<start + lexer.code.upperBound
                     if let a = actionTails.find(tail, in: bytes) {
+                        creatable += ScenarioParser.creates(steps.actions[Int(a)])
                         steps.append(line: lineNo, time: t, action: a)
                     } else if let a = action(
                         lineNo, lexer.words(from: 2), profile!,
@@ -608,7 +621,9 @@ struct ScenarioParser {
         let word = w[0]
         if word == "saved", w.count >= 3, let kind = RequestKind(word: w[1]) {
             // A line left out on the profile played (below) creates nothing there.
-            noteCreated(w[2], skipped: playing != nil && DeviceStart.kind(kind, on: profile ?? playing!) != nil)
+            let left = playing != nil && DeviceStart.kind(kind, on: profile ?? playing!) != nil
+            noteCreated(w[2], skipped: left)
+            if !left { creatable += 1 }
         }
         guard !seenAt else {
             fail(
@@ -765,6 +780,7 @@ struct ScenarioParser {
         case .appLaunched: launches = true
         default: break
         }
+        if !skipped { creatable += ScenarioParser.creates(action) }
     }
 
     /// The request a check looks at by name when it can only hold if such a
@@ -776,13 +792,14 @@ struct ScenarioParser {
             return name
         case .received(let name, let n), .counted(let name, let n):
             return n > 0 ? name : nil
-        case .saved, .log, .revenue: return nil
+        case .saved, .log, .revenue, .requestState, .requestDropped, .requestAttempts: return nil
         }
     }
 
     /// Keeps a request name a check played needs, to look for once every line
     /// is read (kept once, at its first line).
     mutating func noteChecked(_ n: Int, _ c: Check) {
+        noteCheckedID(n, c)
         guard !savedDevice, let name = ScenarioParser.requestName(c) else { return }
         if checkedSeen.insert(name).inserted { checkedNames.append((n, name)) }
     }
@@ -813,6 +830,7 @@ struct ScenarioParser {
             }
             fail(c.line, what + ", " + expected + hint)
         }
+        if checkRequestIDs(profile) { found = true }
         return found
     }
 
@@ -834,25 +852,11 @@ struct ScenarioParser {
         switch w[0] {
         case "state":
             guard arity(3, "state <name> <state>") else { return nil }
-            guard let s = RequestState(word: w[2]) else {
-                fail(
-                    n,
-                    "unknown state `\(w[2])`, expected one of: "
-                        + RequestState.allCases.map(\.word).joined(separator: ", ")
-                        + Suggest.hint(w[2], among: RequestState.allCases.map(\.word)))
-                return nil
-            }
+            guard let s = stateWord(n, w[2]) else { return nil }
             return .state(w[1], s)
         case "dropped":
             guard arity(3, "dropped <name> <reason>") else { return nil }
-            guard let r = DropReason(word: w[2]) else {
-                fail(
-                    n,
-                    "unknown drop reason `\(w[2])`, expected one of: "
-                        + DropReason.allCases.map(\.word).joined(separator: ", ")
-                        + Suggest.hint(w[2], among: DropReason.allCases.map(\.word)))
-                return nil
-            }
+            guard let r = dropReason(n, w[2]) else { return nil }
             return .dropped(w[1], r)
         case "attempts":
             guard arity(3, "attempts <name> <n>"), let c = count(w[2]) else { return nil }
@@ -894,10 +898,12 @@ struct ScenarioParser {
                 return nil
             }
             return .revenue(w[1], a)
+        case "request":
+            return requestCheck(n, w)
         default:
             fail(
                 n,
-                "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log, completion or revenue"
+                "unknown check `\(w[0])`, expected state, dropped, attempts, saved, received, counted, log, completion, revenue or request"
                     + Suggest.hint(w[0], among: ScenarioParser.checkWords))
             return nil
         }

@@ -181,6 +181,7 @@ extension AppModel {
         case .sort: cycleSort()
         case .click, .wheel: break  // the mouse's place decides (`mouse`)
         case .cycleTheme: return .nextTheme
+        case .pin: pin()
         case .zoomIn, .zoomOut, .fitTimeline: runTimeline(command)
         }
         return nil

@@ -133,6 +133,10 @@ public struct AppModel {
     /// What the device held before the first action (a device on disk may hold
     /// saved requests): the recording starts with it, so it replays without the device.
     public var startingDevice = DeviceStart()
+    /// Whether `recorded` goes to a file (`--record`): `E` pins only then.
+    public var isRecording = false
+    /// The instant `E` last pinned, or nil (AppModel+Pin.swift).
+    var pinnedAt: Millis?
     /// Finds the profiles `:profile` and `:compare` name: built-ins, and (set by
     /// the command line, which reads files) user profiles by path or name.
     public var profileResolver = ProfileResolver.builtins
@@ -287,6 +291,7 @@ public struct AppModel {
     /// note; the action counts as done when any column took it.
     @discardableResult
     public mutating func perform(_ action: Action) -> Bool {
+        stepPastPin()
         guard isComparing else {
             skipNote = nil
             return performOne(action)

@@ -118,6 +118,7 @@ public enum Command: String, CaseIterable, Sendable {
     case zoomIn, zoomOut, fitTimeline
     case back, nextMatch, previousMatch, logRequest
     case sort, click, wheel
+    case pin
 }
 
 /// One row of the key table.
@@ -174,6 +175,7 @@ public enum KeyMap {
         b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
         b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
         b([.char("e")], .export, "general", "export the timeline (asks where)", nil),
+        b([.char("E")], .pin, "general", "pin the state now as expect lines in the recording (--record)", nil),
         b([.char(":")], .commandLine, "general", "command line (↑ ↓ history, Tab completes): any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
         b([.click], .click, "mouse", "selects a row, shows a tab, sorts by a column's title, focuses the detail or the log", nil),

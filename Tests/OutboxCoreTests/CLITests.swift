@@ -392,7 +392,7 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(
                 out.contains(
                     "\nUSAGE: outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N]\n"
-                        + "                  [--watch]\n\n"
+                        + "                  [--watch | --update]\n\n"
                 ), out)
             XCTAssertEqual(out.components(separatedBy: "USAGE:").count, 2, out)
             XCTAssertFalse(out.contains("outbox state"), out)
