@@ -1,6 +1,5 @@
 import CSQLite
 import Dispatch
-import Glibc
 import OutboxCore
 
 /// Why a device's database cannot be used: the path, and what is wrong.
