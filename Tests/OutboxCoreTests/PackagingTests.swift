@@ -52,12 +52,17 @@ final class PackagingTests: XCTestCase {
     func expected(prefix: String, zsh: String) -> [String] {
         let repo = files(under: packageRoot + "/examples").map { "/examples" + $0 }
         let themes = files(under: packageRoot + "/themes").filter { $0.hasSuffix(".theme") }.map { "/themes" + $0 }
-        let profiles = files(under: packageRoot + "/profiles").filter { $0.hasSuffix(".profile") }.map { "/profiles" + $0 }
+        let profiles = files(under: packageRoot + "/profiles").filter { $0.hasSuffix(".profile") }.map {
+            "/profiles" + $0
+        }
         let docs =
             ["README.md", "copyright"]
-            + ["differences", "guide", "install", "keys", "profiles", "rules", "scenarios", "storage"].map { "/docs/\($0).md" }
+            + ["differences", "guide", "install", "keys", "profiles", "rules", "scenarios", "storage"].map {
+                "/docs/\($0).md"
+            }
             + repo + themes + profiles
-        return (docs.map { prefix + "/share/doc/outbox/" + $0.drop { $0 == "/" } }
+        return
+            (docs.map { prefix + "/share/doc/outbox/" + $0.drop { $0 == "/" } }
             + [
                 prefix + "/bin/outbox",
                 prefix + "/share/bash-completion/completions/outbox",
@@ -71,7 +76,9 @@ final class PackagingTests: XCTestCase {
         let bin = try binary()
         let dest = tempFolder()
         let prefix = "/opt/outbox-test"
-        let make = ["make", "--no-print-directory", "-s", "DESTDIR=" + dest, "PREFIX=" + prefix, "OUTBOX=" + bin, "STRIP=true"]
+        let make = [
+            "make", "--no-print-directory", "-s", "DESTDIR=" + dest, "PREFIX=" + prefix, "OUTBOX=" + bin, "STRIP=true",
+        ]
         let (status, _, err) = try run(make + ["install"])
         XCTAssertEqual(err, "")
         XCTAssertEqual(status, 0)

@@ -56,7 +56,10 @@ final class PlatformCheckTests: XCTestCase {
         try ("import Glibc\n" + text).write(toFile: file, atomically: true, encoding: .utf8)
         let (status, out, err) = try check(root)
         XCTAssertEqual(err, "")
-        XCTAssertEqual(out, "Sources/OutboxUI/AppView.swift:1: `import Glibc`: one platform's C library imported outside the platform files" + Self.tail + "\n")
+        XCTAssertEqual(
+            out,
+            "Sources/OutboxUI/AppView.swift:1: `import Glibc`: one platform's C library imported outside the platform files"
+                + Self.tail + "\n")
         XCTAssertEqual(status, 1)
     }
 
@@ -88,7 +91,9 @@ final class PlatformCheckTests: XCTestCase {
                 the words of a manual: epoll, os
                 """
             """#, to: root + "/Sources/OutboxCore/Y.swift")
-        try write("#include <pty.h>\n#include <ncursesw/curses.h>\n#include <stdio.h>\n", to: root + "/Sources/CFoo/include/foo.h")
+        try write(
+            "#include <pty.h>\n#include <ncursesw/curses.h>\n#include <stdio.h>\n",
+            to: root + "/Sources/CFoo/include/foo.h")
         // The platform files themselves may.
         try write("import Glibc\nlet x = inotify_init1(0)\n", to: root + "/Sources/OutboxCLI/Platform.swift")
         try write("#include <pty.h>\n", to: root + "/Sources/CNcurses/include/shim.h")
@@ -100,9 +105,12 @@ final class PlatformCheckTests: XCTestCase {
             [
                 "Sources/CFoo/include/foo.h:1: `<pty.h>`: a header only Linux has" + Self.tail,
                 "Sources/CFoo/include/foo.h:2: `<ncursesw/curses.h>`: a header only Linux has" + Self.tail,
-                "Sources/OutboxUI/X.swift:1: `canImport(Darwin)`: a platform branch outside the platform files" + Self.tail,
-                "Sources/OutboxUI/X.swift:2: `import Darwin`: one platform's C library imported outside the platform files" + Self.tail,
-                "Sources/OutboxUI/X.swift:4: `import Glibc`: one platform's C library imported outside the platform files" + Self.tail,
+                "Sources/OutboxUI/X.swift:1: `canImport(Darwin)`: a platform branch outside the platform files"
+                    + Self.tail,
+                "Sources/OutboxUI/X.swift:2: `import Darwin`: one platform's C library imported outside the platform files"
+                    + Self.tail,
+                "Sources/OutboxUI/X.swift:4: `import Glibc`: one platform's C library imported outside the platform files"
+                    + Self.tail,
                 "Sources/OutboxUI/X.swift:6: `/proc/`: a Linux file system that macOS does not have" + Self.tail,
                 "Sources/OutboxUI/X.swift:8: `Glibc.`: a name of one platform's C library" + Self.tail,
                 "Sources/OutboxUI/X.swift:9: `os(Linux)`: a platform branch outside the platform files" + Self.tail,
