@@ -23,13 +23,25 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // SQLite, through a shim for the macros Swift cannot import.
-        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Debian: libsqlite3-dev; macOS: the SDK's libsqlite3 (or Homebrew's sqlite).
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         // The simulated device's storage on SQLite.
         .target(name: "OutboxStore", dependencies: ["CSQLite", "OutboxCore"]),
         // The interactive screen without curses: cells, roles, themes, keys, model, view.
         .target(name: "OutboxUI", dependencies: ["OutboxCore"]),
-        // ncurses, through a shim that wraps what Swift cannot import.
-        .systemLibrary(name: "CNcurses", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+        // ncurses, through a shim that wraps what Swift cannot import. A C target, not a
+        // system library, so the library to link can differ per platform: Debian's
+        // libncursesw (libncurses-dev) and forkpty's libutil; macOS's libncurses, whose
+        // wide-character API the SDK's <curses.h> declares (Homebrew's ncurses works too:
+        // `brew install ncurses`). SwiftPM names providers only for system libraries.
+        .target(
+            name: "CNcurses",
+            linkerSettings: [
+                .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+                .linkedLibrary("util", .when(platforms: [.linux])),
+                .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+            ]),
         // The only importer of CNcurses: set-up, teardown, drawing, keys.
         .target(name: "OutboxTerminal", dependencies: ["CNcurses", "OutboxUI"]),
         // The executable: a thin shell around OutboxCLI.

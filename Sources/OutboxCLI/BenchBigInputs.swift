@@ -1,12 +1,6 @@
 import Foundation
 import OutboxCore
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#endif
-
 /// `outbox bench --only lines`: scenario files of 10^6 lines, each written by
 /// the bench itself in one of the shapes big files take. `outbox run -q` on it
 /// is run as a child process, for its wall time and peak resident memory;
@@ -167,30 +161,8 @@ enum BenchBigInputs {
     /// Runs `args` (args[0] a path) with its output to /dev/null and waits: wall
     /// seconds, peak resident bytes (the child's own, from `wait4`), exit status.
     static func spawn(_ args: [String]) -> Child? {
-        #if canImport(Darwin)
-            var actions: posix_spawn_file_actions_t?
-            let maxrssUnit = 1  // bytes on macOS
-        #else
-            var actions = posix_spawn_file_actions_t()
-            let maxrssUnit = 1024  // kilobytes on Linux
-        #endif
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { for a in argv { free(a) } }
-        var pid: pid_t = 0
         let t0 = BenchFigures.nowNs()
-        guard posix_spawn(&pid, args[0], &actions, nil, argv, environ) == 0 else { return nil }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
-            guard errno == EINTR else { return nil }
-        }
-        let seconds = Double(BenchFigures.nowNs() - t0) / 1e9
-        // The exit status, or 128 + the signal, as a shell shows it.
-        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return Child(seconds: seconds, peakBytes: Int(usage.ru_maxrss) * maxrssUnit, status: code)
+        guard let run = Platform.runQuietly(args) else { return nil }
+        return Child(seconds: Double(BenchFigures.nowNs() - t0) / 1e9, peakBytes: run.peakBytes, status: run.status)
     }
 }

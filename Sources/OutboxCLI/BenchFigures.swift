@@ -168,12 +168,8 @@ enum BenchFigures {
         return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)])
     }
 
-    /// Resident memory in bytes, from /proc/self/statm.
-    static func rss() -> Int {
-        guard let s = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
-        let parts = s.split(separator: " ")
-        return (parts.count > 1 ? Int(parts[1]) ?? 0 : 0) * Int(sysconf(Int32(_SC_PAGESIZE)))
-    }
+    /// Resident memory in bytes, now (Platform.residentBytes).
+    static func rss() -> Int { Platform.residentBytes() }
 
     /// Bytes of memory per live request at `n` live requests (model and in-memory device).
     static func memoryPerRequest(_ n: Int) -> Double {

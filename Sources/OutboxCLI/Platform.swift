@@ -239,3 +239,54 @@ extension Platform {
         }
     }
 }
+
+extension Platform {
+    /// This process's resident memory in bytes now, or 0 when it cannot be told
+    /// (`outbox bench`): Linux's /proc/self/statm, macOS's Mach task info.
+    static func residentBytes() -> Int {
+        #if canImport(Darwin)
+            var info = mach_task_basic_info()
+            var count = mach_msg_type_number_t(MemoryLayout<mach_task_basic_info>.size / MemoryLayout<natural_t>.size)
+            let r = withUnsafeMutablePointer(to: &info) {
+                $0.withMemoryRebound(to: integer_t.self, capacity: Int(count)) {
+                    task_info(mach_task_self_, task_flavor_t(MACH_TASK_BASIC_INFO), $0, &count)
+                }
+            }
+            return r == KERN_SUCCESS ? Int(info.resident_size) : 0
+        #else
+            // "size resident shared ...", in pages.
+            guard case .success(let bytes) = readFile("/proc/self/statm", limit: 4096) else { return 0 }
+            let fields = bytes.split(separator: UInt8(ascii: " "))
+            guard fields.count > 1, let pages = Int(String(decoding: fields[1], as: UTF8.self)) else { return 0 }
+            return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+        #endif
+    }
+
+    /// Runs `args` (args[0] a path) with its output to /dev/null and waits: its
+    /// peak resident bytes (its own, from `wait4`) and its exit status (128 + the
+    /// signal when a signal ended it, as a shell shows it); nil if it did not start.
+    static func runQuietly(_ args: [String]) -> (peakBytes: Int, status: Int32)? {
+        #if canImport(Darwin)
+            var actions: posix_spawn_file_actions_t?
+            let maxrssUnit = 1  // bytes on macOS
+        #else
+            var actions = posix_spawn_file_actions_t()
+            let maxrssUnit = 1024  // kilobytes on Linux
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { for a in argv { free(a) } }
+        var pid: pid_t = 0
+        guard posix_spawn(&pid, args[0], &actions, nil, argv, environ) == 0 else { return nil }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
+            guard errno == EINTR else { return nil }
+        }
+        let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (Int(usage.ru_maxrss) * maxrssUnit, code)
+    }
+}

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Plain values (no references: `_isPOD`) in one block grown with `realloc`.
 ///
 /// Growing a Swift `Array` allocates a new buffer and copies the old one; a
@@ -23,7 +17,7 @@ struct PODStorage<Element: BitwiseCopyable> {
 
     mutating func reserve(_ wanted: Int) {
         guard wanted > capacity else { return }
-        guard let raw = realloc(base, wanted * MemoryLayout<Element>.stride) else {
+        guard let raw = CorePlatform.reallocate(base, wanted * MemoryLayout<Element>.stride) else {
             fatalError("out of memory growing a table of \(Element.self) to \(wanted)")
         }
         base = raw.bindMemory(to: Element.self, capacity: wanted)
@@ -54,7 +48,7 @@ struct PODStorage<Element: BitwiseCopyable> {
     }
 
     /// Plain values need no deinitializing: freeing the block is all.
-    func deallocate() { free(base) }
+    func deallocate() { CorePlatform.free(base) }
 }
 
 /// Every request ever created, in id order: `table[id - 1]`.

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// A parsed scenario file: a profile, settings and timed lines (scenario-format.md).
 public struct Scenario: Sendable {
     public let file: String
@@ -437,7 +431,7 @@ struct ScenarioParser {
     /// Where the line starting at `from` ends: its `\n`, or the end of the file.
     static func lineEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
         let base = bytes.baseAddress! + from
-        guard let nl = memchr(base, Int32(UInt8(ascii: "\n")), bytes.count - from) else { return bytes.count }
+        guard let nl = CorePlatform.find(UInt8(ascii: "\n"), in: base, bytes.count - from) else { return bytes.count }
         return from + (UnsafeRawPointer(nl) - UnsafeRawPointer(base))
     }
 

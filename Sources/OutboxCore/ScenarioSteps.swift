@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 extension Scenario {
     /// A scenario's steps, kept small: a time, a line number and a 4-byte index
     /// per step (20 bytes), and each distinct action or check once, however many
@@ -235,7 +229,7 @@ struct LineTailTable {
             if v == 0 { return nil }
             let e = keys[v - 1]
             if e.hash == h && e.count == k.count
-                && (k.count == 0 || memcmp(file.baseAddress! + e.start, k.baseAddress!, k.count) == 0)
+                && (k.count == 0 || CorePlatform.equalBytes(file.baseAddress! + e.start, k.baseAddress!, k.count))
             {
                 hits += 1
                 return values[v - 1]

@@ -1,6 +1,5 @@
 import CSQLite
 import Dispatch
-import Glibc
 import OutboxCore
 
 /// Why a device's database cannot be used: the path, and what is wrong.
@@ -71,8 +70,10 @@ public final class SQLiteDeviceStore: DeviceStore {
     }
 
     /// The default state directory: `$XDG_STATE_HOME/outbox`, else `~/.local/state/outbox`.
+    /// A relative XDG_STATE_HOME is ignored, as the XDG base directory rules say
+    /// (and as the profiles' XDG_CONFIG_HOME is): it would move with the working folder.
     public static func defaultDirectory() -> String {
-        if let x = StorePlatform.environment("XDG_STATE_HOME"), !x.isEmpty { return x + "/outbox" }
+        if let x = StorePlatform.environment("XDG_STATE_HOME"), x.hasPrefix("/") { return x + "/outbox" }
         let home = StorePlatform.environment("HOME") ?? "."
         return home + "/.local/state/outbox"
     }

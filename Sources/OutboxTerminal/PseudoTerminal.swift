@@ -1,11 +1,5 @@
 import CNcurses
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#endif
-
 /// A program running on a pseudo-terminal, read and typed into by `outbox bench`.
 public final class PseudoTerminal {
     public let pid: pid_t

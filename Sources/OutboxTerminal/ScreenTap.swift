@@ -1,12 +1,6 @@
 import CNcurses
 import Dispatch
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#endif
-
 /// A pseudo-terminal between curses and the real terminal, so that every byte
 /// curses writes can be kept (`outbox --cast`, docs/DECISIONS.md).
 ///
@@ -53,7 +47,7 @@ final class ScreenTap {
         var realGone = false
         while true {
             let n = buf.withUnsafeMutableBytes { read(master, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
+            if n < 0 && outbox_errno() == EINTR { continue }
             if n <= 0 { return }
             buf.withUnsafeBytes { b in
                 let chunk = UnsafeRawBufferPointer(rebasing: b[0..<n])
@@ -61,7 +55,7 @@ final class ScreenTap {
                 var done = 0
                 while !realGone && done < n {
                     let w = write(real, chunk.baseAddress! + done, n - done)
-                    if w < 0 && errno == EINTR { continue }
+                    if w < 0 && outbox_errno() == EINTR { continue }
                     if w <= 0 {
                         realGone = true
                         break

@@ -1,12 +1,6 @@
 import CNcurses
 import OutboxUI
 
-#if canImport(Darwin)
-    import Darwin
-#elseif canImport(Glibc)
-    import Glibc
-#endif
-
 /// Set by the stop-signal handler; the loop reads it and shuts down cleanly.
 /// A plain global with a literal value: no lazy initialization in the handler.
 nonisolated(unsafe) private var pendingSignal: Int32 = 0
@@ -219,7 +213,7 @@ public final class Terminal {
     static func catchCrashes() {
         for s in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] {
             signal(s) { sig in
-                signal(sig, SIG_DFL)
+                outbox_default_signal(sig)
                 endwin()
                 if mouseReportingFd >= 0 { outbox_mouse_off_raw(mouseReportingFd) }
                 ScreenTap.restoreForCrash()

@@ -1,6 +1,9 @@
-// The only C the terminal layer sees. SwiftPM drops pkg-config's -D flags, so
-// the wide-character API is switched on here, and macros, globals and variadic
-// functions that Swift cannot import are wrapped as static inline functions.
+// The only C the terminal layer sees. The headers are picked per platform
+// (Debian's <ncursesw/curses.h> and <pty.h>, macOS's <curses.h> and <util.h>),
+// the wide-character API is switched on here (no pkg-config flags reach a C
+// target), and macros, globals and variadic functions that Swift cannot import
+// are wrapped as static inline functions. The C library reaches OutboxTerminal
+// through this header too, so its Swift files import no Glibc or Darwin.
 #ifndef OUTBOX_CNCURSES_SHIM_H
 #define OUTBOX_CNCURSES_SHIM_H
 
@@ -11,21 +14,32 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
 #include <stdio.h>
+#include <stdlib.h>
 #include <locale.h>
 #include <langinfo.h>
 #include <wchar.h>
+#ifdef __APPLE__
+#include <curses.h>
+#else
 #include <ncursesw/curses.h>
+#endif
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #ifdef __APPLE__
 #include <util.h>
 #else
 #include <pty.h>
 #endif
+
+/// errno and SIG_DFL come from the Swift overlays of Glibc and Darwin, which the
+/// terminal layer does not import: they are read here.
+static inline int outbox_errno(void) { return errno; }
+static inline void outbox_default_signal(int sig) { signal(sig, SIG_DFL); }
 
 /// Starts `argv[0]` on a new pseudo-terminal of the given size; returns the
 /// child's pid (or -1) and the master side in *master (for `outbox bench`).
@@ -174,7 +188,11 @@ static inline SCREEN *outbox_newterm_file(const char *term, FILE *out) {
 static inline FILE *outbox_fopen(const char *path, const char *mode) { return fopen(path, mode); }
 static inline long outbox_ftell_flushed(FILE *f) { fflush(f); return ftell(f); }
 
+#ifdef __APPLE__
+#include <term.h>
+#else
 #include <ncursesw/term.h>
+#endif
 
 /// What terminfo says of a terminal type, found without starting curses and
 /// without writing anything to the terminal (newterm/initscr would start it, and
