@@ -300,7 +300,7 @@ struct InteractiveCommand: OutboxSubcommand {
         }
         /// A recording that never started is not left behind (unless it replaced a file).
         func dropRecording() {
-            guard let r = recording else { return }
+            guard var r = recording else { return }
             r.close()
             if r.madeFirst { Platform.remove(r.path) }
         }
@@ -363,7 +363,7 @@ struct InteractiveCommand: OutboxSubcommand {
         // message that cannot be shown must not end in a crash.
         console.flush()
         if let msg = outcome.message { Terminal.writeError(msg + "\n") }
-        if let r = loop.recording {
+        if var r = loop.recording {
             r.close()
             Terminal.writeError(recordedLine(r, loop.model) + "\n")
         }

@@ -7,7 +7,8 @@ import OutboxUI
 /// The file is opened once. Its header and the device's starting contents are
 /// written when the session starts, then each action the user takes is one
 /// `write(2)` of one line at the end (O_APPEND): the file is never rewritten, and
-/// a crash at any moment leaves the lines written so far, each whole.
+/// a crash at any moment leaves the lines written so far, each whole. Each part
+/// is `fsync`ed when it ends (a new clock, or the end of the session).
 ///
 /// A new clock (`:profile P`, `:compare ...`, `:compare off`) starts a new part: a
 /// comment at the end of the file names the next one, and the session goes on in
@@ -73,6 +74,9 @@ struct RecordingFile {
             switch Platform.create(next, replace: false, append: true) {
             case .success(let newFD):
                 put("# the session went on in \(SafeText.escaped(next, max: 1000)) (\(why))\n")
+                if failure == nil, let why = Platform.syncFile(fd) {
+                    failure = "cannot write \(path) to the disk: \(why)"
+                }
                 Platform.closeFile(fd)
                 fd = newFD
                 let previous = path
@@ -94,8 +98,14 @@ struct RecordingFile {
         }
     }
 
-    func close() {
-        if fd >= 0 { Platform.closeFile(fd) }
+    /// Ends the recording: its bytes are forced to the disk (`fsync`) before the
+    /// file is closed, so a power cut after Outbox said "recorded" loses nothing;
+    /// a failure there is kept in `failure` and said in the closing line.
+    mutating func close() {
+        guard fd >= 0 else { return }
+        if failure == nil, let why = Platform.syncFile(fd) { failure = "cannot write \(path) to the disk: \(why)" }
+        Platform.closeFile(fd)
+        fd = -1
     }
 
     /// `dir/session.outbox` -> `dir/session-2.outbox`; `rec` -> `rec-2`.
