@@ -148,7 +148,7 @@ public struct ServerPlans: Equatable, Sendable {
     }
 
     /// The log's words for a target's plan after a line: `503 30% for purchase`.
-    func text(for target: ServerTarget) -> String {
+    public func text(for target: ServerTarget) -> String {
         let p = plan(for: target)
         switch target {
         case .all: return p.text

@@ -34,10 +34,10 @@ public enum Rules {
         RuleInfo(id: "BACKEND", text: "The backend records every request, counts once per idempotency key, keeps totals and revenue.", isAssumption: false, isShared: true),
         RuleInfo(id: "ORDER", text: "At an instant: due timers first, then actions in order, then what they set for that instant.", isAssumption: false, isShared: true),
         RuleInfo(id: "JITTER", text: "retry.jitter full waits 0 to the delay, equal half to all of it, drawn from seed, the request and the attempt.", isAssumption: true, isShared: true),
-        RuleInfo(id: "CHANCE", text: "`server ANSWER N%`: each attempt made online gets ANSWER with chance N%, drawn from seed, the request and the attempt, else the plan beneath, which is used up only when it answers.", isAssumption: true, isShared: true),
-        RuleInfo(id: "TARGET", text: "`server ... for NAME` or `for kind:KIND` plans for those requests only: an attempt takes its name's plan, then its kind's, then the plan for every request; a plan used up falls through.", isAssumption: true, isShared: true),
-        RuleInfo(id: "FLAP", text: "`network flap UP DOWN`: online for UP, offline for DOWN, repeating until the next network line; each toggle is a network change (NET) at its instant, after the timers due then.", isAssumption: true, isShared: true),
-        RuleInfo(id: "LATJITTER", text: "latency.jitter D: each attempt's latency is drawn from latency - D to latency + D, never below 0, from seed, the request and the attempt, and fixed when it is sent.", isAssumption: true, isShared: true),
+        RuleInfo(id: "CHANCE", text: "`server A N%`: each online attempt gets A with chance N%, drawn from seed, request and attempt; else the plan beneath.", isAssumption: true, isShared: true),
+        RuleInfo(id: "TARGET", text: "`server ... for NAME` or `for kind:K`: the name's plan, then the kind's, then the plan for all; used up, it falls through.", isAssumption: true, isShared: true),
+        RuleInfo(id: "FLAP", text: "`network flap UP DOWN`: online UP, offline DOWN, repeating until the next network line; each toggle is a NET change.", isAssumption: true, isShared: true),
+        RuleInfo(id: "LATJITTER", text: "latency.jitter D: each attempt's latency is drawn from latency ± D, never below 0, from seed, request and attempt.", isAssumption: true, isShared: true),
     ]
 
     public static let shared: [RuleID] = (0..<sharedInfo.count).map { RuleID(rawValue: UInt8($0)) }

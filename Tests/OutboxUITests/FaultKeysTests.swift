@@ -1,0 +1,104 @@
+import XCTest
+
+@testable import OutboxCore
+@testable import OutboxUI
+
+/// The faults' keys (issue 15, item 1): each is shown in the header while in
+/// force, recorded, and the recording replays the same journal headless.
+final class FaultKeysTests: XCTestCase {
+    func test_faultKeys_showInTheHeader_recordAndReplayTheSameJournal() {
+        var s = Session(.ios)
+        s.type("t")  // purchase, selected (the newest)
+        s.wait(300)
+        s.type("xrd3")  // 503 x3 for purchase
+        XCTAssertEqual(s.model.message?.text, "backend will answer 503 ×3 for purchase")
+        s.type("xd%")  // 503, a chance...
+        s.press(.tab)  // 10
+        s.press(.tab)  // 25
+        s.press(.backspace)
+        s.type("0")  // 20
+        XCTAssertEqual(s.model.mode, .chooseAnswer(AnswerChoice(answer: .status(503), percent: "20")))
+        s.press(.enter)
+        XCTAssertEqual(s.model.message?.text, "backend will answer 503 20%")
+        s.type("xkt5")  // timeout x5 for kind:event
+        s.type("F1")  // flap 5s/2s
+        s.type("J2")  // latency ±50ms
+        let header = s.screen().lines.prefix(2).joined(separator: "\n")
+        for shown in ["503 20% +2 for purchase, …", "flap 5s/2s", "lat ±50ms"] {
+            XCTAssertTrue(header.contains(shown), "\(shown) not in:\n\(header)")
+        }
+        XCTAssertEqual(s.screen().lines.count, 24)
+        for i in 0..<30 {
+            s.type(i % 3 == 0 ? "t" : "s")
+            s.wait(Millis(700 + 37 * i))
+        }
+        s.type("Fs")  // stop the flap (online)
+        s.type("xrk")  // r then k: for the selected request's kind, not its name
+        s.type("o")  // ok for kind:screen: clears it
+        s.type("J0")
+        s.command("server 500 12.5% for purchase")
+        s.command("network flap 1s 300ms")
+        for _ in 0..<10 {
+            s.type("t")
+            s.wait(900)
+        }
+        s.wait(120_000)
+        let uiEnd = s.model.sim.now
+        XCTAssertEqual(
+            s.model.recorded.filter { $0.contains("server") || $0.contains("network") || $0.contains("set") },
+            [
+                "at 300ms server 503 x3 for purchase", "at 300ms server 503 20%", "at 300ms server timeout x5 for kind:event",
+                "at 300ms network flap 5s 2s", "at 300ms set latency.jitter 50ms", "at 37.395s network online",
+                "at 37.395s server ok x1 for kind:screen", "at 37.395s set latency.jitter 0",
+                "at 37.395s server 500 12.5% for purchase", "at 37.395s network flap 1s 300ms",
+            ])
+        let text = s.model.recording(seed: 1, version: "test", path: "faults.outbox")
+        guard case .success(let sc) = Scenario.parse(text, file: "faults.outbox") else {
+            return XCTFail("the recording does not parse:\n" + text)
+        }
+        var runner = ScenarioRunner(sc)
+        runner.run()
+        let writer = TimelineWriter(format: .jsonl)
+        func lines(_ sim: Simulation) -> [String] {
+            sim.journal.filter { $0.time <= uiEnd }.map { writer.line($0, in: sim) }
+        }
+        let ui = lines(s.model.sim), replay = lines(runner.sim)
+        XCTAssertGreaterThan(ui.count, 200)
+        XCTAssertEqual(ui, replay, "replay differs\n" + text)
+        // Every fault did something: 503s and 500s drawn, timeouts, flaps, jittered latencies.
+        let outcomes = Set(
+            s.model.sim.journal.compactMap { e -> String? in
+                guard case .transition(let t) = e else { return nil }
+                return t.outcome.word
+            })
+        XCTAssertTrue(outcomes.isSuperset(of: ["503", "500", "timeout", "network-lost", "200"]), "\(outcomes)")
+        XCTAssertGreaterThan(s.model.sim.networkChanges.count, 20)
+    }
+
+    func test_faultChoosers_sayWhatTheyNeed() {
+        var s = Session(.android)
+        s.type("xr")
+        XCTAssertEqual(s.model.message?.text, "no request is selected: j/k selects one; Esc cancels")
+        s.press(.escape)
+        s.type("xd%")
+        s.type("150")
+        s.press(.enter)
+        XCTAssertEqual(
+            s.model.message?.text, "type a percent from 0 to 100 (at most two decimals), then Enter; Esc cancels")
+        XCTAssertEqual(s.screen().lines[23].hasPrefix(" type a percent"), true)
+        s.press(.escape)
+        s.type("Fs")
+        XCTAssertEqual(s.model.message?.text, "the network is not flapping")
+        s.type("F")
+        XCTAssertEqual(
+            s.screen().lines[23].trimmingCharacters(in: .whitespaces),
+            "network flap: 1 5s/2s  2 10s/5s  3 30s/10s  4 2s/1s  s stop; Esc")
+        s.press(.escape)
+        s.type("J")
+        XCTAssertEqual(
+            s.screen().lines[23].trimmingCharacters(in: .whitespaces),
+            "latency 200ms jitter: 0 none  1 ±20ms  2 ±50ms  3 ±100ms  4 ±500ms; Esc")
+        s.press(.escape)
+        XCTAssertEqual(s.model.recorded, ["at 0 launch"])
+    }
+}
