@@ -12,7 +12,7 @@ final class PlayTests: XCTestCase {
     static let examples = [
         "ios-retry-ladder", "linktrail-consent-purge", "android-403-loop", "flutter-5xx-vs-network", "ios-logout",
         "ios-offline", "ios-quit-relaunch", "linktrail-lost-response", "linktrail-offline-qa", "linktrail-one-flush",
-        "linktrail-quit-relaunch", "linktrail-rejected-partial",
+        "linktrail-quit-relaunch", "linktrail-rejected-partial", "ios-flaky-backend",
     ]
 
     func scenario(_ name: String) throws -> Scenario {
