@@ -1,5 +1,7 @@
+import Foundation
 import XCTest
 
+@testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -65,6 +67,14 @@ final class FaultKeysTests: XCTestCase {
         let ui = lines(s.model.sim), replay = lines(runner.sim)
         XCTAssertGreaterThan(ui.count, 200)
         XCTAssertEqual(ui, replay, "replay differs\n" + text)
+        // And `outbox run` of the file as written prints the same journal first.
+        let path = NSTemporaryDirectory() + "outbox-faults-rec-\(getpid()).outbox"
+        XCTAssertNoThrow(try text.write(toFile: path, atomically: true, encoding: .utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let console = Console.capturing()
+        XCTAssertEqual(CLI.main(["run", "--format", "jsonl", path], console: console), 0, console.err)
+        let printed = console.out.split(separator: "\n").map(String.init).filter { !$0.contains("\"expect\":") }
+        XCTAssertEqual(Array(printed.prefix(ui.count)), ui)
         // Every fault did something: 503s and 500s drawn, attempts the flap cut (its timeouts outlast the 5s online).
         let outcomes = Set(
             s.model.sim.journal.compactMap { e -> String? in
@@ -73,6 +83,28 @@ final class FaultKeysTests: XCTestCase {
             })
         XCTAssertTrue(outcomes.isSuperset(of: ["503", "500", "network-lost", "200"]), "\(outcomes)")
         XCTAssertGreaterThan(s.model.sim.networkChanges.count, 20)
+    }
+
+    /// Every fault in force at once on LinkTrail (the busiest header) at 80×24:
+    /// the header keeps to two rows, its words shortened.
+    func test_faultsInTheHeader_fit80x24() {
+        var s = Session(.linktrail)
+        s.type("ct")
+        s.wait(1000)
+        s.command("server 503 30%")
+        s.command("server 500 x2 for purchase")
+        s.command("network flap 5s 2s")
+        s.command("set latency.jitter 50ms")
+        let lines = s.screen().lines
+        XCTAssertEqual(lines.count, 24)
+        assertSnapshot(lines.prefix(3).joined(separator: "\n"), "faults-header-linktrail-80x24")
+        s.command("network online")
+        s.command("server ok for purchase")
+        s.command("server ok")
+        s.command("set latency.jitter 0")
+        XCTAssertEqual(
+            s.screen().lines[1].trimmingCharacters(in: .whitespaces),
+            "consent ✓ granted (required) │ backend ok │ flush idle │ app running")
     }
 
     func test_faultChoosers_sayWhatTheyNeed() {
