@@ -15,6 +15,13 @@ extension AppModel {
     /// The percents Tab offers in the backend chooser's chance prompt.
     public static let percentChoices = ["10", "25", "50", "75"]
 
+    /// What `.` steps to: the next instant (`nextInstant`), or a flap's toggle
+    /// before it (a run does not wait for toggles; a person stepping sees them).
+    mutating func nextStepInstant() -> Millis? {
+        let flaps = columns.compactMap(\.nextFlapTime)
+        return (flaps + [nextInstant()].compactMap { $0 }).min()
+    }
+
     /// The selected request's name and kind (comparing: the first column that has it).
     var selectedNameAndKind: (name: String, kind: RequestKind)? {
         guard let n = selected else { return nil }

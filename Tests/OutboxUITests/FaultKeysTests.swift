@@ -107,6 +107,20 @@ final class FaultKeysTests: XCTestCase {
             "consent ✓ granted (required) │ backend ok │ flush idle │ app running")
     }
 
+    /// `.` steps to each toggle of a flap, though a run does not wait for them.
+    func test_step_stopsAtEachFlapToggle() {
+        var s = Session(.ios)
+        s.press(.char("."))
+        XCTAssertEqual(s.model.message?.text, "nothing is scheduled")
+        s.command("network flap 2s 1s")
+        var seen: [String] = []
+        for _ in 0..<4 {
+            s.press(.char("."))
+            seen.append("\(s.model.sim.now) \(s.model.sim.online ? "on" : "off")")
+        }
+        XCTAssertEqual(seen, ["2000 off", "3000 on", "5000 off", "6000 on"])
+    }
+
     func test_faultChoosers_sayWhatTheyNeed() {
         var s = Session(.android)
         s.type("xr")
