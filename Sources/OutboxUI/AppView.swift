@@ -646,7 +646,7 @@ public enum AppView {
     static func chooserPrompt(_ c: AnswerChoice) -> String {
         let whom = c.target == .all ? "" : " for " + c.target.label
         guard let a = c.answer else {
-            return "backend answers next\(whom): press a letter (r, k: for the selected request); Esc cancels"
+            return "backend answers next\(whom): a letter; r, k: for the selected request; Esc cancels"
         }
         if let typed = c.percent {
             return "\(a.word)\(whom): a chance of \(typed)_% (Tab: 10, 25, 50, 75), Enter; Esc cancels"
@@ -656,7 +656,7 @@ public enum AppView {
 
     static func chooser(_ buf: inout ScreenBuffer, _ m: AppModel, chosen c: AnswerChoice, g: Glyphs) {
         let chosen = c.answer
-        let h = min(buf.height - 2, AppModel.answerChoices.count + 4)
+        let h = min(buf.height - 2, AppModel.answerChoices.count + 3)
         let r = Rect(x: max(0, buf.width - 40), y: 1, width: min(38, buf.width), height: h)
         box(&buf, r, title: "Backend answers next", g: g)
         var y = r.y + 1
