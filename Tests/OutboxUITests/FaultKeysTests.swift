@@ -107,6 +107,23 @@ final class FaultKeysTests: XCTestCase {
             "consent ✓ granted (required) │ backend ok │ flush idle │ app running")
     }
 
+    /// Comparing, the faults go to every column and show once in the header.
+    func test_faultsInACompare_goToEveryColumn() {
+        var s = Session(compare: [.ios, .android])
+        s.command("server 503 30%")
+        s.command("network flap 5s 2s")
+        s.command("set latency.jitter 50ms")
+        for c in s.model.columns {
+            XCTAssertEqual(c.plans.headerText(), "503 30%")
+            XCTAssertEqual(c.nextFlapTime, 5000)
+            XCTAssertEqual(c.settings.latencyJitter, 50)
+        }
+        let header = s.screen().lines.prefix(2).joined(separator: "\n")
+        for shown in ["backend 503 30%", "flap 5s/2s", "lat ±50ms"] {
+            XCTAssertTrue(header.contains(shown), "\(shown) not in:\n\(header)")
+        }
+    }
+
     /// `.` steps to each toggle of a flap, though a run does not wait for them.
     func test_step_stopsAtEachFlapToggle() {
         var s = Session(.ios)
