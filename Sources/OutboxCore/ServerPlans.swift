@@ -195,7 +195,8 @@ enum Draw {
     @inline(__always)
     static func value(seed: UInt64, request id: Int32, attempt: Int32, salt: UInt64) -> UInt64 {
         var g = SplitMix64(seed: seed ^ salt)
-        var h = SplitMix64(seed: g.next() ^ (UInt64(UInt32(bitPattern: id)) | UInt64(UInt32(bitPattern: attempt)) << 32))
+        var h = SplitMix64(
+            seed: g.next() ^ (UInt64(UInt32(bitPattern: id)) | UInt64(UInt32(bitPattern: attempt)) << 32))
         return h.next()
     }
 }

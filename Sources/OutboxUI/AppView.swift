@@ -119,7 +119,9 @@ public enum AppView {
         var segs: [[(String, Role)]] = [
             [(" OUTBOX ", .headerAccent), ((m.isComparing ? "compare" : s.profile.rawValue) + " ", .header)],
             clock,
-            [(" net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s), s.online ? .online : .offline)],
+            [
+                (" net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s), s.online ? .online : .offline)
+            ],
         ]
         if m.isComparing {
             segs += compareHeader(m, g: g)
@@ -172,7 +174,9 @@ public enum AppView {
     }
 
     /// ` lat ±50ms ` (LATJITTER).
-    static func jitterText(_ s: Simulation) -> String { " lat ±" + VirtualTime.duration(s.settings.latencyJitter) + " " }
+    static func jitterText(_ s: Simulation) -> String {
+        " lat ±" + VirtualTime.duration(s.settings.latencyJitter) + " "
+    }
 
     // MARK: Tabs
 

@@ -134,7 +134,10 @@ final class RuleTestsFaults: XCTestCase {
         XCTAssertEqual(ids, ["ping 404", "ping 500", "home 200", "vip 409", "vip 200", "other 500"])
         XCTAssertEqual(
             K.trail(sim, "other"),
-            ["6000 new>pending #0 FL-1", "6000 pending>in-flight #1 FL-1", "6200 in-flight>dropped #1 500 not-saved FL-3"])
+            [
+                "6000 new>pending #0 FL-1", "6000 pending>in-flight #1 FL-1",
+                "6200 in-flight>dropped #1 500 not-saved FL-3",
+            ])
         XCTAssertEqual(sim.plans.targeted.map(\.target.label), ["kind:screen"], "used-up plans are gone")
     }
 
@@ -310,12 +313,14 @@ final class RuleTestsFaults: XCTestCase {
             texts,
             [
                 "server 503 30%", "server 503 0.5%", "server timeout 12.25%", "server ok 100%",
-                "server 503 0% for purchase", "server 429 x3 for \"big order\"", "server lost always for kind:token-removal",
+                "server 503 0% for purchase", "server 429 x3 for \"big order\"",
+                "server lost always for kind:token-removal",
                 "server ok x1 for name:kind:odd", "server ok x1 for name:name:odd", "network flap 5s 2s",
                 "network flap 1ms 1h", "set latency.jitter 50ms",
             ])
         for (a, t) in zip(actions, texts) {
-            guard case .success(let (words, _)) = LineLexer.words(t), case .success(let back)? = ActionSyntax.parse(words)
+            guard case .success(let (words, _)) = LineLexer.words(t),
+                case .success(let back)? = ActionSyntax.parse(words)
             else { return XCTFail("`\(t)` does not read back") }
             XCTAssertEqual(back, a, t)
         }

@@ -49,7 +49,8 @@ final class FaultKeysTests: XCTestCase {
         XCTAssertEqual(
             s.model.recorded.filter { $0.contains("server") || $0.contains("network") || $0.contains("set") },
             [
-                "at 300ms server 503 x3 for purchase", "at 300ms server 503 20%", "at 300ms server timeout x5 for kind:event",
+                "at 300ms server 503 x3 for purchase", "at 300ms server 503 20%",
+                "at 300ms server timeout x5 for kind:event",
                 "at 300ms network flap 5s 2s", "at 300ms set latency.jitter 50ms", "at 37.395s network online",
                 "at 37.395s server ok x1 for kind:screen", "at 37.395s set latency.jitter 0",
                 "at 37.395s server 500 12.5% for purchase", "at 37.395s network flap 1s 300ms",
