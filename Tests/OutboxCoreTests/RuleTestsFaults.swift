@@ -225,6 +225,26 @@ final class RuleTestsFaults: XCTestCase {
         XCTAssertEqual(sim.now, 11_200)
     }
 
+    /// A flap's toggles count toward the run's limit: a 1 ms flap with a line a
+    /// year on is stopped, not played for ever.
+    func test_FLAP_togglesCountTowardTheRunsLimit() {
+        guard
+            let sc = parseScenario(
+                """
+                profile flutter
+                at 0 launch
+                at 0 network flap 1ms 1ms
+                at 8760h track late
+                expect at 8761h state late delivered
+                """)
+        else { return }
+        var runner = ScenarioRunner(sc, maxTransitions: 1000, journal: .checksOnly)
+        runner.run()
+        XCTAssertEqual(runner.stopped, "it passed the limit of 1000 transitions (set by --max-transitions)")
+        XCTAssertEqual(runner.sim.now, 1001)
+        XCTAssertEqual(runner.sim.networkChanges.count, 1001, "one past the limit, as for transitions")
+    }
+
     // MARK: LATJITTER
 
     /// The latencies of 300 requests' first attempts (Flutter: one each), as the
