@@ -314,7 +314,9 @@ enum Help {
         prints the manual page (docs/outbox.1), and
         `outbox --generate-completion-script bash|zsh|fish` a completion script.
 
-        See docs/scenarios.md for the scenario format, examples/ for demos.
+        See docs/scenarios.md for the scenario format (its Faults section: a chance
+        of an answer, plans for one request, a flapping network, latency jitter),
+        examples/ for demos.
         """
 
     static let live = """
@@ -334,6 +336,10 @@ enum Help {
         with what the device held (so `outbox run FILE` replays it); an existing
         FILE is kept unless --force. --cast FILE records the screen as asciicast v2
         (`asciinema play FILE`): every byte sent to the terminal, when it was sent.
+        Faults: x plans the backend's answers (N times, always, a chance N%; for
+        the selected request's name or kind), F flaps the network, J jitters the
+        latency; each is a scenario line (server 503 30% for purchase, network flap
+        5s 2s, set latency.jitter 50ms), shown in the header and recorded.
         A click selects a row or a tab, the wheel scrolls the pane under it;
         --no-mouse leaves the mouse to the terminal (its own text selection).
         """

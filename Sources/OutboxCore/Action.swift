@@ -15,7 +15,12 @@ public enum Action: Equatable, Sendable {
     case loggedOut
     case networkWentOnline
     case networkWentOffline
-    case serverPlanned(Answer, ServerRepeat)
+    /// A `server` line: a plan for every request (`.all`) or for one name or
+    /// kind (TARGET, an extension); `.chance` lays a layer over it (CHANCE).
+    case serverPlanned(Answer, ServerRepeat, for: ServerTarget = .all)
+    /// `network flap UP DOWN` (an extension, FLAP): online for `up`, offline for
+    /// `down`, repeating until the next `network` line.
+    case networkFlapping(up: Millis, down: Millis)
     case settingChanged(key: String, value: String)
 
     /// Whether the action needs the app to be running.
@@ -108,6 +113,68 @@ public struct TrackedEvent: Equatable, Sendable {
 public enum ServerRepeat: Equatable, Sendable {
     case times(Int)
     case always
+    /// An extension (CHANCE): each attempt gets the answer with this chance, in
+    /// basis points (0 to 10,000: `30%` is 3,000, `0.5%` is 50), else the plan beneath.
+    case chance(Int)
+
+    /// `30%`, `0.5%`, `12.25%`: a chance as a scenario writes it.
+    public static func percentText(_ basisPoints: Int) -> String {
+        let whole = basisPoints / 100, frac = basisPoints % 100
+        if frac == 0 { return "\(whole)%" }
+        return "\(whole)." + (frac % 10 == 0 ? "\(frac / 10)" : (frac < 10 ? "0\(frac)" : "\(frac)")) + "%"
+    }
+
+    /// Reads `30%`, `0.5%`, `100%`: 0 to 100 with at most two decimals, as basis points; nil otherwise.
+    public static func percent(_ word: String) -> Int? {
+        guard word.hasSuffix("%") else { return nil }
+        let number = word.dropLast()
+        let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), !parts[0].isEmpty, parts[0].count <= 3,
+            parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let whole = Int(parts[0])
+        else { return nil }
+        var frac = 0
+        if parts.count == 2 {
+            let f = parts[1]
+            guard (1...2).contains(f.count), f.allSatisfy({ $0.isASCII && $0.isNumber }), let v = Int(f) else {
+                return nil
+            }
+            frac = f.count == 1 ? v * 10 : v
+        }
+        let bp = whole * 100 + frac
+        return bp <= 10_000 ? bp : nil
+    }
+}
+
+/// Which requests a `server` line plans for (TARGET).
+public enum ServerTarget: Hashable, Sendable {
+    /// Every request: the contract's plan.
+    case all
+    /// The requests of this name.
+    case name(String)
+    /// The requests of this kind.
+    case kind(RequestKind)
+
+    /// ` for purchase`, ` for kind:ping`, or "" for every request: the words a
+    /// scenario line ends with. A name that starts `kind:` or `name:` is written
+    /// `name:` first, so it reads back as a name.
+    public var words: String {
+        switch self {
+        case .all: return ""
+        case .kind(let k): return " for kind:" + k.word
+        case .name(let n):
+            let plain = n.hasPrefix("kind:") || n.hasPrefix("name:") ? "name:" + n : n
+            return " for " + ActionSyntax.word(plain)
+        }
+    }
+
+    /// `purchase`, `kind:ping`: how the header and log name it.
+    public var label: String {
+        switch self {
+        case .all: return "all"
+        case .kind(let k): return "kind:" + k.word
+        case .name(let n): return SafeText.escaped(n, max: 40)
+        }
+    }
 }
 
 /// What the backend answers to the next attempts made while online (ANS).
@@ -123,6 +190,7 @@ public struct ServerPlan: Equatable, Sendable {
         switch rep {
         case .times(let n): remaining = n
         case .always: remaining = -1
+        case .chance: remaining = 0  // a layer over a plan (`TargetPlan`), never a plan itself
         }
     }
 

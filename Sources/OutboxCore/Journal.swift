@@ -81,6 +81,8 @@ public enum LogEvent: Sendable, Equatable {
     case network(online: Bool)
     /// The network was asked to go where it already was.
     case networkUnchanged(online: Bool)
+    /// A network flap started or stopped (FLAP); its toggles are `network`.
+    case flap
 
     // What the user of the model did.
     /// The backend's next answers changed (`Simulation.plan`).
@@ -143,6 +145,7 @@ public enum LogEvent: Sendable, Equatable {
         case .storeRowRemoved: return "store-row-removed"
         case .network: return "network"
         case .networkUnchanged: return "network-unchanged"
+        case .flap: return "flap"
         case .plan: return "plan"
         case .setting: return "setting"
         case .refused: return "refused"

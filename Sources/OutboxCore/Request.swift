@@ -62,6 +62,7 @@ public struct Request: Sendable, BitwiseCopyable {
         static let hasValue: UInt8 = 16
         static let hasAttributes: UInt8 = 32
         static let keyCounted: UInt8 = 64
+        static let outlastsTimeout: UInt8 = 128
     }
 
     @inline(__always)
@@ -96,6 +97,12 @@ public struct Request: Sendable, BitwiseCopyable {
     public internal(set) var keyCounted: Bool {
         get { flag(Flag.keyCounted) }
         set { set(Flag.keyCounted, newValue) }
+    }
+    /// The attempt on the wire takes longer than the timeout (TMO), fixed when
+    /// it was sent from its own latency (LATJITTER).
+    var outlastsTimeout: Bool {
+        get { flag(Flag.outlastsTimeout) }
+        set { set(Flag.outlastsTimeout, newValue) }
     }
     /// It carries attributes (`Simulation.attributes`).
     public var hasAttributes: Bool { flag(Flag.hasAttributes) }

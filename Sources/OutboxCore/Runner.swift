@@ -83,13 +83,15 @@ public struct ScenarioRunner {
         let steps = scenario.steps
         let lineTime = next < steps.count ? steps.time(at: next) : nil
         let timerTime = sim.nextDueTime()
-        let t: Millis
+        var t: Millis
         switch (lineTime, timerTime) {
         case (nil, nil): return false
         case (let a?, nil): t = a
         case (nil, let b?): t = b
         case (let a?, let b?): t = min(a, b)
         }
+        // A flap's toggle before then is an instant of its own, so the limit below sees it (FLAP).
+        if let f = sim.nextFlapTime, f < t { t = f }
         guard t < VirtualTime.maxClock else {
             stopped =
                 "the clock reached its limit (\(VirtualTime.maxClock / 31_557_600_000) years) with timers still set"
@@ -122,7 +124,8 @@ public struct ScenarioRunner {
             if journalUse == .kept || !ok { results.append(r) }
             emit(.check(r), sim)
         }
-        if sim.transitionCount > maxTransitions {
+        // Network changes count too: a flap makes them without a transition (FLAP).
+        if sim.transitionCount + sim.networkChanges.count > maxTransitions {
             stopped = "it passed the limit of \(maxTransitions) transitions (set by --max-transitions)"
             return false
         }

@@ -935,11 +935,12 @@ public enum ActionSyntax {
             }
             return .success(args[0] == "grant" ? .consentGranted : .consentDenied)
         case "network":
+            if args.first == "flap" { return flap(Array(args.dropFirst())) }
             guard args.count == 1, args[0] == "online" || args[0] == "offline" else {
                 return .failure(
                     Problem(
-                        "bad network\(quoted(args)), expected `network online` or `network offline`"
-                            + hint(args, ["online", "offline"])))
+                        "bad network\(quoted(args)), expected `network online`, `network offline` or `network flap <up> <down>`"
+                            + hint(args, ["online", "offline", "flap"])))
             }
             return .success(args[0] == "online" ? .networkWentOnline : .networkWentOffline)
         case "screen": return named { .screenViewed($0) }
@@ -994,10 +995,13 @@ public enum ActionSyntax {
         case .loggedOut: return "logout"
         case .networkWentOnline: return "network online"
         case .networkWentOffline: return "network offline"
-        case .serverPlanned(let a, let r):
+        case .networkFlapping(let up, let down):
+            return "network flap \(VirtualTime.duration(up)) \(VirtualTime.duration(down))"
+        case .serverPlanned(let a, let r, let target):
             switch r {
-            case .always: return "server \(a.word) always"
-            case .times(let n): return "server \(a.word) x\(n)"
+            case .always: return "server \(a.word) always" + target.words
+            case .times(let n): return "server \(a.word) x\(n)" + target.words
+            case .chance(let bp): return "server \(a.word) " + ServerRepeat.percentText(bp) + target.words
             }
         case .settingChanged(let k, let v): return "set \(k) \(v)"
         }
@@ -1045,7 +1049,7 @@ public enum ActionSyntax {
     }
 
     public static let verbs =
-        "launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server"
+        "launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server"
 
     static func track(_ args: [String]) -> Result<Action, Problem> {
         // `=` is looked for among scalars, not Characters: `=` then a combining
@@ -1079,8 +1083,61 @@ public enum ActionSyntax {
         return .success(.eventTracked(e))
     }
 
+    /// `network flap <up> <down>` (FLAP): two times, each > 0.
+    static func flap(_ args: [String]) -> Result<Action, Problem> {
+        let form = "expected `network flap <up> <down>` with two times > 0, e.g. `network flap 5s 2s`"
+        guard args.count == 2 else {
+            return .failure(
+                Problem(
+                    (args.count < 2 ? "bad network flap: missing the \(args.isEmpty ? "up and down times" : "down time"), "
+                        : "bad network flap: too many words, ") + form))
+        }
+        var times: [Millis] = []
+        for (word, what) in zip(args, ["up", "down"]) {
+            switch VirtualTime.parseLimited(word) {
+            case .failure(let why): return .failure(Problem("bad flap \(what) time `\(word)`, " + why.message))
+            case .success(let t):
+                guard t > 0 else {
+                    return .failure(Problem("bad flap \(what) time `\(word)`, expected a time > 0, e.g. 2s"))
+                }
+                times.append(t)
+            }
+        }
+        return .success(.networkFlapping(up: times[0], down: times[1]))
+    }
+
+    /// The `for` words of a `server` line (TARGET): `for NAME`, `for kind:KIND`,
+    /// or `for name:NAME` (a name that starts `kind:`).
+    static func target(_ word: String) -> Result<ServerTarget, Problem> {
+        if word.hasPrefix("name:") { return .success(.name(String(word.dropFirst(5)))) }
+        guard word.hasPrefix("kind:") else { return .success(.name(word)) }
+        let k = String(word.dropFirst(5))
+        guard let kind = RequestKind(word: k) else {
+            let kinds = RequestKind.allCases.map(\.word)
+            return .failure(
+                Problem(
+                    "unknown request kind `\(k)` in `for \(word)`, expected one of: " + kinds.joined(separator: ", ")
+                        + Suggest.hint(k, among: kinds)))
+        }
+        return .success(.kind(kind))
+    }
+
     static func server(_ args: [String]) -> Result<Action, Problem> {
-        let form = "`server <answer> [x<N> | always]` with ok, a status 100-599, timeout, lost or partial"
+        let form =
+            "`server <answer> [x<N> | always | <N>%] [for <name> | for kind:<kind>]` with ok, a status 100-599, timeout, lost or partial"
+        var args = args
+        var target = ServerTarget.all
+        if let f = args.firstIndex(of: "for"), f >= 1 {
+            guard f == args.count - 2 else {
+                return .failure(
+                    Problem("bad server line: `for` takes one word (a name, or kind:<kind>), expected " + form))
+            }
+            switch ActionSyntax.target(args[f + 1]) {
+            case .failure(let p): return .failure(p)
+            case .success(let t): target = t
+            }
+            args.removeLast(2)
+        }
         guard (1...2).contains(args.count) else { return .failure(Problem("bad server line, expected " + form)) }
         guard let answer = Answer(word: args[0]) else {
             let hint =
@@ -1094,13 +1151,22 @@ public enum ActionSyntax {
                 rep = .always
             } else if args[1].hasPrefix("x"), let n = Int(args[1].dropFirst()), n >= 1 {
                 rep = .times(n)
+            } else if args[1].hasSuffix("%") {
+                guard let bp = ServerRepeat.percent(args[1]) else {
+                    return .failure(
+                        Problem(
+                            "bad chance `\(args[1])`, expected a percent from 0% to 100% with at most two decimals, e.g. 30% or 0.5%"
+                        ))
+                }
+                rep = .chance(bp)
             } else {
                 return .failure(
                     Problem(
-                        "bad repeat `\(args[1])`, expected x<N> (N ≥ 1) or always"
-                            + Suggest.hint(args[1], among: ["always"])))
+                        "bad repeat `\(args[1])`, expected x<N> (N ≥ 1), always or a chance <N>% (e.g. 30%)"
+                            + Suggest.hint(args[1], among: ["always", "for"])))
             }
         }
-        return .success(.serverPlanned(answer, rep))
+        if target == .all { return .success(.serverPlanned(answer, rep)) }
+        return .success(.serverPlanned(answer, rep, for: target))
     }
 }

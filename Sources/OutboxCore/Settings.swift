@@ -7,6 +7,9 @@ public struct Settings: Equatable, Sendable {
     public var timeout: Millis = 10_000
     public var seed: UInt64 = 1
     public var retryJitter: Jitter = .none
+    /// An extension (LATJITTER): each attempt's latency is drawn uniformly from
+    /// `latency ± latencyJitter`, never below 0; 0 is none.
+    public var latencyJitter: Millis = 0
 
     /// How a retry's wait is randomised (JITTER), drawn from the seed, the
     /// request and the attempt, so a run repeats exactly.
@@ -76,6 +79,9 @@ public struct Settings: Equatable, Sendable {
             name: "latency", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 200ms",
             help: "send to answer; the backend sees it at half (LAT)"),
         Key(
+            name: "latency.jitter", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 50ms",
+            help: "each attempt's latency drawn from latency ± this, never below 0, from seed (LATJITTER)"),
+        Key(
             name: "timeout", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 10s",
             help: "a timed-out attempt fails after this (TMO)"),
         Key(
@@ -93,6 +99,7 @@ public struct Settings: Equatable, Sendable {
         case "retry.attempts": return String(retryAttempts)
         case "retry.delays": return retryDelays.map(VirtualTime.duration).joined(separator: ",")
         case "latency": return VirtualTime.duration(latency)
+        case "latency.jitter": return VirtualTime.duration(latencyJitter)
         case "timeout": return VirtualTime.duration(timeout)
         case "seed": return String(seed)
         case "retry.jitter": return retryJitter.rawValue
@@ -148,6 +155,9 @@ public struct Settings: Equatable, Sendable {
         case "latency":
             guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
             latency = t
+        case "latency.jitter":
+            guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
+            latencyJitter = t
         case "timeout":
             guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
             timeout = t
@@ -173,6 +183,17 @@ public struct Settings: Equatable, Sendable {
         let span = retryJitter == .full ? d : d - d / 2
         let r = Millis(g.next() % UInt64(span + 1))
         return retryJitter == .full ? r : d / 2 + r
+    }
+
+    /// The latency of attempt `n` of request `id` (LATJITTER): uniform over
+    /// `[max(0, latency − jitter), latency + jitter]`, drawn from the seed, the
+    /// request and the attempt only.
+    @inline(__always)
+    func latency(ofAttempt n: Int32, request id: Int32) -> Millis {
+        guard latencyJitter > 0 else { return latency }
+        let low = max(0, latency - latencyJitter), high = VirtualTime.later(latency, by: latencyJitter)
+        let r = Draw.value(seed: seed, request: id, attempt: n, salt: Draw.latencySalt)
+        return low + Millis(r % UInt64(high - low + 1))
     }
 
     /// The delay before the retry that follows the `n`-th attempt of a budget (n ≥ 1).

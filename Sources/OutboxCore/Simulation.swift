@@ -32,7 +32,16 @@ public struct Simulation {
     public internal(set) var backend = Backend()
     public internal(set) var online = true
     public internal(set) var appRunning = false
-    public internal(set) var plan = ServerPlan()
+    /// What the backend will answer: the plan for every request, and plans for
+    /// names and kinds (ANS, CHANCE, TARGET).
+    public internal(set) var plans = ServerPlans()
+    /// The plan for every request, without its chance layers (the contract's plan).
+    public var plan: ServerPlan { plans.all.base }
+    /// The network flap in force (`network flap`, FLAP), or nil.
+    public internal(set) var flap: (up: Millis, down: Millis)?
+    /// When the flap next turns the network on or off; `Millis.max` with no flap,
+    /// so `advance(to:)` pays one comparison for it.
+    var flapNext: Millis = .max
     /// The consent gate's state, on a profile that has the gate.
     public internal(set) var gateState: ConsentGateState?
     /// The flush's state, on a profile that has the flush.
@@ -145,19 +154,42 @@ public struct Simulation {
     }
 
     /// The moment of the next timer that still matters, dropping stale ones.
+    /// A flap's next toggle counts only while it holds the network offline with
+    /// requests live (they may be waiting for it to come back): otherwise a run
+    /// ends once its lines and timers are done, flap or not (FLAP).
     public mutating func nextDueTime() -> Millis? {
+        var due: Millis?
         while let t = timers.first {
-            if isCurrent(t) { return t.time }
+            if isCurrent(t) {
+                due = t.time
+                break
+            }
             timers.removeFirst()
         }
-        return nil
+        if flapNext != .max && !online && liveCount > 0 { due = min(due ?? flapNext, flapNext) }
+        return due
     }
+
+    /// When the flap next turns the network on or off, or nil with no flap (FLAP).
+    public var nextFlapTime: Millis? { flapNext == .max ? nil : flapNext }
 
     // MARK: Time
 
-    /// Moves the clock to `t`, firing every timer due on the way, in order (ORDER).
+    /// Moves the clock to `t`, firing every timer due on the way, in order (ORDER),
+    /// and turning the network on and off as a flap says (FLAP).
     public mutating func advance(to t: Millis) {
         precondition(t >= now, "time only moves forward")
+        while flapNext <= t {
+            // The toggle's instant: the timers due then first (ORDER).
+            let at = flapNext
+            fireTimers(through: at)
+            toggleFlap()
+        }
+        fireTimers(through: t)
+    }
+
+    @inline(__always)
+    mutating func fireTimers(through t: Millis) {
         while let top = timers.pop(through: t) {
             now = top.time
             guard isCurrent(top) else { continue }
@@ -188,7 +220,8 @@ public struct Simulation {
             let outcome: Outcome
             switch requests[Int(t.request) - 1].plannedAnswer {
             case .timeout, .lost: outcome = .timeout
-            case _ where settings.timeout < settings.latency: outcome = .timeout
+            // TMO: decided when sent, from that attempt's latency (LATJITTER).
+            case _ where requests[Int(t.request) - 1].outlastsTimeout: outcome = .timeout
             case .ok: outcome = .http(200)
             case .status(let s): outcome = .http(s)
             case .partial: outcome = .partial
@@ -261,29 +294,75 @@ public struct Simulation {
                 created(create(kind, name: name))
             }
         case .networkWentOnline:
+            stopFlap()
             guard !online else { log(.outbox, .networkUnchanged(online: true), "network already online"); return nil }
-            online = true
-            networkChanges.append((now, true))
-            log(.outbox, .network(online: true), "network online", rule: .net)
-            if appRunning { networkReturned() }
+            goOnline("network online", rule: .net)
         case .networkWentOffline:
+            stopFlap()
             guard online else { log(.outbox, .networkUnchanged(online: false), "network already offline"); return nil }
-            online = false
-            networkChanges.append((now, false))
-            log(.outbox, .network(online: false), "network offline", rule: .net)
-            // NET: every attempt on the wire fails now as a transport error, oldest first.
-            for id in liveSets[Int(RequestState.inFlight.rawValue)].sorted() {
-                requests[Int(id) - 1].generation &+= 1
-                finishAttempt(id, .networkLost)
-            }
-        case .serverPlanned(let answer, let rep):
-            plan = ServerPlan(answer, rep)
-            log(.outbox, .plan, rule: .ans) { "backend will answer: " + $0.plan.text }
+            goOffline("network offline", rule: .net)
+        case .networkFlapping(let up, let down):
+            flap = (up, down)
+            let u = VirtualTime.duration(up), d = VirtualTime.duration(down)
+            log(.outbox, .flap, "network flap: online \(u), offline \(d), repeating", rule: .flap)
+            if !online { goOnline("network online (flap \(u)/\(d))", rule: .flap) }
+            flapNext = VirtualTime.later(now, by: up)
+        case .serverPlanned(let answer, let rep, let target):
+            plans.plan(answer, rep, for: target)
+            let rule: RuleID
+            if case .chance = rep { rule = .chance } else { rule = target == .all ? .ans : .target }
+            log(.outbox, .plan, rule: rule) { "backend will answer: " + $0.plans.text(for: target) }
         case .settingChanged(let key, let value):
             _ = settings.set(key, value, profile: profile)
-            log(.outbox, .setting, "set \(key) \(value)")
+            log(.outbox, .setting, "set \(key) \(value)", rule: key == "latency.jitter" ? .latJitter : nil)
         }
         return nil
+    }
+
+    /// The network comes on (NET): what waited for it goes.
+    mutating func goOnline(_ text: String, rule: RuleID) {
+        online = true
+        networkChanges.append((now, true))
+        log(.outbox, .network(online: true), text, rule: rule)
+        if appRunning { networkReturned() }
+    }
+
+    /// The network goes off (NET): every attempt on the wire fails now as a
+    /// transport error, oldest first.
+    mutating func goOffline(_ text: String, rule: RuleID) {
+        online = false
+        networkChanges.append((now, false))
+        log(.outbox, .network(online: false), text, rule: rule)
+        for id in liveSets[Int(RequestState.inFlight.rawValue)].sorted() {
+            requests[Int(id) - 1].generation &+= 1
+            finishAttempt(id, .networkLost)
+        }
+    }
+
+    /// A `network` line ends the flap in force (FLAP).
+    mutating func stopFlap() {
+        guard let f = flap else { return }
+        flap = nil
+        flapNext = .max
+        log(
+            .outbox, .flap,
+            "network flap \(VirtualTime.duration(f.up))/\(VirtualTime.duration(f.down)) stopped", rule: .flap)
+    }
+
+    /// The flap's toggle at `flapNext` (the clock is there).
+    mutating func toggleFlap() {
+        guard let f = flap else {
+            flapNext = .max
+            return
+        }
+        let u = VirtualTime.duration(f.up), d = VirtualTime.duration(f.down)
+        if online {
+            goOffline("network offline (flap \(u)/\(d))", rule: .flap)
+            flapNext = VirtualTime.later(now, by: f.down)
+        } else {
+            goOnline("network online (flap \(u)/\(d))", rule: .flap)
+            flapNext = VirtualTime.later(now, by: f.up)
+        }
     }
 
     mutating func launch() {
@@ -570,9 +649,12 @@ public struct Simulation {
             finishAttempt(id, .offline)
             return
         }
-        let answer = plan.take()
-        requests[Int(id) - 1].plannedAnswer = answer
-        let latency = settings.latency, timeout = settings.timeout
+        let answer = plans.isPlain ? plans.all.base.take() : takeTargeted(id, attempt: attempts)
+        let latency = settings.latency(ofAttempt: attempts, request: id), timeout = settings.timeout
+        update(id) { r in
+            r.plannedAnswer = answer
+            r.outlastsTimeout = timeout < latency
+        }
         let half = latency / 2
         let answerAfter: Millis
         let reaches: Bool
@@ -589,6 +671,14 @@ public struct Simulation {
         }
         if reaches { schedule(.reach, id, at: VirtualTime.later(now, by: half)) }
         schedule(.answer, id, at: VirtualTime.later(now, by: answerAfter))
+    }
+
+    /// The answer of an attempt when chances or targets are planned (CHANCE, TARGET).
+    mutating func takeTargeted(_ id: Int32, attempt: Int32) -> Answer {
+        let table = nameTable, seed = settings.seed, r = requests[Int(id) - 1]
+        return plans.take(kind: r.kind, name: { table[r.nameID] }) {
+            Draw.value(seed: seed, request: id, attempt: attempt, salt: Draw.chanceSalt ^ $0)
+        }
     }
 
     mutating func reachBackend(_ id: Int32) {

@@ -47,6 +47,12 @@ extension AppModel {
             return nil
         case .chooseAnswer(let chosen):
             return chooser(chosen, key)
+        case .chooseFlap:
+            flapChooser(key)
+            return nil
+        case .chooseJitter:
+            jitterChooser(key)
+            return nil
         case .chooseBreak:
             breakChooser(key)
             return nil
@@ -84,40 +90,6 @@ extension AppModel {
         }
     }
 
-    mutating func chooser(_ chosen: Answer?, _ key: Key) -> UIEffect? {
-        if key == .escape || key == .char("q") {
-            mode = .normal
-            return nil
-        }
-        guard case .char(let c) = key else { return nil }
-        guard let answer = chosen else {
-            if let pick = AppModel.answerChoices.first(where: { $0.key == c }) {
-                if pick.answer == .ok {
-                    mode = .normal
-                    if perform(.serverPlanned(.ok, .times(1))) { say("backend answers ok") }
-                } else {
-                    mode = .chooseAnswer(pick.answer)
-                }
-            } else {
-                message = ("no answer on `\(c)`; Esc cancels", true)
-            }
-            return nil
-        }
-        let rep: ServerRepeat
-        switch c {
-        case "1": rep = .times(1)
-        case "3": rep = .times(3)
-        case "5": rep = .times(5)
-        case "a": rep = .always
-        default:
-            message = ("1, 3, 5 times or a(lways); Esc cancels", true)
-            return nil
-        }
-        mode = .normal
-        if perform(.serverPlanned(answer, rep)) { say("backend will answer " + sim.plan.text) }
-        return nil
-    }
-
     mutating func run(_ command: Command) -> UIEffect? {
         usedCommands.insert(command)
         if paneCommand(command) { return nil }
@@ -146,7 +118,9 @@ extension AppModel {
         case .product: perform(.productViewed("sku-42"))
         case .notification: perform(.notificationReported("promo"))
         case .logout: perform(.loggedOut)
-        case .chooseAnswer: mode = .chooseAnswer(nil)
+        case .chooseAnswer: mode = .chooseAnswer(AnswerChoice())
+        case .chooseFlap: mode = .chooseFlap
+        case .chooseJitter: mode = .chooseJitter
         case .relaunch:
             if sim.appRunning { perform(.appQuit) }
             perform(.appLaunched)
@@ -452,7 +426,7 @@ extension AppModel {
             }
         case 2:
             if before == ["break", "rule"] { return profiles.flatMap { p in p.rules.map { p.rule($0).id } } }
-            if before[0] == "server" { return ["always", "x1", "x3", "x5"] }
+            if before[0] == "server" { return ["always", "x1", "x3", "x5", "10%", "25%", "50%", "for"] }
             return []
         default: return []
         }

@@ -100,7 +100,7 @@ extension AppModel {
     /// `.`: plays the next instant (a timer, or the played file's next line) and
     /// pauses there, saying what happened. Paused or not, breakpoints or not.
     mutating func stepNext() {
-        guard let t = nextInstant() else {
+        guard let t = nextStepInstant() else {
             message = (player == nil ? "nothing is scheduled" : "nothing is scheduled and the play has ended", false)
             return
         }

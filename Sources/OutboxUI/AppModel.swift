@@ -46,14 +46,32 @@ public enum Mode: Equatable, Sendable {
     case filter(String)
     /// The `/` log search (the log focused), with what is typed so far.
     case logSearch(String)
-    /// The backend chooser: first the answer, then how often.
-    case chooseAnswer(Answer?)
+    /// The backend chooser: first the answer, then how often; for whom.
+    case chooseAnswer(AnswerChoice)
+    /// The network flap chooser (`F`).
+    case chooseFlap
+    /// The latency jitter chooser (`J`).
+    case chooseJitter
     /// The breakpoint chooser (`b`).
     case chooseBreak
     /// `e`: where to export, with what is typed so far (the default at first).
     case exportPath(String)
     /// The export's file exists: `y` replaces it, any other key keeps it.
     case confirmReplace(String)
+}
+
+/// The backend chooser's choices so far (`x`): the answer once picked, the
+/// requests it is for, and the percent typed after `%` (nil before it).
+public struct AnswerChoice: Equatable, Sendable {
+    public var answer: Answer?
+    public var target: ServerTarget = .all
+    public var percent: String?
+
+    public init(answer: Answer? = nil, target: ServerTarget = .all, percent: String? = nil) {
+        self.answer = answer
+        self.target = target
+        self.percent = percent
+    }
 }
 
 /// What the interactive loop must do after a key: things outside the model.

@@ -95,9 +95,10 @@ extension AppView {
         }
         // One plan set for all; a plan of N answers is used up at each column's pace.
         var plans: [String] = []
-        for s in m.columns where !plans.contains(s.plan.text) { plans.append(s.plan.text) }
-        let plan = plans.count == 1 ? plans[0] : m.columns.map(\.plan.text).joined(separator: " / ")
+        for s in m.columns where !plans.contains(s.plans.headerText()) { plans.append(s.plans.headerText()) }
+        let plan = plans.count == 1 ? plans[0] : m.columns.map { $0.plans.headerText() }.joined(separator: " / ")
         segs.append([(" backend " + plan + " ", plan == "ok" ? .header : .headerAccent)])
+        if m.sim.settings.latencyJitter > 0 { segs.append([(jitterText(m.sim), .headerAccent)]) }
         let differ = m.compareCounts.differ
         segs.append([(" \(differ) differ ", differ > 0 ? .headerAccent : .header)])
         segs.append([(m.sim.appRunning ? " app running " : " app closed ", m.sim.appRunning ? .header : .headerAccent)])

@@ -119,7 +119,9 @@ public enum AppView {
         var segs: [[(String, Role)]] = [
             [(" OUTBOX ", .headerAccent), ((m.isComparing ? "compare" : s.profile.rawValue) + " ", .header)],
             clock,
-            [(" net " + g.dot + " " + (s.online ? "online " : "offline "), s.online ? .online : .offline)],
+            [
+                (" net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s), s.online ? .online : .offline)
+            ],
         ]
         if m.isComparing {
             segs += compareHeader(m, g: g)
@@ -131,7 +133,9 @@ public enum AppView {
             segs.append([(" consent \(mark) \(s.consent.word)" + req, role)])
         }
         if !m.isComparing {
-            segs.append([(" backend " + s.plan.text + " ", s.plan.text == "ok" ? .header : .headerAccent)])
+            let plans = s.plans.headerText(short: short)
+            segs.append([(" backend " + plans + " ", plans == "ok" ? .header : .headerAccent)])
+            if s.settings.latencyJitter > 0 { segs.append([(jitterText(s), .headerAccent)]) }
         }
         if !m.isComparing && s.profile.hasFlush {
             let why = short ? "" : " (\(s.flushTriggerText))"
@@ -161,6 +165,17 @@ public enum AppView {
         }
         if !short && used > width { return headerLines(m, width: width, g: g, short: true) }
         return rows
+    }
+
+    /// `flap 5s/2s ` while the network flaps (FLAP), else "".
+    static func flapText(_ s: Simulation) -> String {
+        guard let f = s.flap else { return "" }
+        return "flap \(VirtualTime.duration(f.up))/\(VirtualTime.duration(f.down)) "
+    }
+
+    /// ` lat ±50ms ` (LATJITTER).
+    static func jitterText(_ s: Simulation) -> String {
+        " lat ±" + VirtualTime.duration(s.settings.latencyJitter) + " "
     }
 
     // MARK: Tabs
@@ -454,7 +469,8 @@ public enum AppView {
         } else {
             for (cur, amount) in revenue { lines.append("revenue \(amount.text) \(m.sim.names[Int(cur)])") }
         }
-        lines.append("next answer: " + m.sim.plan.text)
+        lines.append("next answer: " + m.sim.plans.all.text)
+        for t in m.sim.plans.targeted { lines.append(t.target.label + ": " + t.plan.text) }
         for (i, l) in lines.prefix(rect.height).enumerated() {
             buf.put(" " + l, x: rect.x, y: rect.y + i, role: .normal, limit: rect.width)
         }
@@ -495,11 +511,22 @@ public enum AppView {
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
             buf.put("/" + t + "_  (search the log: Enter finds, Esc cancels)", x: 0, y: y, role: .commandLine)
             return
-        case .chooseAnswer(nil):
-            buf.put(" backend answers next: press a letter; Esc cancels", x: 0, y: y, role: .statusBar)
+        case .chooseAnswer(let c) where m.message?.isError != true:
+            buf.put(" " + chooserPrompt(c), x: 0, y: y, role: .statusBar)
             return
-        case .chooseAnswer(let a?):
-            buf.put(" \(a.word): 1, 3 or 5 times, or a(lways)? Esc cancels", x: 0, y: y, role: .statusBar)
+        case .chooseFlap where m.message?.isError != true:
+            let presets = AppModel.flapChoices.map {
+                "\(Character($0.key)) \(VirtualTime.duration($0.up))/\(VirtualTime.duration($0.down))"
+            }
+            buf.put(" network flap: " + presets.joined(separator: "  ") + "  s stop; Esc", x: 0, y: y, role: .statusBar)
+            return
+        case .chooseJitter where m.message?.isError != true:
+            let presets = AppModel.jitterChoices.map {
+                "\(Character($0.key)) " + ($0.jitter == 0 ? "none" : "±" + VirtualTime.duration($0.jitter))
+            }
+            buf.put(
+                " latency \(VirtualTime.duration(m.sim.settings.latency)) jitter: " + presets.joined(separator: "  ")
+                    + "; Esc", x: 0, y: y, role: .statusBar)
             return
         case .chooseBreak where m.message?.isError != true:
             buf.put(" breakpoint: press a letter to set or clear it; Esc cancels", x: 0, y: y, role: .statusBar)
@@ -623,7 +650,20 @@ public enum AppView {
         }
     }
 
-    static func chooser(_ buf: inout ScreenBuffer, _ m: AppModel, chosen: Answer?, g: Glyphs) {
+    /// The status bar's words while the backend chooser is open.
+    static func chooserPrompt(_ c: AnswerChoice) -> String {
+        let whom = c.target == .all ? "" : " for " + c.target.label
+        guard let a = c.answer else {
+            return "backend answers next\(whom): a letter; r, k: for the selected request; Esc cancels"
+        }
+        if let typed = c.percent {
+            return "\(a.word)\(whom): a chance of \(typed)_% (Tab: 10, 25, 50, 75), Enter; Esc cancels"
+        }
+        return "\(a.word)\(whom): 1, 3 or 5 times, a(lways) or % a chance? Esc cancels"
+    }
+
+    static func chooser(_ buf: inout ScreenBuffer, _ m: AppModel, chosen c: AnswerChoice, g: Glyphs) {
+        let chosen = c.answer
         let h = min(buf.height - 2, AppModel.answerChoices.count + 3)
         let r = Rect(x: max(0, buf.width - 40), y: 1, width: min(38, buf.width), height: h)
         box(&buf, r, title: "Backend answers next", g: g)
@@ -635,8 +675,13 @@ public enum AppView {
             buf.put(describe(c.answer), x: r.x + 6, y: y, role: .help, limit: r.width - 8)
             y += 1
         }
+        if y < r.maxY - 1 {
+            let whom = c.target == .all ? "r/k: for the selected" : "for " + c.target.label
+            buf.put(whom, x: r.x + 2, y: y, role: c.target == .all ? .dim : .help, limit: r.width - 4)
+        }
         buf.put(
-            chosen == nil ? "letter, then 1/3/5/a" : "1, 3, 5 times or a(lways)", x: r.x + 2, y: r.maxY - 1, role: .dim)
+            chosen == nil ? "letter, then 1/3/5/a or %" : "1, 3, 5 times, a(lways), % chance", x: r.x + 2,
+            y: r.maxY - 1, role: .dim)
     }
 
     static func describe(_ a: Answer) -> String {

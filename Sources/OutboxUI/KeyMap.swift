@@ -111,7 +111,7 @@ public enum Key: Hashable, Sendable {
 public enum Command: String, CaseIterable, Sendable {
     case help, quit
     case toggleNetwork, toggleConsent, trackPurchase, trackBurst, ping, screen, product, notification, logout
-    case chooseAnswer, relaunch, getInstance
+    case chooseAnswer, relaunch, getInstance, chooseFlap, chooseJitter
     case pause, faster, slower, jumpNext, breakpoints
     case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
     case filterName, export, commandLine, cycleTheme
@@ -141,6 +141,8 @@ public enum KeyMap {
         b([.char("c")], .toggleConsent, "device", "consent grant/deny (LinkTrail)", (2, "consent")),
         b([.char("L")], .relaunch, "device", "quit and relaunch the app (launch when closed)", (9, "relaunch")),
         b([.char("g")], .getInstance, "device", "UserCom.getInstance() (Android)", nil),
+        b([.char("F")], .chooseFlap, "device", "network flap: online/offline over and over (5s/2s, ...; s stops); :network flap UP DOWN", nil),
+        b([.char("J")], .chooseJitter, "device", "latency jitter: each attempt's latency drawn from latency ± D; :set latency.jitter D", nil),
         b([.char("t")], .trackPurchase, "requests", "track a test purchase (49.99 USD)", (0, "track")),
         b([.char("T")], .trackBurst, "requests", "track a burst of 20 events", nil),
         b([.char("p")], .ping, "requests", "send a ping (UserCom)", nil),
@@ -148,7 +150,7 @@ public enum KeyMap {
         b([.char("r")], .product, "requests", "send a product event (UserCom)", nil),
         b([.char("n")], .notification, "requests", "send a notification report (UserCom)", nil),
         b([.char("u")], .logout, "requests", "logout: logout, token-removal, anonymous-ping (UserCom)", nil),
-        b([.char("x")], .chooseAnswer, "backend", "choose what the backend answers next (once, N times, always)", (3, "backend")),
+        b([.char("x")], .chooseAnswer, "backend", "choose what the backend answers next (once, N times, always, a chance N%; for the selected request or its kind)", (3, "backend")),
         b([.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)", (8, "pause")),
         b([.char("+"), .char("=")], .faster, "clock", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", (10, "speed")),
         b([.char("-")], .slower, "clock", "slower: from 1× to ¼× then ⅒× (slow motion: a 200 ms attempt lasts 2 s)", nil),
@@ -293,6 +295,14 @@ public enum KeyMap {
             out += "| `\(u.0)` | `\(a.0)` | \(u.1) |\n"
         }
         out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
+        out += "There, `%` asks for a chance instead: type a percent (`30`, `0.5`; Tab offers 10, 25, 50, 75) and Enter,"
+        out += " for `server 503 30%`; before or after the answer, `r` makes it for the selected request's name only"
+        out += " (`for purchase`) and `k` for its kind (`for kind:event`), pressed again back to every request; `o` with"
+        out += " `r` or `k` clears that plan. The header shows every plan in force (`503 30% +1 for purchase`).\n"
+        out += "In the flap chooser (`F`): `1` to `4` flap the network (5s/2s, 10s/5s, 30s/10s, 2s/1s online/offline), `s`"
+        out += " stops it (online); the header shows `flap 5s/2s`. In the jitter chooser (`J`): `0` none, `1` to `4` ±20ms,"
+        out += " ±50ms, ±100ms, ±500ms; the header shows `lat ±50ms`. Both are scenario lines (`:network flap 5s 2s`,"
+        out += " `:set latency.jitter 50ms`) and recorded.\n"
         out += "In the breakpoint chooser (`b`): `p` `f` `r` `q` `d` `x` set or clear a state (pending, in-flight, retrying,"
         out += " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"
         out += " Esc cancels.\n"

@@ -61,7 +61,7 @@ final class ExamplesTests: XCTestCase {
     /// Each example says what it shows and checks enough, citing the rules.
     func testEveryExampleExplainsItselfAndChecksEnough() throws {
         let ruleID = try NSRegularExpression(
-            pattern: #"\b(LT-\d+a?|IOS-\d|AND-\d|FL-\d|NET|LAT|TMO|ANS|CANCEL|BACKOFF|RETRYABLE|LOST|BACKEND|ORDER)\b"#)
+            pattern: #"\b(LT-\d+a?|IOS-\d|AND-\d|FL-\d|NET|LAT|TMO|ANS|CANCEL|BACKOFF|RETRYABLE|LOST|BACKEND|ORDER|CHANCE|TARGET|FLAP|LATJITTER)\b"#)
         for path in Self.examples {
             let text = try String(contentsOfFile: path, encoding: .utf8)
             let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)

@@ -78,14 +78,14 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             errors(text),
             [
-                "t.outbox:2: unknown setting `retry.attempt`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed; did you mean `retry.attempts`?",
-                "t.outbox:4: unknown action `trak`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server; did you mean `track`?",
-                "t.outbox:5: bad server line: unknown answer `5O3`, expected `server <answer> [x<N> | always]` with ok, a status 100-599, timeout, lost or partial; did you mean `503`?",
-                "t.outbox:6: bad server line: unknown answer `tiemout`, expected `server <answer> [x<N> | always]` with ok, a status 100-599, timeout, lost or partial; did you mean `timeout`?",
-                "t.outbox:7: bad repeat `alwys`, expected x<N> (N ≥ 1) or always; did you mean `always`?",
-                "t.outbox:8: bad network `ofline`, expected `network online` or `network offline`; did you mean `online` or `offline`?",
+                "t.outbox:2: unknown setting `retry.attempt`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed; did you mean `retry.attempts`?",
+                "t.outbox:4: unknown action `trak`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server; did you mean `track`?",
+                "t.outbox:5: bad server line: unknown answer `5O3`, expected `server <answer> [x<N> | always | <N>%] [for <name> | for kind:<kind>]` with ok, a status 100-599, timeout, lost or partial; did you mean `503`?",
+                "t.outbox:6: bad server line: unknown answer `tiemout`, expected `server <answer> [x<N> | always | <N>%] [for <name> | for kind:<kind>]` with ok, a status 100-599, timeout, lost or partial; did you mean `timeout`?",
+                "t.outbox:7: bad repeat `alwys`, expected x<N> (N ≥ 1), always or a chance <N>% (e.g. 30%); did you mean `always`?",
+                "t.outbox:8: bad network `ofline`, expected `network online`, `network offline` or `network flap <up> <down>`; did you mean `online` or `offline`?",
                 "t.outbox:9: bad consent `grnat`, expected `consent grant` or `consent deny`; did you mean `grant`?",
-                "t.outbox:10: unknown setting `latncy`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed; did you mean `latency`?",
+                "t.outbox:10: unknown setting `latncy`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed; did you mean `latency`?",
                 "t.outbox:11: bad value `ture` for requireConsent, expected true or false; did you mean `true`?",
             ])
     }
@@ -184,7 +184,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("set retry.atempts 2"),
             [
-                "p.profile:\(last): unknown setting `retry.atempts`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed; did you mean `retry.attempts`?"
+                "p.profile:\(last): unknown setting `retry.atempts`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed; did you mean `retry.attempts`?"
             ])
         XCTAssertEqual(
             with("on 5O3 retry"),
@@ -271,7 +271,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             errors("profile ios\nat 0 launch\nat 1s trak purchase\nexpect at 2s state purchase delivered\n"),
             [
-                "t.outbox:3: unknown action `trak`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server; did you mean `track`?"
+                "t.outbox:3: unknown action `trak`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server; did you mean `track`?"
             ])
         // An action the profile lacks is one error too: its names still count.
         XCTAssertEqual(

@@ -1017,7 +1017,7 @@ final class ProfileStatementTests: XCTestCase {
             ("set retry.attempts", "bad set line, expected `set KEY VALUE`"),
             (
                 "set nope 1",
-                "unknown setting `nope`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, timeout, seed"
+                "unknown setting `nope`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed"
             ),
             ("set retry.jitter half", "bad value `half` for retry.jitter, expected none, full or equal"),
             ("set requireConsent yes", "bad value `yes` for requireConsent, expected true or false"),

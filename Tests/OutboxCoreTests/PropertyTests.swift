@@ -86,6 +86,8 @@ struct Fuzzer {
     /// The consent the test believes in, from the actions it made (LT-1: saved across launches).
     var consent: Consent = .undecided
     var journalSeen = 0
+    /// Whether the network was on after the last step checked.
+    var onlineSeen = true
     var requireConsent: Bool
 
     init(profile: Profile, rng: SplitMix64) {
@@ -130,6 +132,12 @@ struct Fuzzer {
         if chance(5) {
             candidates.append(.settingChanged(key: "timeout", value: pick(["100ms", "10s", "1s"])))
         }
+        // The faults (issue 15): chances, targets, a flapping network, latency jitter.
+        let targets: [ServerTarget] = [.all, .name("purchase"), .name("signup"), .kind(.ping), .kind(.event)]
+        if chance(10) { candidates.append(.serverPlanned(pick(answers), .chance(Int(rng.next() % 10_001)), for: pick(targets))) }
+        if chance(10) { candidates.append(.serverPlanned(pick(answers), chance(50) ? .always : .times(2), for: pick(targets))) }
+        if chance(4) { candidates.append(.networkFlapping(up: pick([100, 1000, 7000]), down: pick([100, 250, 5000]))) }
+        if chance(4) { candidates.append(.settingChanged(key: "latency.jitter", value: pick(["0", "50ms", "300ms"]))) }
         // Time passing is as likely as all actions together.
         if chance(50) {
             let dt: Millis = pick([0, 1, 100, 250, 1000, 5000, 30_000, 120_000, 600_000])
@@ -236,13 +244,17 @@ struct Fuzzer {
         }
         // Nothing sent while the LinkTrail gate is closed, nothing sent by a closed app,
         // nothing attempted offline on iOS.
+        // The network as it was at each entry: a flap may turn it on and off within one step (FLAP).
+        var online = onlineSeen
         for e in s.journal[journalSeen...] {
+            if case .log(let l) = e, case .network(let on) = l.event { online = on }
             guard case .transition(let t) = e, t.to == .inFlight else { continue }
             if s.profile == .linktrail && !gateOpen { problems.append("#\(t.request) sent with consent \(consent.word) (LT-1/LT-10)") }
             if !s.appRunning { problems.append("#\(t.request) sent while the app is closed") }
-            if s.profile == .ios && !s.online { problems.append("#\(t.request) attempted offline on iOS (IOS-5)") }
+            if s.profile == .ios && !online { problems.append("#\(t.request) attempted offline on iOS (IOS-5)") }
         }
         journalSeen = s.journal.count
+        onlineSeen = s.online
         // One flush at a time, and only on LinkTrail.
         if s.flush.active && (s.profile != .linktrail || !s.appRunning) { problems.append("a flush outside a running LinkTrail app") }
         if s.flush.active && s.count(.inFlight) == 0 { problems.append("a flush is active with nothing on the wire") }

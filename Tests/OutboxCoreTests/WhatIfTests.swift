@@ -530,7 +530,7 @@ final class WhatIfTests: XCTestCase {
         XCTAssertEqual(Settings(profile: w), settings)
         XCTAssertEqual(
             Settings.keys(on: w).map(\.name),
-            ["retry.attempts", "retry.delays", "retry.jitter", "latency", "timeout", "seed"])
+            ["retry.attempts", "retry.delays", "retry.jitter", "latency", "latency.jitter", "timeout", "seed"])
     }
 
     func testLinkTrail5AttemptsDiffersFromLinkTrailInItsBudgetOnly() throws {

@@ -12,19 +12,19 @@ final class ForgivingCommandTests: XCTestCase {
         let cases: [(String, String)] = [
             (
                 "trak purchase",
-                "unknown action `trak`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server; did you mean `track`?"
+                "unknown action `trak`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server; did you mean `track`?"
             ),
             (
                 "brek 5s",
-                "unknown action `brek`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server; did you mean `break`?"
+                "unknown action `brek`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server; did you mean `break`?"
             ),
             (
                 "set retry.atempts 3",
-                "unknown setting `retry.atempts`, expected one of: retry.attempts, retry.delays, retry.jitter, latency, timeout, seed; did you mean `retry.attempts`?"
+                "unknown setting `retry.atempts`, expected one of: retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed; did you mean `retry.attempts`?"
             ),
             (
                 "server 5O3 x2",
-                "bad server line: unknown answer `5O3`, expected `server <answer> [x<N> | always]` with ok, a status 100-599, timeout, lost or partial; did you mean `503`?"
+                "bad server line: unknown answer `5O3`, expected `server <answer> [x<N> | always | <N>%] [for <name> | for kind:<kind>]` with ok, a status 100-599, timeout, lost or partial; did you mean `503`?"
             ),
             (
                 "profile andriod",

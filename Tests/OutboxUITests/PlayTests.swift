@@ -12,7 +12,7 @@ final class PlayTests: XCTestCase {
     static let examples = [
         "ios-retry-ladder", "linktrail-consent-purge", "android-403-loop", "flutter-5xx-vs-network", "ios-logout",
         "ios-offline", "ios-quit-relaunch", "linktrail-lost-response", "linktrail-offline-qa", "linktrail-one-flush",
-        "linktrail-quit-relaunch", "linktrail-rejected-partial",
+        "linktrail-quit-relaunch", "linktrail-rejected-partial", "ios-flaky-backend",
     ]
 
     func scenario(_ name: String) throws -> Scenario {
@@ -261,7 +261,7 @@ final class PlayTests: XCTestCase {
         XCTAssertEqual(CLI.main(["--play", bad], console: console), 2)
         XCTAssertEqual(
             console.err,
-            "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server\n"
+            "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server\n"
         )
         console = Console.capturing()
         XCTAssertEqual(CLI.main(["--play", "/nonexistent/x.outbox"], console: console), 2)
@@ -312,7 +312,7 @@ final class PlayTests: XCTestCase {
         }
         XCTAssertEqual(
             p.message,
-            "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline, server (and 1 more: outbox run FILE lists them)"
+            "\(bad):3: unknown action `fly`, expected one of: launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server (and 1 more: outbox run FILE lists them)"
         )
         guard case .failure(let r) = InteractiveCommand.playing(good, after: s.model, recording: true) else {
             return XCTFail("played while recording")

@@ -60,7 +60,7 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
         v.append("track")
         for k in [RequestKind.ping, .screen, .product, .notification] where makes(k) { v.append(k.word) }
         if makes(.logout) { v.append("logout") }
-        v += ["network online|offline", "server"]
+        v += ["network online|offline|flap", "server"]
         return v.joined(separator: ", ")
     }
 

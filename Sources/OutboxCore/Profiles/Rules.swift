@@ -14,6 +14,10 @@ extension RuleID {
     public static let backend = RuleID(rawValue: 8)
     public static let order = RuleID(rawValue: 9)
     public static let jitter = RuleID(rawValue: 10)
+    public static let chance = RuleID(rawValue: 11)
+    public static let target = RuleID(rawValue: 12)
+    public static let flap = RuleID(rawValue: 13)
+    public static let latJitter = RuleID(rawValue: 14)
 }
 
 public enum Rules {
@@ -30,6 +34,10 @@ public enum Rules {
         RuleInfo(id: "BACKEND", text: "The backend records every request, counts once per idempotency key, keeps totals and revenue.", isAssumption: false, isShared: true),
         RuleInfo(id: "ORDER", text: "At an instant: due timers first, then actions in order, then what they set for that instant.", isAssumption: false, isShared: true),
         RuleInfo(id: "JITTER", text: "retry.jitter full waits 0 to the delay, equal half to all of it, drawn from seed, the request and the attempt.", isAssumption: true, isShared: true),
+        RuleInfo(id: "CHANCE", text: "`server A N%`: each online attempt gets A with chance N%, drawn from seed, request and attempt; else the plan beneath.", isAssumption: true, isShared: true),
+        RuleInfo(id: "TARGET", text: "`server ... for NAME` or `for kind:K`: the name's plan, then the kind's, then the plan for all; used up, it falls through.", isAssumption: true, isShared: true),
+        RuleInfo(id: "FLAP", text: "`network flap UP DOWN`: online UP, offline DOWN, repeating until the next network line; each toggle is a NET change.", isAssumption: true, isShared: true),
+        RuleInfo(id: "LATJITTER", text: "latency.jitter D: each attempt's latency is drawn from latency ± D, never below 0, from seed, request and attempt.", isAssumption: true, isShared: true),
     ]
 
     public static let shared: [RuleID] = (0..<sharedInfo.count).map { RuleID(rawValue: UInt8($0)) }

@@ -1,0 +1,202 @@
+/// A chance layer of a plan (CHANCE): each attempt gets `answer` with this chance.
+public struct ChanceLayer: Equatable, Sendable {
+    public let answer: Answer
+    /// 0 to 10,000 (`ServerRepeat.chance`).
+    public let basisPoints: Int
+
+    /// `503 30%`.
+    public var text: String { answer.word + " " + ServerRepeat.percentText(basisPoints) }
+}
+
+/// The plan of one target (every request, a name or a kind): a base plan (the
+/// contract's `xN` / `always`) and chance layers over it, newest on top.
+public struct TargetPlan: Equatable, Sendable {
+    public internal(set) var base = ServerPlan()
+    /// Oldest first; at most one per answer (a new line for an answer replaces its layer).
+    public internal(set) var chances: [ChanceLayer] = []
+    /// `server ok always for NAME`: an ok base that holds (an ok base of the
+    /// plan for every request is no plan: it answers ok anyway).
+    var holdsOK = false
+
+    /// Nothing of its own: attempts fall through to the plans beneath.
+    var isEmpty: Bool { chances.isEmpty && !baseHolds }
+
+    /// The base answers the next attempt (it is not used up).
+    var baseHolds: Bool { holdsOK || base.text != "ok" }
+
+    /// `503 30%, else 500 ×2`; `503 ×2`; `ok`.
+    public var text: String {
+        guard !chances.isEmpty else { return holdsOK ? "ok always" : base.text }
+        let layers = chances.reversed().map(\.text).joined(separator: ", ")
+        return baseHolds ? layers + ", else " + (holdsOK ? "ok always" : base.text) : layers
+    }
+
+    /// Applies a `server` line to this target. A chance line lays (or replaces,
+    /// or with 0% removes) its answer's layer; any other line replaces the whole plan.
+    mutating func plan(_ answer: Answer, _ rep: ServerRepeat) {
+        switch rep {
+        case .chance(let bp):
+            chances.removeAll { $0.answer == answer }
+            if bp > 0 { chances.append(ChanceLayer(answer: answer, basisPoints: bp)) }
+        case .always where answer == .ok:
+            self = TargetPlan()
+            holdsOK = true
+        default:
+            self = TargetPlan()
+            base = ServerPlan(answer, rep)
+        }
+    }
+
+    /// The answer for one attempt, or nil to fall through: the layers draw,
+    /// newest first, each its own draw (`draw(salt)`); then the base, used up
+    /// only when it answers.
+    mutating func take(level: UInt64, draw: (UInt64) -> UInt64) -> Answer? {
+        for layer in chances.reversed() {
+            let salt = level << 40 ^ UInt64(UInt16(bitPattern: Int16(layer.answer.code)))
+            if Int(draw(salt) % 10_000) < layer.basisPoints { return layer.answer }
+        }
+        if holdsOK { return .ok }
+        guard base.text != "ok" else { return nil }
+        return base.take()
+    }
+}
+
+/// Everything the backend is planned to answer: the plan for every request (the
+/// contract's), and plans for names and kinds (TARGET), each with its chance
+/// layers (CHANCE). An attempt takes its answer from its name's plan, then its
+/// kind's, then the plan for every request; a plan used up falls through.
+public struct ServerPlans: Equatable, Sendable {
+    public internal(set) var all = TargetPlan()
+    /// By request kind (`RequestKind.rawValue`); empty until a kind is planned.
+    var kinds: [TargetPlan] = []
+    /// By request name, in the order first planned.
+    var names: [(name: String, plan: TargetPlan)] = []
+    /// No chance layer and no target: an attempt takes `all.base` (the hot path).
+    public private(set) var isPlain = true
+
+    public init() {}
+
+    public static func == (a: ServerPlans, b: ServerPlans) -> Bool {
+        a.all == b.all && a.kinds == b.kinds && a.names.map(\.name) == b.names.map(\.name)
+            && a.names.map(\.plan) == b.names.map(\.plan)
+    }
+
+    /// The targeted plans in force, names first (in the order planned), then kinds.
+    public var targeted: [(target: ServerTarget, plan: TargetPlan)] {
+        var out = names.map { (ServerTarget.name($0.name), $0.plan) }
+        for (i, p) in kinds.enumerated() where !p.isEmpty { out.append((.kind(RequestKind(rawValue: UInt8(i))!), p)) }
+        return out
+    }
+
+    /// The plan of a target (empty when it has none).
+    public func plan(for target: ServerTarget) -> TargetPlan {
+        switch target {
+        case .all: return all
+        case .kind(let k): return Int(k.rawValue) < kinds.count ? kinds[Int(k.rawValue)] : TargetPlan()
+        case .name(let n): return names.first { $0.name == n }?.plan ?? TargetPlan()
+        }
+    }
+
+    /// Applies a `server` line.
+    mutating func plan(_ answer: Answer, _ rep: ServerRepeat, for target: ServerTarget) {
+        switch target {
+        case .all:
+            // `ok always` for every request is no plan: it answers ok anyway.
+            if answer == .ok && rep == .always { all = TargetPlan() } else { all.plan(answer, rep) }
+        case .kind(let k):
+            if kinds.isEmpty { kinds = [TargetPlan](repeating: TargetPlan(), count: RequestKind.allCases.count) }
+            kinds[Int(k.rawValue)].plan(answer, rep)
+        case .name(let n):
+            if let i = names.firstIndex(where: { $0.name == n }) {
+                names[i].plan.plan(answer, rep)
+                if names[i].plan.isEmpty { names.remove(at: i) }
+            } else {
+                var p = TargetPlan()
+                p.plan(answer, rep)
+                if !p.isEmpty { names.append((n, p)) }
+            }
+        }
+        settle()
+    }
+
+    mutating func settle() {
+        if kinds.allSatisfy(\.isEmpty) { kinds = [] }
+        isPlain = all.chances.isEmpty && !all.holdsOK && names.isEmpty && kinds.isEmpty
+    }
+
+    /// The answer of one attempt of a request of `kind` named `name` (read only
+    /// when a name is planned); `draw(salt)` is the attempt's draw for a layer.
+    mutating func take(kind: RequestKind, name: () -> String, draw: (UInt64) -> UInt64) -> Answer {
+        if !names.isEmpty {
+            let n = name()
+            if let i = names.firstIndex(where: { $0.name == n }) {
+                let a = names[i].plan.take(level: 2, draw: draw)
+                if names[i].plan.isEmpty {
+                    names.remove(at: i)
+                    settle()
+                }
+                if let a { return a }
+            }
+        }
+        if !kinds.isEmpty {
+            let k = Int(kind.rawValue)
+            let a = kinds[k].take(level: 1, draw: draw)
+            if kinds[k].isEmpty { settle() }
+            if let a { return a }
+        }
+        return all.take(level: 0, draw: draw) ?? .ok
+    }
+
+    /// The log's words for a target's plan after a line: `503 30% for purchase`.
+    public func text(for target: ServerTarget) -> String {
+        let p = plan(for: target)
+        switch target {
+        case .all: return p.text
+        default:
+            return p.isEmpty
+                ? "no plan of its own for \(target.label) (the plans beneath answer)"
+                : p.text + " for " + target.label
+        }
+    }
+
+    /// The header's words: the plan for every request, then `+1 for purchase`
+    /// (`+3` when `short`, or `+3 for purchase, …` with more than one).
+    public func headerText(short: Bool = false) -> String {
+        var s = all.text
+        let t = targeted
+        guard !t.isEmpty else { return s }
+        if short { return s + " +\(t.count)" }
+        s += " +\(t.count) for " + t[0].target.label
+        if t.count > 1 { s += ", …" }
+        return s
+    }
+}
+
+extension Answer {
+    /// A number per answer, for salts: its status, or a negative code.
+    var code: Int {
+        switch self {
+        case .ok: return 0
+        case .status(let s): return s
+        case .timeout: return -1
+        case .lost: return -2
+        case .partial: return -3
+        }
+    }
+}
+
+/// Seeded draws that depend only on what they are for — the seed, a request,
+/// its attempt and a salt per feature — never on how many draws came before,
+/// so a replay, a compare column and the live screen draw alike.
+enum Draw {
+    static let chanceSalt: UInt64 = 0xC4A7_CE00_0000_0000
+    static let latencySalt: UInt64 = 0x1A7E_4C70_0000_0000
+
+    @inline(__always)
+    static func value(seed: UInt64, request id: Int32, attempt: Int32, salt: UInt64) -> UInt64 {
+        var g = SplitMix64(seed: seed ^ salt)
+        var h = SplitMix64(
+            seed: g.next() ^ (UInt64(UInt32(bitPattern: id)) | UInt64(UInt32(bitPattern: attempt)) << 32))
+        return h.next()
+    }
+}
