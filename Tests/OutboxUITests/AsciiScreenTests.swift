@@ -128,8 +128,13 @@ final class AsciiScreenTests: XCTestCase {
         let text = s.screen(glyphs: .ascii).text
         XCTAssertTrue(text.contains("| backend 503 x2 |"), text)
         s.type("?")
-        let help = s.screen(glyphs: .ascii).text
+        var help = ""
+        for _ in 0..<200 where !help.contains("faster: 0.1x, 0.25x, 1x, 10x") {
+            help += s.screen(glyphs: .ascii).text
+            s.press(.char("j"))
+        }
         XCTAssertTrue(help.contains("faster: 0.1x, 0.25x, 1x, 10x"), help)
+        s.press(.escape)
         XCTAssertTrue(s.screen(59, 14, glyphs: .ascii).text.contains("at least 60x15"))
         // Text cut short ends in the ASCII mark.
         var b = ScreenBuffer(width: 10, height: 1)
