@@ -1084,8 +1084,13 @@ public enum ActionSyntax {
     }
 
     /// `network flap <up> <down>` (FLAP): two times, each > 0.
+    /// The shortest stretch of a flap, up or down.
+    public static let minFlap: Millis = 100
+    static let minFlapText = "100ms"
+
     static func flap(_ args: [String]) -> Result<Action, Problem> {
-        let form = "expected `network flap <up> <down>` with two times > 0, e.g. `network flap 5s 2s`"
+        let form =
+            "expected `network flap <up> <down>` with two times of at least \(minFlapText), e.g. `network flap 5s 2s`"
         guard args.count == 2 else {
             return .failure(
                 Problem(
@@ -1097,8 +1102,11 @@ public enum ActionSyntax {
             switch VirtualTime.parseLimited(word) {
             case .failure(let why): return .failure(Problem("bad flap \(what) time `\(word)`, " + why.message))
             case .success(let t):
-                guard t > 0 else {
-                    return .failure(Problem("bad flap \(what) time `\(word)`, expected a time > 0, e.g. 2s"))
+                // A floor keeps a fast clock from drowning the live screen in
+                // toggles (at 3600×, 1 ms would be 1.8 million a second).
+                guard t >= minFlap else {
+                    return .failure(
+                        Problem("bad flap \(what) time `\(word)`, expected a time of at least \(minFlapText), e.g. 2s"))
                 }
                 times.append(t)
             }

@@ -225,7 +225,7 @@ final class RuleTestsFaults: XCTestCase {
         XCTAssertEqual(sim.now, 11_200)
     }
 
-    /// A flap's toggles count toward the run's limit: a 1 ms flap with a line a
+    /// A flap's toggles count toward the run's limit: a 100 ms flap with a line a
     /// year on is stopped, not played for ever.
     func test_FLAP_togglesCountTowardTheRunsLimit() {
         guard
@@ -233,7 +233,7 @@ final class RuleTestsFaults: XCTestCase {
                 """
                 profile flutter
                 at 0 launch
-                at 0 network flap 1ms 1ms
+                at 0 network flap 100ms 100ms
                 at 8760h track late
                 expect at 8761h state late delivered
                 """)
@@ -241,7 +241,7 @@ final class RuleTestsFaults: XCTestCase {
         var runner = ScenarioRunner(sc, maxTransitions: 1000, journal: .checksOnly)
         runner.run()
         XCTAssertEqual(runner.stopped, "it passed the limit of 1000 transitions (set by --max-transitions)")
-        XCTAssertEqual(runner.sim.now, 1001)
+        XCTAssertEqual(runner.sim.now, 100_100)
         XCTAssertEqual(runner.sim.networkChanges.count, 1001, "one past the limit, as for transitions")
     }
 
@@ -325,7 +325,7 @@ final class RuleTestsFaults: XCTestCase {
             .serverPlanned(.ok, .times(1), for: .name("kind:odd")),
             .serverPlanned(.ok, .times(1), for: .name("name:odd")),
             .networkFlapping(up: 5000, down: 2000),
-            .networkFlapping(up: 1, down: 3_600_000),
+            .networkFlapping(up: 100, down: 3_600_000),
             .settingChanged(key: "latency.jitter", value: "50ms"),
         ]
         let texts = actions.map(ActionSyntax.text(for:))
@@ -336,7 +336,7 @@ final class RuleTestsFaults: XCTestCase {
                 "server 503 0% for purchase", "server 429 x3 for \"big order\"",
                 "server lost always for kind:token-removal",
                 "server ok x1 for name:kind:odd", "server ok x1 for name:name:odd", "network flap 5s 2s",
-                "network flap 1ms 1h", "set latency.jitter 50ms",
+                "network flap 100ms 1h", "set latency.jitter 50ms",
             ])
         for (a, t) in zip(actions, texts) {
             guard case .success(let (words, _)) = LineLexer.words(t),
@@ -360,6 +360,7 @@ final class RuleTestsFaults: XCTestCase {
             at 1s network flap
             at 1s network flap 0 2s
             at 1s network flap 5s 2x
+            at 1s network flap 99ms 2s
             at 1s network flip
             """
         guard case .failure(let e) = Scenario.parse(text, file: "faults.outbox") else { return XCTFail("parsed") }
@@ -372,11 +373,12 @@ final class RuleTestsFaults: XCTestCase {
                 "faults.outbox:6: bad repeat `30`, expected x<N> (N ≥ 1), always or a chance <N>% (e.g. 30%)",
                 "faults.outbox:7: unknown request kind `evnt` in `for kind:evnt`, expected one of: install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping; did you mean `event`?",
                 "faults.outbox:8: bad server line: `for` takes one word (a name, or kind:<kind>), expected `server <answer> [x<N> | always | <N>%] [for <name> | for kind:<kind>]` with ok, a status 100-599, timeout, lost or partial",
-                "faults.outbox:9: bad network flap: missing the down time, expected `network flap <up> <down>` with two times > 0, e.g. `network flap 5s 2s`",
-                "faults.outbox:10: bad network flap: missing the up and down times, expected `network flap <up> <down>` with two times > 0, e.g. `network flap 5s 2s`",
-                "faults.outbox:11: bad flap up time `0`, expected a time > 0, e.g. 2s",
+                "faults.outbox:9: bad network flap: missing the down time, expected `network flap <up> <down>` with two times of at least 100ms, e.g. `network flap 5s 2s`",
+                "faults.outbox:10: bad network flap: missing the up and down times, expected `network flap <up> <down>` with two times of at least 100ms, e.g. `network flap 5s 2s`",
+                "faults.outbox:11: bad flap up time `0`, expected a time of at least 100ms, e.g. 2s",
                 "faults.outbox:12: bad flap down time `2x`, " + Self.timeProblem("2x"),
-                "faults.outbox:13: bad network `flip`, expected `network online`, `network offline` or `network flap <up> <down>`; did you mean `flap`?",
+                "faults.outbox:13: bad flap up time `99ms`, expected a time of at least 100ms, e.g. 2s",
+                "faults.outbox:14: bad network `flip`, expected `network online`, `network offline` or `network flap <up> <down>`; did you mean `flap`?",
             ])
     }
 
