@@ -1146,7 +1146,11 @@ public enum ActionSyntax {
             }
             args.removeLast(2)
         }
-        guard (1...2).contains(args.count) else { return .failure(Problem("bad server line, expected " + form)) }
+        guard (1...2).contains(args.count) else {
+            // `server 503 30% four purchase`: a misspelled `for` is the likely cause.
+            let hint = args.dropFirst().lazy.map { Suggest.hint($0, among: ["for"]) }.first { !$0.isEmpty } ?? ""
+            return .failure(Problem("bad server line, expected " + form + hint))
+        }
         guard let answer = Answer(word: args[0]) else {
             let hint =
                 Suggest.status(args[0]).map { "; did you mean `\($0)`?" }
@@ -1167,6 +1171,13 @@ public enum ActionSyntax {
                         ))
                 }
                 rep = .chance(bp)
+            } else if args[1].count > 1, args[1].hasPrefix("x"), Int(args[1].dropFirst()) == nil,
+                args[1].dropFirst().allSatisfy({ $0 >= "0" && $0 <= "9" })
+            {
+                return .failure(
+                    Problem(
+                        "bad repeat `\(SafeText.escaped(args[1], max: 40))`: N is past the largest, \(Int.max); expected x<N> with N from 1 to \(Int.max), or always"
+                    ))
             } else {
                 return .failure(
                     Problem(

@@ -362,6 +362,8 @@ final class RuleTestsFaults: XCTestCase {
             at 1s network flap 5s 2x
             at 1s network flap 99ms 2s
             at 1s network flip
+            at 1s server 503 x99999999999999999999
+            at 1s server 503 30% four purchase
             """
         guard case .failure(let e) = Scenario.parse(text, file: "faults.outbox") else { return XCTFail("parsed") }
         XCTAssertEqual(
@@ -379,6 +381,8 @@ final class RuleTestsFaults: XCTestCase {
                 "faults.outbox:12: bad flap down time `2x`, " + Self.timeProblem("2x"),
                 "faults.outbox:13: bad flap up time `99ms`, expected a time of at least 100ms, e.g. 2s",
                 "faults.outbox:14: bad network `flip`, expected `network online`, `network offline` or `network flap <up> <down>`; did you mean `flap`?",
+                "faults.outbox:15: bad repeat `x99999999999999999999`: N is past the largest, 9223372036854775807; expected x<N> with N from 1 to 9223372036854775807, or always",
+                "faults.outbox:16: bad server line, expected `server <answer> [x<N> | always | <N>%] [for <name> | for kind:<kind>]` with ok, a status 100-599, timeout, lost or partial; did you mean `for`?",
             ])
     }
 
