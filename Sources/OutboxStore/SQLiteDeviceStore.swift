@@ -72,9 +72,12 @@ public final class SQLiteDeviceStore: DeviceStore {
     /// The default state directory: `$XDG_STATE_HOME/outbox`, else `~/.local/state/outbox`.
     /// A relative XDG_STATE_HOME is ignored, as the XDG base directory rules say
     /// (and as the profiles' XDG_CONFIG_HOME is): it would move with the working folder.
+    /// So is a relative or empty HOME: the home folder then comes from the user
+    /// database (`getpwuid`), and only without one is it the working folder.
     public static func defaultDirectory() -> String {
         if let x = StorePlatform.environment("XDG_STATE_HOME"), x.hasPrefix("/") { return x + "/outbox" }
-        let home = StorePlatform.environment("HOME") ?? "."
+        var home = StorePlatform.environment("HOME") ?? ""
+        if !home.hasPrefix("/") { home = StorePlatform.passwordHome() ?? "." }
         return home + "/.local/state/outbox"
     }
 

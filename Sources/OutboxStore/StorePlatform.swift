@@ -180,6 +180,13 @@ enum StorePlatform {
         getenv(name).map { String(cString: $0) }
     }
 
+    /// This user's home folder as the user database has it (when HOME is unset).
+    static func passwordHome() -> String? {
+        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }
+        let home = String(cString: dir)
+        return home.hasPrefix("/") ? home : nil
+    }
+
     static func describe(_ e: Int32) -> String {
         String(cString: strerror(e))
     }

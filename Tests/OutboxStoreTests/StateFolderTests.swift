@@ -28,4 +28,17 @@ final class StateFolderTests: XCTestCase {
                 "/home/ana/.local/state/outbox",
             ])
     }
+
+    /// With HOME unset, empty or relative, the home folder is the user
+    /// database's, not the working folder (the state would move with `cd`).
+    func test_defaultDirectory_withoutAUsableHome_usesTheUserDatabase() throws {
+        let pw = try XCTUnwrap(getpwuid(getuid()))
+        let home = String(cString: pw.pointee.pw_dir)
+        try XCTSkipUnless(home.hasPrefix("/"), "this user has no home folder in the user database")
+        for bad in [nil, "", "relative/home"] as [String?] {
+            with(state: nil, home: bad) {
+                XCTAssertEqual(SQLiteDeviceStore.defaultDirectory(), home + "/.local/state/outbox", "HOME=\(bad ?? "unset")")
+            }
+        }
+    }
 }
