@@ -10,11 +10,12 @@ enum ProfileLoader {
     /// The most bytes a profile file may hold.
     static let maxFileBytes = 1 << 20
 
-    /// The user folder, or nil when neither XDG_CONFIG_HOME nor HOME is set.
+    /// The user folder, or nil when neither XDG_CONFIG_HOME nor HOME is an
+    /// absolute path (a relative one would move with the working folder).
     static var userFolder: String? {
         let env = ProcessInfo.processInfo.environment
         if let x = env["XDG_CONFIG_HOME"], x.hasPrefix("/") { return x + "/outbox/profiles" }
-        if let h = env["HOME"], !h.isEmpty { return h + "/.config/outbox/profiles" }
+        if let h = env["HOME"], h.hasPrefix("/") { return h + "/.config/outbox/profiles" }
         return nil
     }
 
