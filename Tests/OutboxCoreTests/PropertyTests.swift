@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import OutboxCore
 
@@ -12,6 +13,15 @@ final class PropertyTests: XCTestCase {
     func test_ios_invariantsHoldOverRandomSteps() { runProfile(.ios) }
     func test_android_invariantsHoldOverRandomSteps() { runProfile(.android) }
     func test_flutter_invariantsHoldOverRandomSteps() { runProfile(.flutter) }
+
+    /// ThreadSanitizer looks for races between threads; these sequences run on
+    /// one thread in the pure core, so under it they only cost CI time (90 s).
+    /// AddressSanitizer keeps them: the core's storage is raw memory.
+    override func setUpWithError() throws {
+        try XCTSkipIf(
+            ProcessInfo.processInfo.environment["OUTBOX_SANITIZER"] == "thread",
+            "single-threaded: nothing for ThreadSanitizer to find")
+    }
 
     func runProfile(_ profile: Profile) {
         var steps = 0
