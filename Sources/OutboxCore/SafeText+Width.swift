@@ -22,7 +22,12 @@ extension SafeText {
 
     /// Whether a scalar takes two columns.
     public static func isWide(_ v: UInt32) -> Bool {
+        // Fast answers for what the screen draws most: nothing is wide below
+        // Hangul Jamo, nor between it and ⌚ (U+231A, the first emoji shown as
+        // emoji), nor among the box drawing, blocks and shapes up to U+25FC.
         if v < 0x1100 { return false }
+        if v <= 0x115F { return true }
+        if v < 0x231A || (v >= 0x2500 && v <= 0x25FC) { return false }
         // Emoji shown as emoji by default (⌚, ☕, 🎉), outside the CJK blocks below.
         if let s = Unicode.Scalar(v), s.properties.isEmojiPresentation { return true }
         var lo = 0

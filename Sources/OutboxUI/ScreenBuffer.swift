@@ -62,6 +62,14 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// cell is folded to ASCII (`Glyphs.asciiFold`: `×` is `x`, `→` is `->`), so
     /// no cell holds a byte the terminal cannot show, whatever text the model hands over.
     public var ascii = false
+    /// Whether a wide character was ever drawn here: until one is, no cell is
+    /// half of one, and writes skip the look at their neighbours.
+    private var hasWide = false
+
+    public static func == (a: ScreenBuffer, b: ScreenBuffer) -> Bool {
+        a.width == b.width && a.height == b.height && a.cutMark == b.cutMark && a.ascii == b.ascii
+            && a.cells == b.cells
+    }
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)
@@ -77,7 +85,7 @@ public struct ScreenBuffer: Equatable, Sendable {
             if ascii && !c.char.isASCII { c = Cell(Glyphs.asciiFold(c.char).unicodeScalars.first!, c.role) }
             // One cell is one column: a wide character set here is drawn as `?`.
             if !c.char.isASCII && SafeText.isWide(c.char.value) { c = Cell("?", c.role) }
-            loosen(y * width + x)
+            if hasWide { loosen(y * width + x) }
             cells[y * width + x] = c
         }
     }
@@ -157,6 +165,7 @@ public struct ScreenBuffer: Equatable, Sendable {
                         cut = true
                         break
                     }
+                    hasWide = true
                     if cx >= 0 {
                         set(row + cx, Cell(checked: s, role))
                         set(row + cx + 1, Cell(checked: Cell.tailMark, role))
@@ -194,7 +203,7 @@ public struct ScreenBuffer: Equatable, Sendable {
     /// Writes one cell, never leaving half a wide character beside it.
     @inline(__always)
     private mutating func set(_ i: Int, _ c: Cell) {
-        if touchesWide(i) { loosen(i) }
+        if hasWide && touchesWide(i) { loosen(i) }
         cells[i] = c
     }
 
