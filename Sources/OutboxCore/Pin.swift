@@ -4,8 +4,10 @@ extension Simulation {
     /// Checks that hold now, and that `outbox run` finds holding at this instant
     /// when it replays the actions that led here: per request name (in the
     /// order of each name's first request), its state or drop reason and its
-    /// attempts, then what the backend received and counted of it; then how
-    /// many requests are saved on the device.
+    /// attempts, then what the backend received and counted of it, and its
+    /// completion where the profile reports one and every request agrees; then
+    /// the revenue counted in each currency and how many requests are saved on
+    /// the device.
     ///
     /// When every request of a name agrees, one check of the contract's (they
     /// hold for every request of the name): `state NAME STATE`, `dropped NAME
@@ -40,7 +42,15 @@ extension Simulation {
             }
             out.append(.received(name, backend.received(nameID: nameID)))
             out.append(.counted(name, backend.counted(nameID: nameID)))
+            // The completion handler (a profile that reports one): when every
+            // request of the name got the same result; no per-request form exists.
+            if profile.hasCompletions, all.allSatisfy({ $0.completion == all[0].completion }) {
+                out.append(.completion(name, all[0].completion))
+            }
         }
+        // Revenue counted by the backend, by currency name (LT-13).
+        let revenue = backend.revenue.filter { $0.key != 0 }.map { (nameTable[$0.key], $0.value) }
+        for (currency, sum) in revenue.sorted(by: { $0.0 < $1.0 }) { out.append(.revenue(currency, sum)) }
         out.append(.saved(savedCount))
         return out
     }

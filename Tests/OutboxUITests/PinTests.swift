@@ -39,7 +39,7 @@ final class PinTests: XCTestCase {
         s.command("track signup")  // #4 retrying beside #3
         s.wait(700)
         s.type("E")
-        XCTAssertEqual(s.model.message?.text, "pinned 11 expect lines at 2s in the recording")
+        XCTAssertEqual(s.model.message?.text, "pinned 13 expect lines at 2s in the recording")
         XCTAssertEqual(s.model.message?.isError, false)
         s.wait(60_000)  // #3 and #4 run out of attempts
         s.type("o")
@@ -68,6 +68,8 @@ final class PinTests: XCTestCase {
                 "expect at 2s attempts signup 1",
                 "expect at 2s received signup 1",
                 "expect at 2s counted signup 0",
+                "expect at 2s completion signup none",
+                "expect at 2s revenue USD 49.99",
                 "expect at 2s saved 2",
                 "at 62s network offline",
                 "at 62s track purchase value=49.99 currency=USD",
@@ -86,6 +88,8 @@ final class PinTests: XCTestCase {
                 "expect at 63s attempts signup 2",
                 "expect at 63s received signup 2",
                 "expect at 63s counted signup 0",
+                "expect at 63s completion signup false",
+                "expect at 63s revenue USD 49.99",
                 "expect at 63s saved 1",
             ])
         let (text, r) = try replay(s.model)
@@ -194,7 +198,7 @@ extension PinTests {
         m.tick(to: 2000)
         _ = m.handle(.char("E"))
         // LinkTrail's consent is undecided: its install waits, the event is dropped (LT-3).
-        XCTAssertEqual(m.message?.text, "pinned 14 expect lines at 2s in the recording")
+        XCTAssertEqual(m.message?.text, "pinned 16 expect lines at 2s in the recording")
         let text = m.recording(seed: 1, version: "t", path: "c.outbox")
         XCTAssertEqual(
             m.recorded,
@@ -215,13 +219,15 @@ extension PinTests {
                 "expect on ios at 2s attempts purchase 1",
                 "expect on ios at 2s received purchase 1",
                 "expect on ios at 2s counted purchase 1",
+                "expect on ios at 2s completion purchase true",
+                "expect on ios at 2s revenue USD 49.99",
                 "expect on ios at 2s saved 0",
             ])
         for p in [Profile.linktrail, .ios] {
             var r = ScenarioRunner(try Scenario.parse(text, file: "c.outbox", playing: p).get())
             r.run()
             XCTAssertEqual(r.failures.map { "\($0.line): \($0.text): \($0.found)" }, [], text)
-            XCTAssertEqual(r.checkCount, p == .ios ? 5 : 9)
+            XCTAssertEqual(r.checkCount, p == .ios ? 7 : 9)
         }
     }
 }
