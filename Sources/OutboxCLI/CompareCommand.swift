@@ -64,7 +64,7 @@ struct CompareCommand: OutboxSubcommand {
     }
     static var synopsis: String {
         "outbox compare FILE... [--profiles P,P,...] [--format \(FormatWords.choices(FormatWords.compare))] [--width N] [--quiet]\n"
-            + "                                      [--max-transitions N]"
+            + "                                      [--max-transitions N] [--watch]"
     }
 
     @Argument(
@@ -101,7 +101,21 @@ struct CompareCommand: OutboxSubcommand {
         help: ArgumentHelp("stop a run past N transitions, as `outbox run`", valueName: "N"))
     var maxTransitions: String?
 
+    @Flag(
+        help:
+            "play again whenever a file changes (a scenario, or a profile file it or --profiles names), clearing the terminal between runs; bad input is shown and the watch goes on; Ctrl-C ends it"
+    )
+    var watch = false
+
     func execute(console: Console) -> Int32 {
+        guard watch else { return play(console: console, noting: nil) }
+        return Watch.loop(files: files, command: "outbox compare --watch", console: console) { noted in
+            play(console: console, noting: noted)
+        }
+    }
+
+    /// One comparison of the files; `noting` collects the profile files read.
+    func play(console: Console, noting: ProfileLoader.ReadPaths?) -> Int32 {
         let output: OutputFormat
         switch FormatWords.parse(self.format, command: Self.prefix, available: FormatWords.compare) {
         case .failure(let why):
@@ -111,7 +125,7 @@ struct CompareCommand: OutboxSubcommand {
         }
         var profiles: [Profile]?
         if let v = self.profiles {
-            switch Profile.list(v, profiles: ProfileLoader.resolver()) {
+            switch Profile.list(v, profiles: ProfileLoader.resolver(noting: noting)) {
             case .success(let list): profiles = list
             case .failure(let why):
                 console.error("outbox compare: --profiles: " + why.message)
@@ -163,11 +177,11 @@ struct CompareCommand: OutboxSubcommand {
                 bad = true
                 continue
             }
-            let here = ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: f))
+            let here = ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: f), noting: noting)
             let list = profiles ?? Scenario.compareLine(in: text, profiles: here) ?? Self.defaultProfiles
             var scenarios: [Scenario] = []
             var problems: [ScenarioError] = []
-            for parsed in Self.parseAll(text, file: f, list) {
+            for parsed in Self.parseAll(text, file: f, list, noting: noting) {
                 switch parsed {
                 case .success(let s): scenarios.append(s)
                 case .failure(let e):
@@ -250,13 +264,15 @@ struct CompareCommand: OutboxSubcommand {
     }
 
     /// The file parsed for each profile, the parses on as many cores as there are.
-    static func parseAll(_ text: String, file: String, _ profiles: [Profile]) -> [Result<Scenario, ScenarioErrors>] {
+    static func parseAll(
+        _ text: String, file: String, _ profiles: [Profile], noting: ProfileLoader.ReadPaths? = nil
+    ) -> [Result<Scenario, ScenarioErrors>] {
         final class Slot: @unchecked Sendable { var parsed: Result<Scenario, ScenarioErrors>? }
         let slots = profiles.map { _ in Slot() }
         DispatchQueue.concurrentPerform(iterations: profiles.count) { k in
             slots[k].parsed = Scenario.parse(
                 text, file: file, playing: profiles[k],
-                profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: file)))
+                profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: file), noting: noting))
         }
         return slots.map { $0.parsed! }
     }

@@ -110,26 +110,8 @@ struct RunCommand: OutboxSubcommand {
     /// as it ends any command (the shell sees 130). Bad input is printed and
     /// the watch goes on: the next save may fix it.
     func watching(console: Console, output: OutputFormat, maxTransitions: Int) -> Int32 {
-        let watcher = Platform.FileWatcher()
-        var first = true
-        while true {
-            // Stamped before they are read: a save during the run is a change.
-            let stamps = files.map(Platform.stamp)
-            // Between runs, on a terminal: the cursor home, the screen cleared.
-            if !first && console.terminalColumns != nil { console.print("\u{1b}[H\u{1b}[2J", terminator: "") }
-            first = false
-            let noted = ProfileLoader.ReadPaths()
-            let status = play(console: console, output: output, maxTransitions: maxTransitions, noting: noted)
-            if console.failed { return 1 }
-            let profiles = noted.paths.filter { !files.contains($0) }
-            let what = status == 0 ? "every check holds" : status == 1 ? "a check failed" : "bad input or a limit"
-            let watched =
-                "\(files.count) file" + (files.count == 1 ? "" : "s")
-                + (profiles.isEmpty ? "" : " and \(profiles.count) profile file" + (profiles.count == 1 ? "" : "s"))
-            console.error(
-                "outbox run --watch: \(what) (status \(status)); watching \(watched) for changes, Ctrl-C ends")
-            if console.failed { return 1 }
-            watcher.wait(for: files + profiles, seen: stamps + profiles.map(Platform.stamp))
+        Watch.loop(files: files, command: "outbox run --watch", console: console) { noted in
+            play(console: console, output: output, maxTransitions: maxTransitions, noting: noted)
         }
     }
 
@@ -358,6 +340,40 @@ struct RunCommand: OutboxSubcommand {
             case .emptyInput: return true
             case .error: return false
             }
+        }
+    }
+}
+
+/// `--watch` of `outbox run` and `outbox compare`: play, say what happened and
+/// what is watched, wait for a change, clear the terminal, play again.
+enum Watch {
+    /// Plays (`play` notes the profile files it read), then again each time one
+    /// of `files` or those profile files changes, until Ctrl-C, which ends the
+    /// process as it ends any command (the shell sees 130). Bad input is printed
+    /// and the watch goes on: the next save may fix it. Returns only when the
+    /// console cannot be written (1).
+    static func loop(
+        files: [String], command: String, console: Console, play: (ProfileLoader.ReadPaths) -> Int32
+    ) -> Int32 {
+        let watcher = Platform.FileWatcher()
+        var first = true
+        while true {
+            // Stamped before they are read: a save during the run is a change.
+            let stamps = files.map(Platform.stamp)
+            // Between runs, on a terminal: the cursor home, the screen cleared.
+            if !first && console.terminalColumns != nil { console.print("\u{1b}[H\u{1b}[2J", terminator: "") }
+            first = false
+            let noted = ProfileLoader.ReadPaths()
+            let status = play(noted)
+            if console.failed { return 1 }
+            let profiles = noted.paths.filter { !files.contains($0) }
+            let what = status == 0 ? "every check holds" : status == 1 ? "a check failed" : "bad input or a limit"
+            let watched =
+                "\(files.count) file" + (files.count == 1 ? "" : "s")
+                + (profiles.isEmpty ? "" : " and \(profiles.count) profile file" + (profiles.count == 1 ? "" : "s"))
+            console.error("\(command): \(what) (status \(status)); watching \(watched) for changes, Ctrl-C ends")
+            if console.failed { return 1 }
+            watcher.wait(for: files + profiles, seen: stamps + profiles.map(Platform.stamp))
         }
     }
 }

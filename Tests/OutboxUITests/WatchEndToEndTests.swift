@@ -51,4 +51,35 @@ extension EndToEndTests {
         keys("C-c")
         XCTAssertTrue(waitFor("EXIT=130"))
     }
+
+    /// `outbox compare --watch`: the table again after an edit, the screen
+    /// cleared, bad input shown and the watch going on, Ctrl-C ends it.
+    func test_compareWatch_rerunsOnAnEdit_keepsWatchingPastBadInput_ctrlCEnds() throws {
+        XCTAssertEqual(sh("command -v tmux").0, 0, "tmux is needed (.ci/run installs it)")
+        let file = work + "/cmp.outbox"
+        try "profile ios\ncompare ios,android\nat 0 launch\nat 1s network offline\nat 2s track purchase\n".write(
+            toFile: file, atomically: false, encoding: .utf8)
+        XCTAssertTrue(
+            start(
+                "\(Self.trapKeys); cd \(work) && \(outbox("compare --watch cmp.outbox")); \(Self.afterExit)",
+                width: 120, height: 40))
+        guard waitFor("watching 1 file for changes, Ctrl-C ends") else { return }
+        var shown = screen()
+        XCTAssertTrue(shown.contains("purchase"), shown)
+        XCTAssertTrue(shown.contains("outbox compare --watch: every check holds (status 0)"), shown)
+
+        try "profile ios\ncompare ios,android\nat 0 launch\nat 2s track refund\nexpect at 3s state refund queued\n".write(
+            toFile: file, atomically: false, encoding: .utf8)
+        guard waitFor("a check failed (status 1)") else { return }
+        shown = screen()
+        XCTAssertFalse(shown.contains("purchase"), "the screen was cleared between runs:\n" + shown)
+        XCTAssertTrue(shown.contains("refund"), shown)
+
+        try "profile ios\ncompare ios,android\nat 0 lanch\n".write(toFile: file, atomically: false, encoding: .utf8)
+        guard waitFor("did you mean `launch`?") else { return }
+        XCTAssertTrue(waitFor("outbox compare --watch: bad input or a limit (status 2); watching 1 file"))
+
+        keys("C-c")
+        XCTAssertTrue(waitFor("EXIT=130"))
+    }
 }
