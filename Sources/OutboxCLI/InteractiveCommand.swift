@@ -322,6 +322,8 @@ struct InteractiveCommand: OutboxSubcommand {
         }
         model.speedIndex = AppModel.speeds.firstIndex(of: o.speed) ?? model.speedIndex
         model.profileNames = ProfileLoader.userNames  // for Tab after :profile and :compare
+        // A profile file beside the recording is named `./NAME.profile` in it.
+        if let path = o.record { model.recordingFolder = ProfileLoader.directory(of: ProfileLoader.absolute(path)) }
         var cast: CastFile?
         if let path = o.cast {
             let size = Platform.terminalSize(1) ?? (80, 24)

@@ -45,6 +45,13 @@ enum ProfileLoader {
         func add(_ path: String) { lock.withLock { if !kept.contains(path) { kept.append(path) } } }
     }
 
+    /// A path made absolute (from the working folder) and standardized: how a
+    /// profile file is named in recordings, and the recording's own folder.
+    static func absolute(_ path: String) -> String {
+        ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
+            .standardizingPath
+    }
+
     /// The directory part of a file's path, for resolving paths written in it.
     static func directory(of file: String) -> String? {
         guard let slash = file.lastIndex(of: "/") else { return nil }
@@ -94,9 +101,7 @@ enum ProfileLoader {
             }
             text = String(decoding: bytes, as: UTF8.self)
         }
-        let absolute =
-            ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
-            .standardizingPath
+        let absolute = Self.absolute(path)
         switch Profile.parse(text, file: SafeText.escaped(shown, max: 200), path: absolute) {
         case .failure(let e):
             let first = e.errors[0].description

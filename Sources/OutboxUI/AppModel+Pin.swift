@@ -12,7 +12,8 @@ extension AppModel {
         var out: [(String, Bool)] = []
         for (i, column) in columns.enumerated() {
             let head =
-                isComparing ? "expect on \(ActionSyntax.word(column.profile.reference)) at \(t) " : "expect at \(t) "
+                isComparing
+                ? "expect on \(ActionSyntax.word(recordedReference(column.profile))) at \(t) " : "expect at \(t) "
             for c in column.pinnedChecks() { out.append((head + CheckSyntax.text(for: c), i == 0)) }
         }
         return out

@@ -153,6 +153,10 @@ public struct AppModel {
     public var startingDevice = DeviceStart()
     /// Whether `recorded` goes to a file (`--record`): `E` pins only then.
     public var isRecording = false
+    /// The folder the recording is written in, as an absolute path (set by the
+    /// command line): a profile file inside it is named relative to it (`profile
+    /// ./acme.profile`), so the folder can move with both and still replay.
+    public var recordingFolder: String?
     /// The instant `E` last pinned, or nil (AppModel+Pin.swift).
     var pinnedAt: Millis?
     /// Finds the profiles `:profile` and `:compare` name: built-ins, and (set by
@@ -355,13 +359,24 @@ public struct AppModel {
         // The path is escaped: a newline in it must not end the comment.
         var text =
             "# recorded by outbox \(version)\n# replay: outbox \(isComparing ? "compare" : "run") \(SafeText.escaped(path, max: 1000))\n"
-        text += "profile \(ActionSyntax.word(sim.profile.reference))\n"
+        text += "profile \(ActionSyntax.word(recordedReference(sim.profile)))\n"
         if isComparing {
-            text += "compare " + ActionSyntax.word(profiles.map(\.reference).joined(separator: ",")) + "\n"
+            text += "compare " + ActionSyntax.word(profiles.map(recordedReference).joined(separator: ",")) + "\n"
         }
         if seed != 1 { text += "set seed \(seed)\n" }
         for line in startingDevice.lines(profile: sim.profile) { text += line + "\n" }
         return text + recorded.joined(separator: "\n") + "\n"
+    }
+
+    /// How a recording names a profile: a built-in by name; a profile file by
+    /// `./PATH` when it lies inside `recordingFolder` (a scenario's relative
+    /// paths are read from its own folder), else by its absolute path.
+    public func recordedReference(_ p: Profile) -> String {
+        let ref = p.reference
+        guard ref.hasPrefix("/"), var folder = recordingFolder, folder.hasPrefix("/") else { return ref }
+        if !folder.hasSuffix("/") { folder += "/" }
+        guard ref.hasPrefix(folder), ref.count > folder.count else { return ref }
+        return "./" + ref.dropFirst(folder.count)
     }
 
     public mutating func setListHeight(_ h: Int) {
