@@ -89,6 +89,9 @@ public enum Action: Equatable, Sendable {
         case .productViewed where !profile.makes(.product): return "product requests"
         case .notificationReported where !profile.makes(.notification): return "notification requests"
         case .loggedOut where !profile.makes(.logout): return "logout call"
+        case .serverPlanned(_, _, .kind(let k)) where !profile.makes(k):
+            // A plan for a kind the profile never makes would never answer.
+            return "\(k.word) requests (for kind:\(k.word))"
         default: return nil
         }
     }

@@ -390,4 +390,16 @@ final class RuleTestsFaults: XCTestCase {
         guard case .failure(let p) = VirtualTime.parseLimited(word) else { return "" }
         return p.message
     }
+
+    /// A plan for a kind the profile never makes is a line the profile lacks,
+    /// like `ping` on LinkTrail: bad input for `run`, skipped by `compare`.
+    func test_TARGET_aKindTheProfileNeverMakesIsLacked() {
+        let text = "profile linktrail\nat 0 launch\nat 1s server 503 for kind:ping\nat 1s server 503 for kind:install\n"
+        guard case .failure(let e) = Scenario.parse(text, file: "k.outbox") else { return XCTFail("parsed") }
+        XCTAssertEqual(
+            e.errors.map(\.description),
+            [
+                "k.outbox:3: LinkTrail attribution SDK has no ping requests (for kind:ping), expected an action of linktrail: launch, quit, consent grant|deny, track, network online|offline|flap, server"
+            ])
+    }
 }
