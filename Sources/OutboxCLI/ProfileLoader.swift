@@ -1,5 +1,6 @@
-import Foundation
+import Dispatch
 import OutboxCore
+import OutboxFoundation
 
 /// Finds profiles for the command line: a built-in by name, a profile file by
 /// path (`./acme.profile`, relative to the scenario file that names it or to
@@ -39,10 +40,10 @@ enum ProfileLoader {
     /// The profile files a resolver read or looked for (`outbox run --watch`
     /// watches them beside the scenarios).
     final class ReadPaths: @unchecked Sendable {
-        private let lock = NSLock()
+        private let queue = DispatchQueue(label: "outbox.profile.paths")
         private var kept: [String] = []
-        var paths: [String] { lock.withLock { kept } }
-        func add(_ path: String) { lock.withLock { if !kept.contains(path) { kept.append(path) } } }
+        var paths: [String] { queue.sync { kept } }
+        func add(_ path: String) { queue.sync { if !kept.contains(path) { kept.append(path) } } }
     }
 
     /// The directory part of a file's path, for resolving paths written in it.
@@ -82,6 +83,23 @@ enum ProfileLoader {
                     + Suggest.hint(word, among: Builtins.all.map(\.name) + users)))
     }
 
+    /// An absolute path without `.` and `..` parts, repeated or trailing slashes:
+    /// `/a/./b//../c/` is `/a/c`, `..` at the root stays at the root. By the
+    /// names alone: a profile's path is the file's real path (symbolic links
+    /// followed, as NSString's `standardizingPath` did), and this only when the
+    /// file went away between reading it and asking.
+    static func standardized(_ absolute: String) -> String {
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// Reads and parses one profile file. The failure names the file and line.
     static func load(_ path: String, shown: String, expectedName: String?) -> Result<Profile, Problem> {
         let text: String
@@ -94,9 +112,8 @@ enum ProfileLoader {
             }
             text = String(decoding: bytes, as: UTF8.self)
         }
-        let absolute =
-            ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
-            .standardizingPath
+        let written = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        let absolute = Platform.realPath(written) ?? standardized(written)
         switch Profile.parse(text, file: SafeText.escaped(shown, max: 200), path: absolute) {
         case .failure(let e):
             let first = e.errors[0].description
@@ -124,7 +141,11 @@ enum ProfileLoader {
         var n = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             n += 1
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("profile ") { return n }
+            // Leading blanks: tabs and spaces (Unicode's Zs, as Foundation's `.whitespaces`).
+            let blank: (Character) -> Bool = {
+                $0.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+            }
+            if line.drop(while: blank).hasPrefix("profile ") { return n }
         }
         return 1
     }
