@@ -136,16 +136,21 @@ enum ProfileLoader {
         }
     }
 
+    /// A tab, a space of Unicode's Zs or U+200B: what Foundation's `.whitespaces` trims
+    /// (spelled out: U+200B is not Zs, so the scalar properties would miss it).
+    static func isBlank(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
     /// The line of a profile file's `profile` statement (1 when not found).
     static func nameLine(_ text: String) -> Int {
         var n = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             n += 1
-            // Leading blanks: tabs and spaces (Unicode's Zs, as Foundation's `.whitespaces`).
-            let blank: (Character) -> Bool = {
-                $0.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
-            }
-            if line.drop(while: blank).hasPrefix("profile ") { return n }
+            if line.drop(while: { $0.unicodeScalars.allSatisfy(isBlank) }).hasPrefix("profile ") { return n }
         }
         return 1
     }

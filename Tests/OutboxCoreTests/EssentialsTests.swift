@@ -85,6 +85,14 @@ final class EssentialsTests: XCTestCase {
         XCTAssertEqual(CLI.usageError("Error: it's bad"), "error: it's bad")
     }
 
+    /// `isBlank` is Foundation's `.whitespaces`, scalar by scalar.
+    func test_isBlank_isFoundationsWhitespaces() {
+        let scalars = (0...0x10FFFF).compactMap(Unicode.Scalar.init(_:))
+        XCTAssertEqual(
+            scalars.filter(ProfileLoader.isBlank).map(\.value),
+            scalars.filter { CharacterSet.whitespaces.contains($0) }.map(\.value))
+    }
+
     /// `replacingEvery` is `replacingOccurrences(of:with:)` for one character.
     func test_replacingEvery_isReplacingOccurrencesForOneCharacter() {
         for s in ["", "a-b--c", "\\-\\", "no dash", "é-ü-😀", "-"] {
