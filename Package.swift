@@ -15,11 +15,14 @@ let package = Package(
         // The pure model: requests, policies, clock, backend, scenarios, timelines.
         // No terminal, no wall clock, no Foundation.
         .target(name: "OutboxCore"),
+        // Foundation for the command line: FoundationEssentials where it is a module of
+        // its own (Linux: no ICU in the binary), Foundation elsewhere. One file.
+        .target(name: "OutboxFoundation"),
         // Command-line front end: argument parsing and subcommands, callable in-process by tests.
         .target(
             name: "OutboxCLI",
             dependencies: [
-                "OutboxCore", "OutboxStore", "OutboxUI", "OutboxTerminal", "CSQLite",
+                "OutboxCore", "OutboxFoundation", "OutboxStore", "OutboxUI", "OutboxTerminal", "CSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // SQLite, through a shim for the macros Swift cannot import.
@@ -45,7 +48,7 @@ let package = Package(
         // The only importer of CNcurses: set-up, teardown, drawing, keys.
         .target(name: "OutboxTerminal", dependencies: ["CNcurses", "OutboxUI"]),
         // The executable: a thin shell around OutboxCLI.
-        .executableTarget(name: "outbox", dependencies: ["OutboxCLI"]),
+        .executableTarget(name: "outbox", dependencies: ["OutboxCLI", "OutboxFoundation"]),
         // Tests.
         .testTarget(name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI"]),
         .testTarget(name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI"]),

@@ -1,5 +1,5 @@
-import Foundation
 import OutboxCore
+import OutboxFoundation
 
 /// `outbox bench --only lines`: scenario files of 10^6 lines, each written by
 /// the bench itself in one of the shapes big files take. `outbox run -q` on it
@@ -103,19 +103,17 @@ enum BenchBigInputs {
         }
         for shape in Shape.allCases {
             let path = directory + "/\(shape.rawValue).outbox"
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                let h = FileHandle(forWritingAtPath: path)
-            else {
+            guard case .success(let fd) = Platform.create(path, replace: true, append: false) else {
                 files.append(File(shape: shape, path: path, bytes: 0, run: nil))
                 continue
             }
             var bytes = 0
             text(shape, lines: lines) { chunk in
-                let d = Data(chunk.utf8)
+                let d = Array(chunk.utf8)
                 bytes += d.count
-                h.write(d)
+                _ = Platform.write(fd, d)
             }
-            try? h.close()
+            Platform.closeFile(fd)
             files.append(
                 File(shape: shape, path: path, bytes: bytes, run: outbox.flatMap { spawn([$0, "run", "-q", path]) }))
         }

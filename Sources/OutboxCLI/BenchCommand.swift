@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import Dispatch
 import OutboxCore
+import OutboxFoundation
 
 /// `outbox bench`: model transitions per second beside a bare heap event loop.
 struct BenchCommand: OutboxSubcommand {
@@ -111,7 +112,7 @@ struct BenchCommand: OutboxSubcommand {
             emit(
                 "transitions_per_second",
                 [("live", String(n)), ("model", String(Int(m))), ("bare_loop", String(Int(b))), ("ratio", r3(m / b))],
-                "transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(String(format: "%.2f", m / b))×  (target ≥ 2M/s at 10^5, ≥ 0.3×)"
+                "transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(Decimals.fixed(m / b, 2))×  (target ≥ 2M/s at 10^5, ≥ 0.3×)"
             )
         }
         if wanted("frame") {
@@ -123,7 +124,7 @@ struct BenchCommand: OutboxSubcommand {
                     ("small_median_us", r3(f.smallMedianUs)),
                     ("ratio", r3(f.bigMedianUs / f.smallMedianUs)),
                 ],
-                "frame build 200×60: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", f.bigMedianUs)) µs, p99 \(String(format: "%.0f", f.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", f.smallMedianUs)) µs; ratio \(String(format: "%.2f", f.bigMedianUs / f.smallMedianUs))×  (target ≤ 1.2×, p99 ≤ 1000 µs)"
+                "frame build 200×60: \(quick ? "10^4" : "10^6") requests median \(Decimals.fixed(f.bigMedianUs, 0)) µs, p99 \(Decimals.fixed(f.bigP99Us, 0)) µs; 10^3 requests median \(Decimals.fixed(f.smallMedianUs, 0)) µs; ratio \(Decimals.fixed(f.bigMedianUs / f.smallMedianUs, 2))×  (target ≤ 1.2×, p99 ≤ 1000 µs)"
             )
             let ff = BenchFigures.filteredFrame(
                 big: quick ? 10_000 : 1_000_000, small: 1_000, frames: quick ? 50 : 300,
@@ -135,17 +136,17 @@ struct BenchCommand: OutboxSubcommand {
                     ("small_median_us", r3(ff.smallMedianUs)), ("ratio", r3(ff.bigMedianUs / ff.smallMedianUs)),
                     ("filter_pass_ms", r3(ff.passMs)),
                 ],
-                "frame build 200×60 with the filter /kind:event state:queued e1: \(quick ? "10^4" : "10^6") requests median \(String(format: "%.0f", ff.bigMedianUs)) µs, p99 \(String(format: "%.0f", ff.bigP99Us)) µs; 10^3 requests median \(String(format: "%.0f", ff.smallMedianUs)) µs; the pass after a change \(String(format: "%.1f", ff.passMs)) ms"
+                "frame build 200×60 with the filter /kind:event state:queued e1: \(quick ? "10^4" : "10^6") requests median \(Decimals.fixed(ff.bigMedianUs, 0)) µs, p99 \(Decimals.fixed(ff.bigP99Us, 0)) µs; 10^3 requests median \(Decimals.fixed(ff.smallMedianUs, 0)) µs; the pass after a change \(Decimals.fixed(ff.passMs, 1)) ms"
             )
         }
         if wanted("frame") {
             let sorted = BenchFigures.sortedFrame(big: quick ? 10_000 : 1_000_000, passes: quick ? 3 : 5)
             emit(
                 "frame_200x60_sorted",
-                sorted.map { ($0.order.replacingOccurrences(of: " ", with: "_") + "_pass_ms", r3($0.passMs)) },
+                sorted.map { ($0.order.replacingEvery(" ", with: "_") + "_pass_ms", r3($0.passMs)) },
                 "frame build 200×60 sorted (S), \(quick ? "10^4" : "10^6") requests: the frame after a change "
-                    + sorted.map { "\($0.order) \(String(format: "%.1f", $0.passMs)) ms" }.joined(separator: ", ")
-                    + "; the next frame " + sorted.map { String(format: "%.0f", $0.frameUs) }.joined(separator: "/")
+                    + sorted.map { "\($0.order) \(Decimals.fixed($0.passMs, 1)) ms" }.joined(separator: ", ")
+                    + "; the next frame " + sorted.map { Decimals.fixed($0.frameUs, 0) }.joined(separator: "/")
                     + " µs"
             )
         }
@@ -154,7 +155,7 @@ struct BenchCommand: OutboxSubcommand {
             emit(
                 "bytes_per_frame_80x24", b.map { ($0.0, String($0.1)) },
                 "bytes per frame at 80×24: "
-                    + b.map { "\($0.0.replacingOccurrences(of: "_", with: " ")) \($0.1) B" }.joined(separator: ", ")
+                    + b.map { "\($0.0.replacingEvery("_", with: " ")) \($0.1) B" }.joined(separator: ", ")
                     + "  (target idle 0 B, clock tick ≤ 200 B)")
         }
         if wanted("start") {
@@ -162,20 +163,20 @@ struct BenchCommand: OutboxSubcommand {
             emit(
                 "start_to_first_frame_ms",
                 [("trivial_run", r3(st.baseline)), ("empty_device", r3(st.empty)), ("saved_device", r3(st.full))],
-                "start to first frame: empty device \(String(format: "%.0f", st.empty)) ms, \(quick ? "10^3" : "10^5") saved \(String(format: "%.0f", st.full)) ms; `outbox --version` \(String(format: "%.0f", st.baseline)) ms  (target ≤ 100 ms, ≤ 300 ms)"
+                "start to first frame: empty device \(Decimals.fixed(st.empty, 0)) ms, \(quick ? "10^3" : "10^5") saved \(Decimals.fixed(st.full, 0)) ms; `outbox --version` \(Decimals.fixed(st.baseline, 0)) ms  (target ≤ 100 ms, ≤ 300 ms)"
             )
         }
         if wanted("keys") {
             let k = BenchFigures.keyLatency(presses: quick ? 5 : 50)
             emit(
                 "key_to_screen_ms", [("p50", r3(k.p50)), ("p99", r3(k.p99))],
-                "key press to updated screen during a 600× fast-forward (pseudo-terminal): p50 \(String(format: "%.1f", k.p50)) ms, p99 \(String(format: "%.1f", k.p99)) ms  (target p99 ≤ 16 ms)"
+                "key press to updated screen during a 600× fast-forward (pseudo-terminal): p50 \(Decimals.fixed(k.p50, 1)) ms, p99 \(Decimals.fixed(k.p99, 1)) ms  (target p99 ≤ 16 ms)"
             )
         }
         if wanted("memory") {
             emit(
                 "memory_per_live_request", [("live", String(memoryLive)), ("bytes", r3(memory))],
-                "memory per live request at \(memoryLive): \(String(format: "%.0f", memory)) B  (model + in-memory device; target ≤ 256 B at 10^6)"
+                "memory per live request at \(memoryLive): \(Decimals.fixed(memory, 0)) B  (model + in-memory device; target ≤ 256 B at 10^6)"
             )
         }
         if wanted("store") {
@@ -183,7 +184,7 @@ struct BenchCommand: OutboxSubcommand {
             emit(
                 "store_writes_per_second",
                 [("store", String(Int(w.store))), ("raw_sqlite", String(Int(w.raw))), ("ratio", r3(w.store / w.raw))],
-                "device store writes/s: \(format(w.store))  raw sqlite3 inserts \(format(w.raw))  ratio \(String(format: "%.2f", w.store / w.raw))×  (target ≥ 0.8×)"
+                "device store writes/s: \(format(w.store))  raw sqlite3 inserts \(format(w.raw))  ratio \(Decimals.fixed(w.store / w.raw, 2))×  (target ≥ 0.8×)"
             )
         }
         if wanted("chaos") {
@@ -195,7 +196,7 @@ struct BenchCommand: OutboxSubcommand {
                     ("hours", String(h)), ("seconds", r3(c.seconds)), ("transitions", String(c.transitions)),
                     ("identical_at_every_speed", c.identical ? "true" : "false"),
                 ],
-                "\(h == 24 ? "24 h" : String(h) + " h") at 50 requests/s, ~20% failing, headless: \(String(format: "%.2f", c.seconds)) s wall\(quick ? "" : " (median of 3)"), \(c.transitions) transitions; final state identical at 600×, 60×, 10×\(h <= 1 ? ", 1×" : ""): \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)"
+                "\(h == 24 ? "24 h" : String(h) + " h") at 50 requests/s, ~20% failing, headless: \(Decimals.fixed(c.seconds, 2)) s wall\(quick ? "" : " (median of 3)"), \(c.transitions) transitions; final state identical at 600×, 60×, 10×\(h <= 1 ? ", 1×" : ""): \(c.identical ? "yes" : "NO")  (target ≤ 5 s for 24 h)"
             )
             if !c.identical { return 1 }
         }
@@ -214,25 +215,25 @@ struct BenchCommand: OutboxSubcommand {
     ) -> Bool {
         let lines = quick ? 10_000 : 1_000_000
         let label = quick ? "10^4" : "10^6"
-        func mb(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
+        func mb(_ bytes: Int) -> String { Decimals.fixed(Double(bytes) / 1_048_576, 1) }
         var ok = true
         for file in files {
             let shape = file.shape
             let (parse, baseline) = BenchBigInputs.parseSeconds(file.path, runs: quick ? 1 : 3)
             let ratio = parse / baseline
             var fields = [
-                ("lines", String(lines)), ("file_mb", mb(file.bytes)), ("parse_s", String(format: "%.3f", parse)),
-                ("read_and_split_s", String(format: "%.4f", baseline)), ("ratio", String(format: "%.1f", ratio)),
+                ("lines", String(lines)), ("file_mb", mb(file.bytes)), ("parse_s", Decimals.fixed(parse, 3)),
+                ("read_and_split_s", Decimals.fixed(baseline, 4)), ("ratio", Decimals.fixed(ratio, 1)),
             ]
             var text =
-                "\(label)-line scenario, \(shape.rawValue) (\(mb(file.bytes)) MB): read + parse \(String(format: "%.2f", parse)) s"
-                + " beside read + split into lines \(String(format: "%.1f", baseline * 1000)) ms: \(String(format: "%.0f", ratio))×"
+                "\(label)-line scenario, \(shape.rawValue) (\(mb(file.bytes)) MB): read + parse \(Decimals.fixed(parse, 2)) s"
+                + " beside read + split into lines \(Decimals.fixed(baseline * 1000, 1)) ms: \(Decimals.fixed(ratio, 0))×"
             if let r = file.run {
                 fields += [
-                    ("run_s", String(format: "%.2f", r.seconds)), ("peak_mb", mb(r.peakBytes)),
+                    ("run_s", Decimals.fixed(r.seconds, 2)), ("peak_mb", mb(r.peakBytes)),
                     ("exit", String(r.status)),
                 ]
-                text += "; `outbox run -q` \(String(format: "%.2f", r.seconds)) s, peak \(mb(r.peakBytes)) MB"
+                text += "; `outbox run -q` \(Decimals.fixed(r.seconds, 2)) s, peak \(mb(r.peakBytes)) MB"
                 if r.status != 0 {
                     text += " (exit \(r.status): FAILED)"
                     ok = false
@@ -260,7 +261,7 @@ struct BenchCommand: OutboxSubcommand {
     }
 
     static func format(_ v: Double) -> String {
-        v >= 1e6 ? String(format: "%.2fM", v / 1e6) : String(format: "%.0fk", v / 1e3)
+        v >= 1e6 ? Decimals.fixed(v / 1e6, 2) + "M" : Decimals.fixed(v / 1e3, 0) + "k"
     }
 }
 

@@ -1,5 +1,6 @@
-import Foundation
+import Dispatch
 import OutboxCore
+import OutboxFoundation
 
 /// The `compare` figure of `outbox bench`: `outbox compare` of one file on
 /// ios, android and flutter beside the three `outbox run`s of the same file
@@ -92,7 +93,7 @@ enum BenchCompare {
     static func emit(quick: Bool, _ emit: (String, [(String, String)], String) -> Void) {
         let lines = quick ? 2_000 : 100_000
         let (pairs, transitions) = measure(lines: lines, runs: quick ? 1 : 3)
-        func s(_ v: Double) -> String { String(format: "%.3f", v) }
+        func s(_ v: Double) -> String { Decimals.fixed(v, 3) }
         var fields = [("lines", String(lines)), ("transitions", String(transitions))]
         for p in pairs {
             fields += [
@@ -104,7 +105,7 @@ enum BenchCompare {
             "compare", fields,
             "compare of a \(lines)-line story on ios,android,flutter (\(transitions) transitions) beside the three runs back to back: "
                 + pairs.map {
-                    "\($0.name) \(s($0.compare)) s vs \(s($0.runs)) s (" + String(format: "%.2f", $0.ratio) + "×)"
+                    "\($0.name) \(s($0.compare)) s vs \(s($0.runs)) s (" + Decimals.fixed($0.ratio, 2) + "×)"
                 }
                 .joined(separator: ", ") + "  (target about 1×)")
     }

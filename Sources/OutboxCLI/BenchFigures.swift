@@ -1,6 +1,7 @@
 import CSQLite
-import Foundation
+import Dispatch
 import OutboxCore
+import OutboxFoundation
 import OutboxStore
 import OutboxTerminal
 import OutboxUI

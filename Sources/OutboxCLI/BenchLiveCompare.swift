@@ -1,5 +1,5 @@
-import Foundation
 import OutboxCore
+import OutboxFoundation
 import OutboxTerminal
 import OutboxUI
 
@@ -83,8 +83,8 @@ enum BenchLiveCompare {
 
     static func run(quick: Bool, emit: (String, [(String, String)], String) -> Void) {
         func r3(_ v: Double) -> String { String(Double(Int(v * 1000)) / 1000) }
-        func f0(_ v: Double) -> String { String(format: "%.0f", v) }
-        func f1(_ v: Double) -> String { String(format: "%.1f", v) }
+        func f0(_ v: Double) -> String { Decimals.fixed(v, 0) }
+        func f1(_ v: Double) -> String { Decimals.fixed(v, 1) }
         let requests = quick ? 100 : 1_000
         let big = quick ? 1_000 : 100_000
         for (w, h, requests) in [(80, 24, requests), (160, 45, requests), (160, 45, big)] {
@@ -95,7 +95,7 @@ enum BenchLiveCompare {
                     ("requests_per_column", String(requests)), ("one_median_us", r3(om)), ("one_p99_us", r3(op)),
                     ("three_median_us", r3(tm)), ("three_p99_us", r3(tp)), ("ratio", r3(tm / om)),
                 ],
-                "live compare frame (tick + build) \(w)×\(h), \(requests) requests a column: three columns median \(f0(tm)) µs, p99 \(f0(tp)) µs; one column median \(f0(om)) µs, p99 \(f0(op)) µs; ratio \(String(format: "%.2f", tm / om))×  (target p99 ≤ 1000 µs)"
+                "live compare frame (tick + build) \(w)×\(h), \(requests) requests a column: three columns median \(f0(tm)) µs, p99 \(f0(tp)) µs; one column median \(f0(om)) µs, p99 \(f0(op)) µs; ratio \(Decimals.fixed(tm / om, 2))×  (target p99 ≤ 1000 µs)"
             )
         }
         let presses = quick ? 5 : 50

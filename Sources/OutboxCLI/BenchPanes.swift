@@ -1,5 +1,5 @@
-import Foundation
 import OutboxCore
+import OutboxFoundation
 import OutboxUI
 
 extension BenchFigures {

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import OutboxCore
+import OutboxFoundation
 import OutboxUI
 
 /// Where the command line writes: stdout and stderr, or buffers in tests.
@@ -175,21 +175,23 @@ public enum CLI {
     /// The parser's message in Outbox's words: lower case, names in backquotes,
     /// `--x needs a value`. What is not recognised passes through.
     static func usageError(_ message: String) -> String {
-        func match(_ pattern: String) -> [String]? {
-            guard let r = message.range(of: pattern, options: .regularExpression),
-                r == message.startIndex..<message.endIndex
-            else { return nil }
-            let parts = message.components(separatedBy: "'")
-            return parts.count >= 3 ? Array(parts[1...].enumerated().filter { $0.offset % 2 == 0 }.map(\.element)) : nil
+        // The whole message against a template whose `'*'` is any quoted text
+        // without a quote: the quoted texts, or nil.
+        func match(_ template: String) -> [String]? {
+            let parts = message.split(separator: "'", omittingEmptySubsequences: false)
+            let want = template.split(separator: "'", omittingEmptySubsequences: false)
+            guard parts.count == want.count, parts.count >= 3 else { return nil }
+            for (k, w) in want.enumerated() where k % 2 == 0 && parts[k] != w { return nil }
+            return parts.enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
         }
-        if let q = match("^Missing value for '[^']*'$") {
+        if let q = match("Missing value for '*'") {
             return "\(q[0].split(separator: " ").first ?? "") needs a value"
         }
-        if let q = match("^Unknown option '[^']*'$") { return "unknown option `\(q[0])`" }
-        if let q = match("^Unknown option '[^']*'. Did you mean '[^']*'\\?$") {
+        if let q = match("Unknown option '*'") { return "unknown option `\(q[0])`" }
+        if let q = match("Unknown option '*'. Did you mean '*'?") {
             return "unknown option `\(q[0])`; did you mean `\(q[1])`?"
         }
-        if let q = match("^Unexpected argument '[^']*'$") { return "unexpected argument `\(q[0])`" }
+        if let q = match("Unexpected argument '*'") { return "unexpected argument `\(q[0])`" }
         guard let c = message.first else { return message }
         return c.lowercased() + message.dropFirst()
     }

@@ -1,5 +1,6 @@
-import Foundation
+import Dispatch
 import OutboxCore
+import OutboxFoundation
 
 /// asciicast v2, the format `asciinema play` reads: a header line, then one
 /// event a line. Pure: times and bytes are handed in.
@@ -69,7 +70,7 @@ enum Asciicast {
 /// thread; a lock keeps their lines whole and their times in order. Closed by
 /// the main thread once the terminal is restored (which waits for the relay).
 final class CastFile: @unchecked Sendable {
-    private let lock = NSLock()
+    private let queue = DispatchQueue(label: "outbox.cast")
     let path: String
     private var fd: Int32
     private let start = ContinuousClock.now
@@ -126,17 +127,15 @@ final class CastFile: @unchecked Sendable {
 
     private func emit(_ text: String) {
         guard !text.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        write(Asciicast.output(micros: now(), text))
-        events += 1
+        queue.sync {
+            write(Asciicast.output(micros: now(), text))
+            events += 1
+        }
     }
 
     /// The terminal took a new size (on the main thread, before it redraws).
     func resized(width: Int, height: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        write(Asciicast.resize(micros: now(), width: width, height: height))
+        queue.sync { write(Asciicast.resize(micros: now(), width: width, height: height)) }
     }
 
     /// Microseconds since the start, never earlier than the event before.

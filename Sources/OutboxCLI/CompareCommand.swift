@@ -1,7 +1,7 @@
 import ArgumentParser
 import Dispatch
-import Foundation
 import OutboxCore
+import OutboxFoundation
 import OutboxUI
 
 /// `outbox compare FILE... [--profiles P,P,...] [--format text|jsonl|html|svg] [--width N] [--quiet]`:

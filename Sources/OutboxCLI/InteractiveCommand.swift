@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import Dispatch
 import OutboxCore
+import OutboxFoundation
 import OutboxStore
 import OutboxTerminal
 import OutboxUI

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import OutboxFoundation
 
 /// The manual page, docs/outbox.1, made from the declared commands (the same
 /// declarations as help and completions): `outbox help --man > docs/outbox.1`.
@@ -52,32 +52,50 @@ enum Manual {
     /// parser's own description of the command (its help dump).
     static func options(of command: ParsableCommand.Type) -> [String] {
         guard let data = OutboxCommand._dumpHelp().data(using: .utf8),
-            let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-            let tree = root["command"] as? [String: Any],
-            let subs = tree["subcommands"] as? [[String: Any]],
-            let node = subs.first(where: { $0["commandName"] as? String == command.configuration.commandName }),
-            let args = node["arguments"] as? [[String: Any]]
+            let dump = try? JSONDecoder().decode(HelpDump.self, from: data),
+            let node = dump.command.subcommands?.first(where: { $0.commandName == command.configuration.commandName }),
+            let args = node.arguments
         else { return [] }
         var out: [String] = []
-        for a in args where a["shouldDisplay"] as? Bool ?? true {
-            let names = (a["names"] as? [[String: Any]] ?? []).compactMap { n -> String? in
-                guard let name = n["name"] as? String else { return nil }
-                return (n["kind"] as? String == "short" ? "-" : "--") + name
-            }
+        for a in args where a.shouldDisplay ?? true {
+            let names = (a.names ?? []).map { ($0.kind == "short" ? "-" : "--") + $0.name }
             // The help flag is in every command; said once, below.
             if names.contains("--help") { continue }
-            let value = (a["valueName"] as? String).map { "\\fI" + roff($0) + "\\fR" }
+            let value = a.valueName.map { "\\fI" + roff($0) + "\\fR" }
             var tag = names.map { "\\fB" + roff($0) + "\\fR" }.joined(separator: ", ")
-            if a["kind"] as? String == "positional" {
+            if a.kind == "positional" {
                 tag = value ?? ""
-            } else if a["kind"] as? String == "option", let value {
+            } else if a.kind == "option", let value {
                 tag += " " + value
             }
-            if a["isRepeating"] as? Bool == true { tag += " ..." }
-            out += [".TP", tag, roff(a["abstract"] as? String ?? "")]
+            if a.isRepeating == true { tag += " ..." }
+            out += [".TP", tag, roff(a.abstract ?? "")]
         }
         out += [".TP", "\\fB\\-h\\fR, \\fB\\-\\-help\\fR", "this command's help."]
         return out
+    }
+
+    /// What the man page reads of the parser's help dump (`--experimental-dump-help`):
+    /// the subcommands' arguments. Fields it does not name are skipped.
+    struct HelpDump: Decodable {
+        struct Command: Decodable {
+            let commandName: String?
+            let subcommands: [Command]?
+            let arguments: [Argument]?
+        }
+        struct Argument: Decodable {
+            struct Name: Decodable {
+                let kind: String
+                let name: String
+            }
+            let names: [Name]?
+            let valueName: String?
+            let kind: String?
+            let isRepeating: Bool?
+            let shouldDisplay: Bool?
+            let abstract: String?
+        }
+        let command: Command
     }
 
     /// Text paragraphs filled; a paragraph with indented lines (a table) kept as written.
@@ -103,6 +121,6 @@ enum Manual {
     }
 
     static func roff(_ s: String) -> String {
-        s.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        s.replacingEvery("\\", with: "\\e").replacingEvery("-", with: "\\-")
     }
 }

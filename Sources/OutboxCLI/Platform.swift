@@ -161,6 +161,14 @@ extension Platform {
         var st = stat()
         return lstat(path, &st) == 0
     }
+
+    /// The path with every symbolic link, `.` and `..` resolved (`realpath`);
+    /// nil when something on the way does not exist.
+    static func realPath(_ path: String) -> String? {
+        guard let p = realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
+    }
 }
 
 extension Platform {

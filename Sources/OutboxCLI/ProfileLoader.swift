@@ -1,5 +1,6 @@
-import Foundation
+import Dispatch
 import OutboxCore
+import OutboxFoundation
 
 /// Finds profiles for the command line: a built-in by name, a profile file by
 /// path (`./acme.profile`, relative to the scenario file that names it or to
@@ -39,17 +40,19 @@ enum ProfileLoader {
     /// The profile files a resolver read or looked for (`outbox run --watch`
     /// watches them beside the scenarios).
     final class ReadPaths: @unchecked Sendable {
-        private let lock = NSLock()
+        private let queue = DispatchQueue(label: "outbox.profile.paths")
         private var kept: [String] = []
-        var paths: [String] { lock.withLock { kept } }
-        func add(_ path: String) { lock.withLock { if !kept.contains(path) { kept.append(path) } } }
+        var paths: [String] { queue.sync { kept } }
+        func add(_ path: String) { queue.sync { if !kept.contains(path) { kept.append(path) } } }
     }
 
     /// A path made absolute (from the working folder) and standardized: how a
     /// profile file is named in recordings, and the recording's own folder.
+    /// Its real path (links followed, as the file read is the one named), else
+    /// `.` and `..` taken by name.
     static func absolute(_ path: String) -> String {
-        ((path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path) as NSString)
-            .standardizingPath
+        let written = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return Platform.realPath(written) ?? standardized(written)
     }
 
     /// The directory part of a file's path, for resolving paths written in it.
@@ -89,6 +92,23 @@ enum ProfileLoader {
                     + Suggest.hint(word, among: Builtins.all.map(\.name) + users)))
     }
 
+    /// An absolute path without `.` and `..` parts, repeated or trailing slashes:
+    /// `/a/./b//../c/` is `/a/c`, `..` at the root stays at the root. By the
+    /// names alone: a profile's path is the file's real path (symbolic links
+    /// followed, as NSString's `standardizingPath` did), and this only when the
+    /// file went away between reading it and asking.
+    static func standardized(_ absolute: String) -> String {
+        var parts: [Substring] = []
+        for part in absolute.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
     /// Reads and parses one profile file. The failure names the file and line.
     static func load(_ path: String, shown: String, expectedName: String?) -> Result<Profile, Problem> {
         let text: String
@@ -124,12 +144,21 @@ enum ProfileLoader {
         }
     }
 
+    /// A tab, a space of Unicode's Zs or U+200B: what Foundation's `.whitespaces` trims
+    /// (spelled out: U+200B is not Zs, so the scalar properties would miss it).
+    static func isBlank(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
     /// The line of a profile file's `profile` statement (1 when not found).
     static func nameLine(_ text: String) -> Int {
         var n = 0
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             n += 1
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("profile ") { return n }
+            if line.drop(while: { $0.unicodeScalars.allSatisfy(isBlank) }).hasPrefix("profile ") { return n }
         }
         return 1
     }

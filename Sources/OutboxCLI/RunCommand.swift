@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import OutboxCore
+import OutboxFoundation
 import OutboxStore
 import OutboxUI
 

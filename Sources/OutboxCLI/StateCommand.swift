@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import OutboxCore
+import OutboxFoundation
 import OutboxStore
 
 /// `outbox state show|reset [--profile P] [--state-dir DIR] [--format table|jsonl]`

@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import OutboxCore
+import OutboxFoundation
 import OutboxStore
 
 /// `outbox _store-torture --state-dir DIR [--seed N] [--seconds S]`: a hidden

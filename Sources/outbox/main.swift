@@ -1,5 +1,5 @@
-import Foundation
 import OutboxCLI
+import OutboxFoundation
 
 let status = CLI.start(Array(CommandLine.arguments.dropFirst()))
 exit(status)

@@ -119,6 +119,48 @@ final class PlatformCheckTests: XCTestCase {
         XCTAssertEqual(status, 1)
     }
 
+    /// Foundation comes through OutboxFoundation alone (issue 16): a product file
+    /// importing full Foundation would link ICU back in (34 MB), one importing
+    /// FoundationEssentials would not build on macOS.
+    func test_aFoundationImport_outsideOutboxFoundation_fails_andItsOwnFileMayHoldIt() throws {
+        let root = tempFolder()
+        try write(
+            """
+            import Foundation
+            @preconcurrency import FoundationEssentials
+            import FoundationXML
+            #if canImport(FoundationEssentials)
+            #endif
+            // import Foundation
+            let s = "import Foundation", t = FoundationEssentialsLike.x
+            import OutboxFoundation
+            """, to: root + "/Sources/OutboxCLI/X.swift")
+        try write(
+            """
+            #if canImport(FoundationEssentials)
+                @_exported import FoundationEssentials
+                #if canImport(Glibc)
+                    @_exported import Glibc
+                #endif
+            #else
+                @_exported import Foundation
+            #endif
+            """, to: root + "/Sources/OutboxFoundation/FoundationPlatform.swift")
+        let (status, out, err) = try check(root)
+        XCTAssertEqual(err, "")
+        let why = ": Foundation imported outside OutboxFoundation (full Foundation brings ICU; Essentials alone is not on macOS)"
+        XCTAssertEqual(
+            out.split(separator: "\n").map(String.init),
+            [
+                "Sources/OutboxCLI/X.swift:1: `import Foundation`" + why + Self.tail,
+                "Sources/OutboxCLI/X.swift:2: `import FoundationEssentials`" + why + Self.tail,
+                "Sources/OutboxCLI/X.swift:3: `import FoundationXML`" + why + Self.tail,
+                "Sources/OutboxCLI/X.swift:4: `canImport(FoundationEssentials)`: a platform branch outside the platform files"
+                    + Self.tail,
+            ])
+        XCTAssertEqual(status, 1)
+    }
+
     func test_noRoot_isAUsageProblem() throws {
         let (status, out, err) = try check(tempFolder())
         XCTAssertEqual(out, "")
