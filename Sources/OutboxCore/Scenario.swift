@@ -1094,7 +1094,8 @@ public enum ActionSyntax {
         guard args.count == 2 else {
             return .failure(
                 Problem(
-                    (args.count < 2 ? "bad network flap: missing the \(args.isEmpty ? "up and down times" : "down time"), "
+                    (args.count < 2
+                        ? "bad network flap: missing the \(args.isEmpty ? "up and down times" : "down time"), "
                         : "bad network flap: too many words, ") + form))
         }
         var times: [Millis] = []

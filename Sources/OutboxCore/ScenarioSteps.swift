@@ -127,9 +127,12 @@ struct ByteLexer {
                 if escape {
                     escape = false
                     // `\t`, `\x1b`, `\u{9b}`, ...: see `QuotedEscape`.
-                    if let (scalar, used) = QuotedEscape.decode(UInt32(ch), next: { k in
-                        i + 1 + k < line.count ? UInt32(line[i + 1 + k]) : nil
-                    }) {
+                    if let (scalar, used) = QuotedEscape.decode(
+                        UInt32(ch),
+                        next: { k in
+                            i + 1 + k < line.count ? UInt32(line[i + 1 + k]) : nil
+                        })
+                    {
                         bytes.append(contentsOf: String(scalar).utf8)
                         i += used
                     } else {

@@ -120,7 +120,10 @@ public enum AppView {
             [(" OUTBOX ", .headerAccent), ((m.isComparing ? "compare" : s.profile.rawValue) + " ", .header)],
             clock,
             [
-                (" net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s), s.online ? .online : .offline)
+                (
+                    " net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s),
+                    s.online ? .online : .offline
+                )
             ],
         ]
         if m.isComparing {
