@@ -19,8 +19,20 @@ public final class Console {
     /// True when the failure was a reader going away (EPIPE), which is not reported.
     public private(set) var readerGone = false
 
-    /// A console that writes to the process's stdout and stderr.
-    public static func standard() -> Console { Console(capture: false) }
+    /// Set when stdout or stderr was closed when the process started: it is
+    /// /dev/null now (`Platform.fillClosedStandardDescriptors`), and a write to it
+    /// fails as a write to a closed descriptor did, so output lost is still said
+    /// (exit 1, and one line on stderr when only stdout was closed).
+    private var outClosed = false, errClosed = false
+
+    /// A console that writes to the process's stdout and stderr; `closed`: the
+    /// descriptors that were closed at start-up.
+    public static func standard(closed: Set<Int32> = []) -> Console {
+        let c = Console(capture: false)
+        c.outClosed = closed.contains(1)
+        c.errClosed = closed.contains(2)
+        return c
+    }
     /// A console that keeps what is written, for tests.
     public static func capturing() -> Console { Console(capture: true) }
     /// A console that writes to these descriptors (tests of failed writes).
@@ -56,6 +68,7 @@ public final class Console {
         }
         flush()
         guard writeFailure == nil else { return }
+        if errClosed { return failed(.other("it was closed"), stream: "standard error") }
         if let f = Platform.write(errFD, Array((safe + "\n").utf8)) { failed(f, stream: "standard error") }
     }
 
@@ -64,6 +77,7 @@ public final class Console {
         let bytes = Array(out.utf8)
         out = ""
         guard writeFailure == nil else { return }
+        if outClosed { return failed(.other("it was closed"), stream: "standard output") }
         if let f = Platform.write(outFD, bytes) { failed(f, stream: "standard output") }
     }
 
@@ -74,7 +88,7 @@ public final class Console {
             writeFailure = "the reader of \(stream) went away"
         case .other(let why):
             writeFailure = "cannot write to \(stream): \(why)"
-            if stream == "standard output" {
+            if stream == "standard output" && !errClosed {
                 // One line on whatever still works; if stderr fails too, there is nowhere left.
                 _ = Platform.write(errFD, Array("outbox: \(writeFailure!)\n".utf8))
             }
@@ -96,8 +110,10 @@ public enum CLI {
     /// Runs the command line and returns the exit status.
     /// The process's entry point: the real stdout and stderr, broken pipes as errors.
     public static func start(_ args: [String]) -> Int32 {
+        // First of all: a closed stdout must not become the lock file's descriptor.
+        let closed = Platform.fillClosedStandardDescriptors()
         Platform.ignoreBrokenPipes()
-        return main(args, console: .standard())
+        return main(args, console: .standard(closed: closed))
     }
 
     public static func main(_ args: [String], console: Console) -> Int32 {

@@ -170,7 +170,7 @@ struct CompareCommand: OutboxSubcommand {
         var bad = false
         for f in files {
             let text: String
-            switch RunCommand.readText(f) {
+            switch RunCommand.readText(f, streams: true) {
             case .success(let t): text = t
             case .failure(let why):
                 console.error(RunCommand.unreadable(f, why))

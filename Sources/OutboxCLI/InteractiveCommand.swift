@@ -268,7 +268,7 @@ struct InteractiveCommand: OutboxSubcommand {
         // A file to play is read and parsed first: bad input exits 2 before the terminal is touched.
         var played: [Scenario]?
         if let path = o.play {
-            switch loadScenario(path) {
+            switch loadScenario(path, streams: true) {
             case .success(let sc): played = sc
             case .failure(let f):
                 for e in f.lines { console.error(e) }
@@ -385,9 +385,12 @@ struct InteractiveCommand: OutboxSubcommand {
     /// is the lines `outbox run` would print (FILE:LINE: what was wrong). A file
     /// with a `compare` line is also parsed for each of its profiles, as `outbox
     /// compare FILE` plays it: one scenario per column.
-    static func loadScenario(_ path: String) -> Result<[Scenario], LoadFailure> {
+    /// `streams`: the file is named on the command line (`--play <(...)`), so a
+    /// pipe is read too; `:play` takes a regular file only, as a frozen screen
+    /// cannot be got out of.
+    static func loadScenario(_ path: String, streams: Bool = false) -> Result<[Scenario], LoadFailure> {
         let text: String
-        switch RunCommand.readText(path) {
+        switch RunCommand.readText(path, streams: streams) {
         case .success(let t): text = t
         case .failure(let why):
             return .failure(LoadFailure(lines: [RunCommand.unreadable(path, why)]))
@@ -687,7 +690,7 @@ struct InteractiveCommand: OutboxSubcommand {
         /// `export(to:replace:)` on a model: the tests call it.
         static func export(_ model: inout AppModel, to given: String, replace: Bool) {
             var path = given
-            if path == "~" || path.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            if path == "~" || path.hasPrefix("~/"), let home = Platform.homeFolder() {
                 path = home + path.dropFirst()
             }
             let shownPath = shown(given)

@@ -35,6 +35,25 @@ enum Platform {
         return nil
     }
 
+    /// Opens /dev/null on each of descriptors 0, 1 and 2 that is closed
+    /// (`outbox run ... >&-`), so that no file Outbox opens later (the device's
+    /// lock, a recording) takes the number and gets the output meant for it.
+    /// Returns the ones that were closed: writes meant for them fail as writes to
+    /// a closed descriptor do (`Console`).
+    static func fillClosedStandardDescriptors() -> Set<Int32> {
+        var closed = Set<Int32>()
+        for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            closed.insert(fd)
+            let null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+            // Lower ones are open by now, so open gives `fd` itself; else moved there.
+            if null >= 0 && null != fd {
+                _ = dup2(null, fd)
+                _ = close(null)
+            }
+        }
+        return closed
+    }
+
     /// Writes to a closed pipe fail with EPIPE instead of killing the process.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
@@ -74,13 +93,34 @@ enum Platform {
 
     /// Reads a whole file of at most `limit` bytes. A directory, a file past the
     /// limit and any error of the system are failures that say what was wrong.
-    static func readFile(_ path: String, limit: Int) -> Result<[UInt8], ReadFailure> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+    /// Only a regular file is read: a FIFO, a terminal (`/dev/tty`), a device or
+    /// a socket is refused at once by what it is (`it is a FIFO, expected a
+    /// regular file`), never opened in a way that waits, so a path named inside a
+    /// file or in an option cannot hang Outbox. `streams` lets a pipe or a
+    /// terminal be read as a stream, blocking as `cat` would: only for a
+    /// scenario file named on the command line (`outbox run <(...)`, `/dev/stdin`).
+    static func readFile(_ path: String, limit: Int, streams: Bool = false) -> Result<[UInt8], ReadFailure> {
+        readStamped(path, limit: limit, streams: streams).map(\.bytes)
+    }
+
+    /// `readFile`, with the stamp of the file read (from the descriptor it was
+    /// read through, after the read): `run --update` replaces the file only if
+    /// it is still this one.
+    static func readStamped(_ path: String, limit: Int, streams: Bool = false) -> Result<
+        (bytes: [UInt8], stamp: FileStamp), ReadFailure
+    > {
+        // Looked at before it is opened: opening a device may itself do something.
+        var before = stat()
+        guard stat(path, &before) == 0 else { return .failure(ReadFailure(message: errorText(errno))) }
+        if let refusal = readRefusal(before.st_mode, streams: streams) { return .failure(refusal) }
+        // O_NONBLOCK: a FIFO put at the path since the look is opened without waiting for a writer.
+        let stream = (before.st_mode & S_IFMT) != S_IFREG
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (stream ? 0 : O_NONBLOCK))
         guard fd >= 0 else { return .failure(ReadFailure(message: errorText(errno))) }
         defer { close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0 else { return .failure(ReadFailure(message: errorText(errno))) }
-        if (st.st_mode & S_IFMT) == S_IFDIR { return .failure(ReadFailure(message: "it is a directory")) }
+        if let refusal = readRefusal(st.st_mode, streams: streams) { return .failure(refusal) }
         var out: [UInt8] = []
         if (st.st_mode & S_IFMT) == S_IFREG {
             out.reserveCapacity(min(Int(st.st_size), limit) + 1)
@@ -99,7 +139,41 @@ enum Platform {
             }
             out.append(contentsOf: chunk[0..<n])
         }
-        return .success(out)
+        var after = stat()
+        guard fstat(fd, &after) == 0 else { return .failure(ReadFailure(message: errorText(errno))) }
+        return .success((out, stamp(of: after)))
+    }
+
+    /// Why a file of this type is not read, or nil (a regular file; with
+    /// `streams`, a FIFO or a terminal too).
+    private static func readRefusal(_ mode: mode_t, streams: Bool) -> ReadFailure? {
+        switch mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return ReadFailure(message: "it is a directory")
+        case S_IFIFO, S_IFCHR:
+            if streams { return nil }
+            return ReadFailure(message: "it is \(kind(mode)), expected a regular file")
+        default: return ReadFailure(message: "it is \(kind(mode)), expected a regular file")
+        }
+    }
+
+    /// What a file of this mode is, for messages: "a FIFO", "a character device" ...
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: return "a regular file"
+        case S_IFDIR: return "a directory"
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Makes a FIFO (tests of the refusals above); 0 or the errno.
+    static func makeFIFO(_ path: String) -> Int32 {
+        mkfifo(path, 0o644) == 0 ? 0 : errno
     }
 }
 
@@ -156,6 +230,18 @@ extension Platform {
 }
 
 extension Platform {
+    /// This user's home folder, for `~/` in a profile path, the user profiles
+    /// folder and an export's path: HOME when it is an absolute path, else the
+    /// user database's (`getpwuid`), as the state directory's default is found
+    /// (a relative HOME would move with the working folder, an empty one would be
+    /// the root); nil when neither is an absolute path.
+    static func homeFolder() -> String? {
+        if let h = getenv("HOME").map({ String(cString: $0) }), h.hasPrefix("/") { return h }
+        guard let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir else { return nil }
+        let home = String(cString: dir)
+        return home.hasPrefix("/") ? home : nil
+    }
+
     /// Whether anything (a file, a directory, a link, even a broken one) is at `path`.
     static func exists(_ path: String) -> Bool {
         var st = stat()
@@ -181,6 +267,10 @@ extension Platform {
     static func stamp(_ path: String) -> FileStamp? {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
+        return stamp(of: st)
+    }
+
+    static func stamp(of st: stat) -> FileStamp {
         #if canImport(Darwin)
             let (s, ns) = (Int64(st.st_mtimespec.tv_sec), Int64(st.st_mtimespec.tv_nsec))
         #else
@@ -309,40 +399,208 @@ extension Platform {
 }
 
 extension Platform {
-    /// Replaces a file's contents whole or not at all: the bytes go to a new
-    /// file beside it (given the old one's permission bits), which is then
-    /// renamed over it. A symbolic link is followed: the file it names is
-    /// replaced and the link stays. Returns why it failed, or nil.
+    /// Replaces a file's contents whole or not at all: `prepareReplace`, then
+    /// `landReplace`. Returns why it failed, or nil.
     static func replaceAtomically(_ path: String, with bytes: [UInt8]) -> String? {
-        guard let resolved = realpath(path, nil) else { return errorText(errno) }
+        switch prepareReplace(path, with: bytes, unless: nil) {
+        case .failure(let why): return why.message
+        case .success(let pending):
+            if let why = landReplace(pending) {
+                discardReplace(pending)
+                return why
+            }
+            return nil
+        }
+    }
+
+    /// What a file held when it was read: `run --update` replaces it only if it
+    /// still holds it.
+    struct ReadContents {
+        let bytes: [UInt8]
+        let stamp: FileStamp
+    }
+
+    /// Why a file is not replaced.
+    struct ReplaceFailure: Error, Equatable {
+        let message: String
+        init(_ message: String) { self.message = message }
+    }
+
+    /// A replacement ready to land: the new bytes whole in a temporary file
+    /// beside the target, with its owner and mode.
+    struct PendingReplace {
+        /// The file replaced (a symbolic link followed) and the temporary.
+        let target: String, temp: String
+        let expected: ReadContents?
+        /// Temporaries of earlier updates that were killed, removed on the way.
+        let removedStale: [String]
+    }
+
+    /// Checks a file may be replaced and writes its new bytes beside it: the
+    /// first half of an update that is whole or not at all, for several files
+    /// together (every file prepared before any is renamed). A symbolic link is
+    /// followed: the file it names is replaced and the link stays. Refused, with
+    /// why (nothing left behind):
+    /// - a file that changed since it was read (`expected`: its stamp, then its bytes);
+    /// - a file with other names (hard links), which a rename would leave with the old text;
+    /// - a read-only file: judged by its mode bits for this user's class (owner,
+    ///   group, others; root as the owner, since the kernel lets root write
+    ///   anything), then by `access` (a read-only file system, an ACL);
+    /// - a file whose owner and group the new file cannot be given (`fchown`).
+    /// The temporary is `.NAME.update-PID`, mode 0600 until it is whole; one
+    /// left by a killed update (its pid gone) is removed first.
+    static func prepareReplace(_ path: String, with bytes: [UInt8], unless expected: ReadContents?) -> Result<
+        PendingReplace, ReplaceFailure
+    > {
+        guard let resolved = realpath(path, nil) else { return .failure(ReplaceFailure(errorText(errno))) }
         let target = String(cString: resolved)
         free(resolved)
         var st = stat()
-        guard stat(target, &st) == 0 else { return errorText(errno) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return "it is not a regular file" }
+        guard stat(target, &st) == 0 else { return .failure(ReplaceFailure(errorText(errno))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(ReplaceFailure("it is \(kind(st.st_mode)), expected a regular file")) }
+        if let expected, let why = changed(target, since: expected) { return .failure(ReplaceFailure(why)) }
+        if st.st_nlink > 1 {
+            return .failure(
+                ReplaceFailure(
+                    "it has \(st.st_nlink) names (hard links), and the others would keep the old text; "
+                        + "expected a file with one name (update a copy, or edit it by hand)"))
+        }
+        if let why = readOnly(target, st) { return .failure(ReplaceFailure(why)) }
         let slash = target.lastIndex(of: "/")
         let dir = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        let temp = dir + "." + name + ".update-\(getpid())"
+        let prefix = "." + name + ".update-"
+        let stale = removeStaleTemporaries(in: dir, prefix: prefix)
+        let temp = dir + prefix + "\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return "cannot make \(temp): " + errorText(errno) }
+        guard fd >= 0 else { return .failure(ReplaceFailure("cannot make \(temp): " + errorText(errno))) }
         var failure: String?
+        var made = stat()
         if let why = write(fd, bytes) {
             if case .other(let text) = why {
                 failure = "cannot write \(temp): " + text
             } else {
                 failure = "cannot write \(temp)"
             }
+        } else if fstat(fd, &made) != 0 {
+            failure = "cannot write \(temp): " + errorText(errno)
+        } else if (made.st_uid != st.st_uid || made.st_gid != st.st_gid) && fchown(fd, st.st_uid, st.st_gid) != 0 {
+            // Before the mode: a change of owner may clear set-id bits.
+            failure =
+                "cannot give the new file its owner and group (uid \(st.st_uid), gid \(st.st_gid)): "
+                + errorText(errno) + "; expected a file this user owns (or update it as its owner)"
         } else if fchmod(fd, st.st_mode & 0o7777) != 0 {
             failure = "cannot give \(temp) the file's permissions: " + errorText(errno)
         } else if fsync(fd) != 0 {
             failure = "cannot write \(temp): " + errorText(errno)
         }
         close(fd)
-        if failure == nil && rename(temp, target) != 0 {
-            failure = "cannot rename \(temp) over it: " + errorText(errno)
+        if let failure {
+            unlink(temp)
+            return .failure(ReplaceFailure(failure))
         }
-        if failure != nil { unlink(temp) }
-        return failure
+        return .success(PendingReplace(target: target, temp: temp, expected: expected, removedStale: stale))
+    }
+
+    /// Renames a prepared temporary over its file, once more making sure the
+    /// file still holds what was read. Why it failed, or nil; on a failure the
+    /// temporary is still there, for `discardReplace`.
+    static func landReplace(_ p: PendingReplace) -> String? {
+        if let expected = p.expected, let why = changed(p.target, since: expected) { return why }
+        if rename(p.temp, p.target) != 0 { return "cannot rename \(p.temp) over it: " + errorText(errno) }
+        return nil
+    }
+
+    /// Whether a prepared file still holds what was read: its stamp, then its bytes; why not, or nil.
+    static func stillAsRead(_ p: PendingReplace) -> String? {
+        p.expected.flatMap { changed(p.target, since: $0) }
+    }
+
+    /// Removes a prepared temporary that will not be renamed.
+    static func discardReplace(_ p: PendingReplace) {
+        unlink(p.temp)
+    }
+
+    /// Why `path` no longer holds what was read (another file at the path, or
+    /// the same one with another size, time or bytes), or nil.
+    private static func changed(_ path: String, since expected: ReadContents) -> String? {
+        let message = "it changed on disk while the run played (saved by an editor, or another update?); "
+            + "expected the file as it was read: run --update again"
+        guard let now = stamp(path), now == expected.stamp else { return message }
+        // The time may not move for a quick write (a coarse clock): the bytes decide too.
+        guard case .success(let again) = readFile(path, limit: expected.bytes.count + 1), again == expected.bytes
+        else { return message }
+        return nil
+    }
+
+    /// Why this user may not write the file, or nil. The mode bits of the
+    /// class the user is in decide first (root is judged as the owner: the
+    /// kernel would let root write a 0444 file, which its owner made read-only);
+    /// then `access`, for what the bits do not show.
+    private static func readOnly(_ path: String, _ st: stat) -> String? {
+        let uid = geteuid()
+        let bit: mode_t
+        if uid == 0 || uid == st.st_uid {
+            bit = S_IWUSR
+        } else if isMember(of: st.st_gid) {
+            bit = S_IWGRP
+        } else {
+            bit = S_IWOTH
+        }
+        let mode = String(st.st_mode & 0o7777, radix: 8)
+        let shown = String(repeating: "0", count: max(0, 4 - mode.count)) + mode
+        if st.st_mode & bit == 0 {
+            return "it is read-only (mode \(shown)); expected a file you may write: make it writable first (chmod u+w), or edit it by hand"
+        }
+        if faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0 {
+            let e = errno
+            if e == EROFS { return "it is on a read-only file system" }
+            return "it is read-only for this user (" + errorText(e) + ")"
+        }
+        return nil
+    }
+
+    private static func isMember(of gid: gid_t) -> Bool {
+        if getegid() == gid { return true }
+        let n = getgroups(0, nil)
+        guard n > 0 else { return false }
+        var groups = [gid_t](repeating: 0, count: Int(n))
+        let got = getgroups(n, &groups)
+        return got > 0 && groups.prefix(Int(got)).contains(gid)
+    }
+
+    /// Removes `PREFIX<pid>` files in `dir` whose process is gone (`kill(pid, 0)`
+    /// says no such process): temporaries of updates killed before their rename.
+    /// A pid still alive, another user's or on another host is left alone.
+    /// Returns the paths removed.
+    private static func removeStaleTemporaries(in dir: String, prefix: String) -> [String] {
+        var removed: [String] = []
+        for name in names(in: dir.isEmpty ? "." : dir) where name.hasPrefix(prefix) {
+            let digits = name.dropFirst(prefix.count)
+            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
+                let pid = Int32(digits), pid > 0
+            else { continue }
+            // This process's own may be another file's of this update (a link and its target).
+            guard pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let path = dir + name
+            var st = stat()
+            guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
+            if unlink(path) == 0 { removed.append(path) }
+        }
+        return removed
+    }
+
+    /// The names in a folder (`.` and `..` left out); none when it cannot be read.
+    static func names(in dir: String) -> [String] {
+        guard let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var out: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { out.append(name) }
+        }
+        return out
     }
 }

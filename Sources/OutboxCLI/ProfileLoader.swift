@@ -11,13 +11,14 @@ enum ProfileLoader {
     /// The most bytes a profile file may hold.
     static let maxFileBytes = 1 << 20
 
-    /// The user folder, or nil when neither XDG_CONFIG_HOME nor HOME is an
-    /// absolute path (a relative one would move with the working folder).
+    /// The user folder: under XDG_CONFIG_HOME when it is an absolute path, else
+    /// under the home folder (`Platform.homeFolder`: an absolute HOME, else the
+    /// user database's, as for the state directory; a relative one would move
+    /// with the working folder); nil when there is none.
     static var userFolder: String? {
         let env = ProcessInfo.processInfo.environment
         if let x = env["XDG_CONFIG_HOME"], x.hasPrefix("/") { return x + "/outbox/profiles" }
-        if let h = env["HOME"], h.hasPrefix("/") { return h + "/.config/outbox/profiles" }
-        return nil
+        return Platform.homeFolder().map { $0 + "/.config/outbox/profiles" }
     }
 
     /// The names of the profiles in the user folder, sorted.
@@ -38,12 +39,23 @@ enum ProfileLoader {
     }
 
     /// The profile files a resolver read or looked for (`outbox run --watch`
-    /// watches them beside the scenarios).
+    /// watches them beside the scenarios), each with its stamp from just before
+    /// its first read: a save while the run plays differs from it, so the watch
+    /// plays again (a stamp taken after the run would be of the saved file).
     final class ReadPaths: @unchecked Sendable {
         private let queue = DispatchQueue(label: "outbox.profile.paths")
         private var kept: [String] = []
+        private var stamps: [String: Platform.FileStamp?] = [:]
         var paths: [String] { queue.sync { kept } }
-        func add(_ path: String) { queue.sync { if !kept.contains(path) { kept.append(path) } } }
+        /// The stamp `path` had when it was first read (nil: nothing was there).
+        func stamp(_ path: String) -> Platform.FileStamp? { queue.sync { stamps[path] ?? nil } }
+        func add(_ path: String) {
+            queue.sync {
+                guard !kept.contains(path) else { return }
+                kept.append(path)
+                stamps[path] = Platform.stamp(path)
+            }
+        }
     }
 
     /// A path made absolute (from the working folder) and standardized: how a
@@ -67,13 +79,25 @@ enum ProfileLoader {
         if let p = Builtins.named(word) { return .success(p) }
         if isPath(word) {
             var path = word
-            if word.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] {
+            var looked: String?
+            if word.hasPrefix("~/") {
+                // The home folder as the user folder and the state directory find it.
+                guard let home = Platform.homeFolder() else {
+                    let h = ProcessInfo.processInfo.environment["HOME"]
+                    return .failure(
+                        Problem(
+                            "\(SafeText.escaped(word, max: 200)): cannot read the profile file: no home folder for `~/` (HOME is "
+                                + (h.map { $0.isEmpty ? "empty" : "`\(SafeText.escaped($0, max: 100))`, not an absolute path" }
+                                    ?? "not set")
+                                + ", and the user database gives none); expected an absolute HOME, or the profile's full path"))
+                }
                 path = home + word.dropFirst()
+                looked = path
             } else if !word.hasPrefix("/"), let dir = directory {
                 path = dir + "/" + word
             }
             noting?.add(path)
-            return load(path, shown: word, expectedName: nil)
+            return load(path, shown: word, expectedName: nil, looked: looked)
         }
         if Profile.isName(word), let dir = userFolder {
             let path = dir + "/" + word + ".profile"
@@ -110,11 +134,18 @@ enum ProfileLoader {
     }
 
     /// Reads and parses one profile file. The failure names the file and line.
-    static func load(_ path: String, shown: String, expectedName: String?) -> Result<Profile, Problem> {
+    /// `looked`: the path it stands for, when `shown` does not say it (`~/x.profile`).
+    /// Only a regular file is read: a FIFO, a terminal or a device is refused
+    /// at once (`Platform.readFile`), wherever the path was named.
+    static func load(_ path: String, shown: String, expectedName: String?, looked: String? = nil) -> Result<
+        Profile, Problem
+    > {
         let text: String
         switch Platform.readFile(path, limit: maxFileBytes) {
         case .failure(let f):
-            return .failure(Problem("\(SafeText.escaped(shown, max: 200)): cannot read the profile file: \(f.message)"))
+            let at = looked.map { " " + SafeText.escaped($0, max: 200) } ?? ""
+            return .failure(
+                Problem("\(SafeText.escaped(shown, max: 200)): cannot read the profile file\(at): \(f.message)"))
         case .success(let bytes):
             guard RunCommand.isUTF8(bytes[...]) else {
                 return .failure(Problem("\(SafeText.escaped(shown, max: 200)): the profile file is not UTF-8 text"))

@@ -163,7 +163,7 @@ struct RunCommand: OutboxSubcommand {
         var bad = false
         for f in files {
             let text: String
-            switch Self.readText(f) {
+            switch Self.readText(f, streams: true) {
             case .success(let t): text = t
             case .failure(let why):
                 console.error(RunCommand.unreadable(f, why))
@@ -313,12 +313,22 @@ struct RunCommand: OutboxSubcommand {
     static let maxFileBytes = 256 << 20
 
     /// A scenario file's text; a failure says what was wrong (no such file, a
-    /// directory, too large, not UTF-8 and where).
-    static func readText(_ path: String) -> Result<String, Platform.ReadFailure> {
-        switch Platform.readFile(path, limit: maxFileBytes) {
+    /// directory, too large, not UTF-8 and where, a FIFO or a device). `streams`:
+    /// a pipe or a terminal is read too, as `cat` would, for a file named on the
+    /// command line (`outbox run <(...)`, `/dev/stdin`); elsewhere (`:play`) only
+    /// a regular file is, so nothing waits on a FIFO (docs/reliability.md).
+    static func readText(_ path: String, streams: Bool = false) -> Result<String, Platform.ReadFailure> {
+        readContents(path, streams: streams).map { String(decoding: $0.bytes, as: UTF8.self) }
+    }
+
+    /// `readText`'s bytes (UTF-8 text) and the stamp of the file they were read from (`--update`).
+    static func readContents(_ path: String, streams: Bool = false) -> Result<
+        Platform.ReadContents, Platform.ReadFailure
+    > {
+        switch Platform.readStamped(path, limit: maxFileBytes, streams: streams) {
         case .failure(let f): return .failure(f)
-        case .success(let bytes):
-            if isUTF8(bytes[...]) { return .success(String(decoding: bytes, as: UTF8.self)) }
+        case .success(let (bytes, stamp)):
+            if isUTF8(bytes[...]) { return .success(Platform.ReadContents(bytes: bytes, stamp: stamp)) }
             // Name the first line that is not UTF-8.
             var line = 1, start = 0
             for (i, b) in bytes.enumerated() where b == 10 {
@@ -352,10 +362,21 @@ enum Watch {
     /// process as it ends any command (the shell sees 130). Bad input is printed
     /// and the watch goes on: the next save may fix it. Returns only when the
     /// console cannot be written (1).
+    ///
+    /// `wait` stands in for the watcher in tests: given the paths and the
+    /// stamps they had when read, it returns once one may differ, or false to
+    /// end the loop (with the last run's status).
     static func loop(
-        files: [String], command: String, console: Console, play: (ProfileLoader.ReadPaths) -> Int32
+        files: [String], command: String, console: Console,
+        wait: ((_ paths: [String], _ seen: [Platform.FileStamp?]) -> Bool)? = nil,
+        play: (ProfileLoader.ReadPaths) -> Int32
     ) -> Int32 {
         let watcher = Platform.FileWatcher()
+        let wait =
+            wait ?? { paths, seen in
+                watcher.wait(for: paths, seen: seen)
+                return true
+            }
         var first = true
         while true {
             // Stamped before they are read: a save during the run is a change.
@@ -373,7 +394,8 @@ enum Watch {
                 + (profiles.isEmpty ? "" : " and \(profiles.count) profile file" + (profiles.count == 1 ? "" : "s"))
             console.error("\(command): \(what) (status \(status)); watching \(watched) for changes, Ctrl-C ends")
             if console.failed { return 1 }
-            watcher.wait(for: files + profiles, seen: stamps + profiles.map(Platform.stamp))
+            // The profiles as they were when read: a save during the run is a change too.
+            guard wait(files + profiles, stamps + profiles.map(noted.stamp)) else { return status }
         }
     }
 }

@@ -86,9 +86,16 @@ enum StorePlatform {
 
     /// Opens (creating it when missing) a lock file for writing, never through a
     /// symbolic link, never truncating, without blocking on a FIFO.
+    /// Never on descriptors 0 to 2 (a process started with stdout closed): a
+    /// write meant for stdout must not land in it, so it is moved to 3 or above.
     static func openLockFile(_ path: String) -> (fd: Int32, errno: Int32) {
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o644)
-        return (fd, fd >= 0 ? 0 : errno)
+        guard fd >= 0 else { return (fd, errno) }
+        guard fd <= 2 else { return (fd, 0) }
+        let high = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+        let e = errno
+        _ = closeFD(fd)
+        return (high, high >= 0 ? 0 : e)
     }
 
     /// Opens a file to read it, never through a symbolic link.
