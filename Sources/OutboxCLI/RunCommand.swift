@@ -306,7 +306,9 @@ struct RunCommand: OutboxSubcommand {
 
     /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).
     static func unreadable(_ path: String, _ why: Platform.ReadFailure) -> String {
-        "\(path):\(why.line): cannot read the file: \(why.message); expected a readable scenario file"
+        // A refusal that says what it expected ("it is a FIFO, expected a regular file") needs no second.
+        "\(path):\(why.line): cannot read the file: \(why.message)"
+            + (why.message.contains(", expected ") ? "" : "; expected a readable scenario file")
     }
 
     /// The most bytes a scenario file may hold (docs/reliability.md).

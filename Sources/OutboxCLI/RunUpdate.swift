@@ -99,20 +99,22 @@ extension RunCommand {
         // Every new text written beside its file and checked before any is renamed.
         var pending: [(index: Int, replace: Platform.PendingReplace)] = []
         var refusals: [String] = []
+        var targets: [String: String] = [:]
         for (i, f) in found.enumerated() {
             guard let updated = f.updated else { continue }
+            if let real = Platform.realPath(f.file) {
+                if let other = targets[real] {
+                    refusals.append(
+                        SafeText.line(
+                            "\(f.file): cannot update the file: it is \(other) by another name; expected each file once"))
+                    continue
+                }
+                targets[real] = f.file
+            }
             switch Platform.prepareReplace(f.file, with: Array(updated.utf8), unless: f.read) {
             case .failure(let why):
                 refusals.append("\(SafeText.escaped(f.file, max: 200)): cannot update the file: \(why.message)")
-            case .success(let p):
-                if let other = pending.first(where: { $0.replace.target == p.target }) {
-                    refusals.append(
-                        SafeText.line(
-                            "\(f.file): cannot update the file: it is \(found[other.index].file) by another name; expected each file once"))
-                    Platform.discardReplace(p)
-                } else {
-                    pending.append((i, p))
-                }
+            case .success(let p): pending.append((i, p))
             }
         }
         // Once more, all of them, just before the renames: a save during the writes is seen too.
