@@ -414,19 +414,23 @@ struct InteractiveCommand: OutboxSubcommand {
         // message that cannot be shown must not end in a crash.
         console.flush()
         if let msg = outcome.message { Terminal.writeError(msg + "\n") }
+        // A recording or cast that stopped (a full disk) is a failed write: exit 1, as for stdout.
+        var status = outcome.status
         if var r = loop.recording {
             r.close()
             Terminal.writeError(recordedLine(r, loop.model) + "\n")
+            if r.failure != nil && status == 0 { status = 1 }
         }
         if let c = cast {
             c.close()
             Terminal.writeError(c.summary + "\n")
+            if c.failure != nil && status == 0 { status = 1 }
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
         // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so
         // that one exits 131 instead.
         if outcome.signal != 0 && outcome.signal != SIGQUIT { Terminal.die(of: outcome.signal) }
-        return outcome.status
+        return status
     }
 
     /// A scenario file to play: read and parsed as `outbox run` does; a failure

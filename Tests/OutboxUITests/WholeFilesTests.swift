@@ -171,6 +171,10 @@ final class WholeFilesTests: XCTestCase {
         XCTAssertEqual(
             s.model.message?.text, "recording stopped: nothing was recorded: cannot write \(rec): \(full)")
         XCTAssertTrue(s.screen().lines[0].hasPrefix(" OUTBOX ios │ recording stopped │ 00:00:00."), s.screen().lines[0])
+        s.model.isRecording = true
+        s.type("E")
+        XCTAssertEqual(s.model.message?.text, "E pins nothing: the recording stopped (its file could not be written)")
+        XCTAssertFalse(s.model.recorded.contains { $0.hasPrefix("expect ") })
         s.type("tjj")
         s.model.message = nil  // the loop's timer took it
         s.wait(5000)
