@@ -35,9 +35,12 @@ enum Platform {
         return nil
     }
 
-    /// Writes to a closed pipe fail with EPIPE instead of killing the process.
+    /// Writes to a closed pipe fail with EPIPE instead of killing the process;
+    /// and writes past a file size limit (`ulimit -f`) fail with EFBIG instead
+    /// of SIGXFSZ killing it with the terminal still raw: a full disk's path.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// The C library's text for an errno value, e.g. "No space left on device".
