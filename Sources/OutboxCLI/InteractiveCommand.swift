@@ -605,7 +605,7 @@ struct InteractiveCommand: OutboxSubcommand {
             while true {
                 if !model.castStopped, let why = cast?.stopped {
                     model.castStopped = true
-                    model.message = ("cast stopped: cannot write \(cast?.path ?? ""): " + why, true)
+                    model.message = ("cast stopped: cannot write \(shown(cast?.path ?? "")): " + why, true)
                     dirty = true
                 }
                 if let why = model.sim.store.failure {
