@@ -69,44 +69,58 @@ enum Asciicast {
 /// Output comes from the terminal's relay thread, resizes from the main
 /// thread; a lock keeps their lines whole and their times in order. Closed by
 /// the main thread once the terminal is restored (which waits for the relay).
+///
+/// Each event is one line appended whole or not at all (`Platform.appendWhole`):
+/// on a full disk the file is cut back to its last whole line and the cast stops
+/// there, `events` counting what is in the file.
 final class CastFile: @unchecked Sendable {
     private let queue = DispatchQueue(label: "outbox.cast")
     let path: String
     private var fd: Int32
     private let start = ContinuousClock.now
     private var rest: [UInt8] = []
-    /// Output events written.
+    /// Output events in the file.
     private(set) var events = 0
     private(set) var lastMicros = 0
+    /// The time of the last output event in the file.
+    private(set) var lastLanded = 0
     /// Why writing stopped, or nil.
     private(set) var failure: String?
     /// Whether this run made the file (it did not replace one).
     let madeFirst: Bool
+    /// A test's byte budget (`Platform.write(_:_:budget:)`); nil: none.
+    private var budget: Int?
 
-    private init(path: String, fd: Int32, madeFirst: Bool) {
+    private init(path: String, fd: Int32, madeFirst: Bool, budget: Int?) {
         self.path = path
         self.fd = fd
         self.madeFirst = madeFirst
+        self.budget = budget
     }
 
-    /// Creates FILE (refusing one that exists unless `force`) and writes the header.
-    static func open(_ path: String, force: Bool, width: Int, height: Int) -> Result<CastFile, Problem> {
+    /// Creates FILE (refusing one that exists unless `force`) and writes the
+    /// header; when that fails, a file this run made is removed. `budget` is a
+    /// test's byte budget.
+    static func open(_ path: String, force: Bool, width: Int, height: Int, budget: Int? = nil) -> Result<
+        CastFile, Problem
+    > {
         let existed = Platform.exists(path)
-        switch Platform.create(path, replace: force, append: false) {
+        switch Platform.create(path, replace: force, append: true) {
         case .failure(.exists):
             return .failure(Problem(existsMessage(path)))
         case .failure(.other(let why)):
             return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
         case .success(let fd):
             let env = ProcessInfo.processInfo.environment
-            let cast = CastFile(path: path, fd: fd, madeFirst: !existed)
+            let cast = CastFile(path: path, fd: fd, madeFirst: !existed, budget: budget)
             // The wall clock belongs here, in the command line: the header says when.
             let header = Asciicast.header(
                 width: width, height: height, timestamp: Int(Date().timeIntervalSince1970),
                 term: env["TERM"], shell: env["SHELL"])
-            cast.write(header)
+            _ = cast.write(header)
             if let why = cast.failure {
                 cast.close()
+                if cast.madeFirst { Platform.remove(path) }
                 return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
             }
             return .success(cast)
@@ -128,14 +142,20 @@ final class CastFile: @unchecked Sendable {
     private func emit(_ text: String) {
         guard !text.isEmpty else { return }
         queue.sync {
-            write(Asciicast.output(micros: now(), text))
-            events += 1
+            let t = now()
+            if write(Asciicast.output(micros: t, text)) {
+                events += 1
+                lastLanded = t
+            }
         }
     }
 
+    /// Why the cast stopped, or nil (read from the main thread while the relay writes).
+    var stopped: String? { queue.sync { failure } }
+
     /// The terminal took a new size (on the main thread, before it redraws).
     func resized(width: Int, height: Int) {
-        queue.sync { write(Asciicast.resize(micros: now(), width: width, height: height)) }
+        queue.sync { _ = write(Asciicast.resize(micros: now(), width: width, height: height)) }
     }
 
     /// Microseconds since the start, never earlier than the event before.
@@ -145,13 +165,15 @@ final class CastFile: @unchecked Sendable {
         return lastMicros
     }
 
-    private func write(_ line: String) {
-        guard failure == nil, fd >= 0 else { return }
-        switch Platform.write(fd, Array((line + "\n").utf8)) {
-        case nil: break
+    /// Appends one line, whole or not at all; whether it landed.
+    private func write(_ line: String) -> Bool {
+        guard failure == nil, fd >= 0 else { return false }
+        switch Platform.appendWhole(fd, Array((line + "\n").utf8), budget: &budget) {
+        case nil: return true
         case .brokenPipe?: failure = "the reader went away"
         case .other(let why)?: failure = why
         }
+        return false
     }
 
     /// Writes what is held back (an unfinished sequence, as U+FFFD) and closes.
@@ -159,16 +181,21 @@ final class CastFile: @unchecked Sendable {
         let (text, _) = Asciicast.text(rest, final: true)
         rest = []
         emit(text)
-        if fd >= 0 { Platform.closeFile(fd) }
+        guard fd >= 0 else { return }
+        // As a recording's end: once Outbox said "recorded", a power cut loses nothing.
+        if let why = Platform.syncFile(fd), failure == nil { failure = why }
+        Platform.closeFile(fd)
         fd = -1
     }
 
     /// The line printed after the screen closed.
     var summary: String {
         var line =
-            "outbox: recorded the screen to \(SafeText.line(path)) (\(events) writes, \(Asciicast.seconds(lastMicros).prefix { $0 != "." }) s); "
+            "outbox: recorded the screen to \(SafeText.line(path)) (\(events) writes, \(Asciicast.seconds(lastLanded).prefix { $0 != "." }) s); "
             + "play it with `asciinema play \(SafeText.line(path))`"
-        if let why = failure { line += "; but the recording stopped: " + SafeText.line(why) }
+        if let why = failure {
+            line += "; but the cast stopped there: " + SafeText.line(why) + " (the file ends with its last whole event)"
+        }
         return line
     }
 }

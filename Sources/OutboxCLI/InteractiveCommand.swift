@@ -255,7 +255,46 @@ struct InteractiveCommand: OutboxSubcommand {
         return m
     }
 
+    /// The first file `--record` or `--cast` would write that another option
+    /// names too (written, or read: `--play`, `--theme`, a profile file), however
+    /// spelled (`Platform.sameFile`), said as a refusal naming both; or nil.
+    static func sameFileClash(_ o: Options) -> String? {
+        var named: [(option: String, path: String)] = []
+        if let p = o.record { named.append(("--record", p)) }
+        if let p = o.cast { named.append(("--cast", p)) }
+        let written = named.count
+        if let p = o.play { named.append(("--play", p)) }
+        if let t = o.theme, Theme.builtin(t) == nil { named.append(("--theme", t)) }
+        for p in o.compare ?? (o.profileGiven ? [o.profile] : []) where p.reference.hasPrefix("/") {
+            named.append((o.compare == nil ? "--profile" : "--compare", p.reference))
+        }
+        for i in 0..<written {
+            for j in (i + 1)..<named.count where Platform.sameFile(named[i].path, named[j].path) {
+                return sameFileMessage(named[i], named[j], bothWrite: j < written)
+            }
+        }
+        return nil
+    }
+
+    static func sameFileMessage(
+        _ a: (option: String, path: String), _ b: (option: String, path: String), bothWrite: Bool
+    ) -> String {
+        let names =
+            a.path == b.path
+            ? "both name `\(shown(a.path))`" : "name the same file (`\(shown(a.path))`, `\(shown(b.path))`)"
+        let why =
+            bothWrite
+            ? "each writes it: give each a file of its own"
+            : "\(a.option) writes it and \(b.option) reads it: give \(a.option) a file of its own"
+        return "outbox: \(a.option) and \(b.option) \(names); \(why); nothing was written"
+    }
+
     static func start(_ o: Options, console: Console) -> Int32 {
+        // Two options on one file (`--record F --cast F`): neither may write over the other.
+        if let clash = sameFileClash(o) {
+            console.error(clash)
+            return 2
+        }
         // Checked first, before the terminal: an existing file is left untouched (the open refuses it again).
         if let path = o.record, !o.force, Platform.exists(path) {
             console.error("outbox: " + RecordingFile.existsMessage(path))
@@ -327,6 +366,14 @@ struct InteractiveCommand: OutboxSubcommand {
         if let path = o.record { model.recordingFolder = ProfileLoader.directory(of: ProfileLoader.absolute(path)) }
         var cast: CastFile?
         if let path = o.cast {
+            // The file the recording made a moment ago, by another spelling (a
+            // case-insensitive disk): refused as the same file, not as one that exists.
+            if let id = recording?.identity, let c = Platform.stamp(path), c.device == id.device, c.inode == id.inode {
+                (store as? SQLiteDeviceStore)?.close()
+                dropRecording()
+                console.error(sameFileMessage(("--record", o.record ?? ""), ("--cast", path), bothWrite: true))
+                return 2
+            }
             let size = Platform.terminalSize(1) ?? (80, 24)
             switch CastFile.open(path, force: o.force, width: size.columns, height: size.rows) {
             case .success(let c): cast = c
@@ -359,26 +406,31 @@ struct InteractiveCommand: OutboxSubcommand {
         term.use(theme)
         let glyphs: Glyphs = term.utf8 ? .unicode : .ascii
         var loop = Loop(
-            model: model, term: term, glyphs: glyphs, recording: recording, seed: o.seed, theme: theme, options: o)
+            model: model, term: term, glyphs: glyphs, recording: recording, seed: o.seed, theme: theme, options: o,
+            cast: cast)
         let outcome = loop.run()
         term.restore()
         // Written straight to stderr: after a hangup the terminal is gone, and a
         // message that cannot be shown must not end in a crash.
         console.flush()
         if let msg = outcome.message { Terminal.writeError(msg + "\n") }
+        // A recording or cast that stopped (a full disk) is a failed write: exit 1, as for stdout.
+        var status = outcome.status
         if var r = loop.recording {
             r.close()
             Terminal.writeError(recordedLine(r, loop.model) + "\n")
+            if r.failure != nil && status == 0 { status = 1 }
         }
         if let c = cast {
             c.close()
             Terminal.writeError(c.summary + "\n")
+            if c.failure != nil && status == 0 { status = 1 }
         }
         // Stopped by a signal: die of it, so the parent sees what happened (a
         // shell loop stops on Ctrl-C). SIGQUIT's default would dump core, so
         // that one exits 131 instead.
         if outcome.signal != 0 && outcome.signal != SIGQUIT { Terminal.die(of: outcome.signal) }
-        return outcome.status
+        return status
     }
 
     /// A scenario file to play: read and parsed as `outbox run` does; a failure
@@ -429,26 +481,53 @@ struct InteractiveCommand: OutboxSubcommand {
         case .success(let sc):
             var m = AppModel(playing: sc)
             m.profileResolver = ProfileLoader.resolver()
-            m.speedIndex = old.speedIndex
-            m.setBreakpoints(old.breakpoints)
-            m.keepHabits(of: old)
-            return .success(m)
+            return .success(carrying(m, from: old))
         }
+    }
+
+    /// A new session replacing `old` (`:profile`, `:compare`, `:play`, a device
+    /// reopened): every model that takes the screen's place is made by this. It
+    /// keeps the screen's speed, breakpoints and habits, and what the command line
+    /// set on the first: the recording's folder (each part names a profile file
+    /// beside it `./PATH`, as the first does), whether `E` records, and a stopped
+    /// recording's or cast's mark.
+    static func carrying(_ next: AppModel, from old: AppModel) -> AppModel {
+        var m = next
+        m.speedIndex = old.speedIndex
+        m.setBreakpoints(old.breakpoints)
+        m.keepHabits(of: old)
+        m.recordingFolder = old.recordingFolder
+        m.isRecording = old.isRecording
+        m.recordingStopped = old.recordingStopped
+        m.castStopped = old.castStopped
+        return m
+    }
+
+    /// A recording that stopped: the message says why, once; the header's mark stays.
+    static func noteRecordingTrouble(_ model: inout AppModel, _ r: RecordingFile?) {
+        guard let r, let why = r.failure, !model.recordingStopped else { return }
+        model.recordingStopped = true
+        model.message = (
+            r.empty ? "recording stopped: nothing was recorded: " + why : "recording stopped: " + why, true
+        )
     }
 
     /// Why a file to play was not loaded: one line per problem.
     struct LoadFailure: Error { let lines: [String] }
 
-    /// What the exit says of a recording: where it is and how to replay it.
+    /// What the exit says of a recording: where it is and how to replay it. The
+    /// counts are of the lines in the file (a full disk may have stopped it).
     static func recordedLine(_ r: RecordingFile, _ model: AppModel) -> String {
         let replay = model.isComparing ? "outbox compare" : "outbox run"
         var line: String
+        if r.empty {
+            return "outbox: nothing was recorded: " + shown(r.failure ?? "")
+                + (r.madeFirst ? " (the empty file was removed)" : " (\(shown(r.path)) is left empty)")
+        }
         if r.parts.count == 1 {
-            let actions = model.recorded.filter { $0.hasPrefix("at ") }.count
-            let checks = model.recorded.filter { $0.hasPrefix("expect ") }.count
             line =
-                "outbox: recorded \(actions) actions"
-                + (checks > 0 ? " and \(checks) expect lines (E)" : "")
+                "outbox: recorded \(r.actions) actions"
+                + (r.checks > 0 ? " and \(r.checks) expect lines (E)" : "")
                 + " to \(shown(r.path)); replay with `\(replay) \(shown(r.path))`"
         } else {
             line =
@@ -456,7 +535,9 @@ struct InteractiveCommand: OutboxSubcommand {
                 + r.parts.map(shown).joined(separator: ", ")
                 + "; each replays on its own (the last: `\(replay) \(shown(r.path))`)"
         }
-        if let why = r.failure { line += "; but the recording stopped: " + shown(why) }
+        if let why = r.failure {
+            line += "; but the recording stopped there: " + shown(why) + " (the file ends with its last whole line)"
+        }
         return line
     }
 
@@ -503,7 +584,8 @@ struct InteractiveCommand: OutboxSubcommand {
         var frameMs: UInt64 = 33
         /// How long a message shows in place of the hint bar.
         static let messageMs: UInt64 = 4000
-        var recordingFailureShown = false
+        /// `--cast`: the header says when it stopped.
+        var cast: CastFile? = nil
 
         static func wallMs() -> UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
 
@@ -522,7 +604,13 @@ struct InteractiveCommand: OutboxSubcommand {
             var messageText: String?
             var messageSince: UInt64 = 0
             recording?.start(model)
+            recordingTrouble()  // the very first write failing shows at once
             while true {
+                if !model.castStopped, let why = cast?.stopped {
+                    model.castStopped = true
+                    model.message = ("cast stopped: cannot write \(shown(cast?.path ?? "")): " + why, true)
+                    dirty = true
+                }
                 if let why = model.sim.store.failure {
                     saveRecording()
                     return Outcome(
@@ -627,11 +715,7 @@ struct InteractiveCommand: OutboxSubcommand {
 
         /// A new session (`:profile`, `:compare`) keeps the screen's speed and breakpoints.
         func carryingTime(_ next: AppModel) -> AppModel {
-            var m = next
-            m.speedIndex = model.speedIndex
-            m.setBreakpoints(model.breakpoints)
-            m.keepHabits(of: model)
-            return m
+            InteractiveCommand.carrying(next, from: model)
         }
 
         /// `:play FILE`: the file replaces the session (as a profile switch: the app
@@ -673,11 +757,10 @@ struct InteractiveCommand: OutboxSubcommand {
             recordingTrouble()
         }
 
-        /// A recording that cannot be written says so on the screen, once.
+        /// A recording that cannot be written says so on the screen: a message
+        /// once, and the header's mark for the rest of the session.
         mutating func recordingTrouble() {
-            guard let why = recording?.failure, !recordingFailureShown else { return }
-            recordingFailureShown = true
-            model.message = ("recording stopped: " + why, true)
+            InteractiveCommand.noteRecordingTrouble(&model, recording)
         }
 
         /// Writes the timeline so far to `path`: a page when it ends `.html`, else
@@ -687,35 +770,30 @@ struct InteractiveCommand: OutboxSubcommand {
             Loop.export(&model, to: path, replace: replace)
         }
 
-        /// `export(to:replace:)` on a model: the tests call it.
-        static func export(_ model: inout AppModel, to given: String, replace: Bool) {
+        /// `export(to:replace:)` on a model: the tests call it (`budget`: a
+        /// test's byte budget, as on a disk with that much room). The document is
+        /// written whole or not at all (`Platform.writeDocument`): a full disk
+        /// leaves no file, half or empty. What can never be written (a link, a
+        /// directory, a FIFO, a device) is said at once, without asking to replace it.
+        static func export(_ model: inout AppModel, to given: String, replace: Bool, budget: Int? = nil) {
             var path = given
             if path == "~" || path.hasPrefix("~/"), let home = Platform.homeFolder() {
                 path = home + path.dropFirst()
             }
             let shownPath = shown(given)
-            let fd: Int32
-            switch Platform.create(path, replace: replace, append: false) {
-            case .success(let f): fd = f
-            case .failure(.exists):
+            if !replace, Platform.exists(path), Platform.notAFile(path) == nil {
                 model.askReplace(given)
                 return
-            case .failure(.other(let why)):
-                model.message = ("export failed: cannot write \(shownPath): \(why)", true)
-                return
             }
-            defer { Platform.closeFile(fd) }
             let (text, what) = model.exportFile(for: path)
-            if let f = Platform.write(fd, Array(text.utf8)) {
-                let why: String
-                switch f {
-                case .brokenPipe: why = "broken pipe"
-                case .other(let w): why = w
-                }
-                model.message = ("export failed: cannot write \(shownPath): \(why)", true)
-                return
+            switch Platform.writeDocument(path, Array(text.utf8), replace: replace, budget: budget) {
+            case nil:
+                model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : ""), false)
+            case .exists?:
+                model.askReplace(given)  // made while the export was written: asked, never replaced
+            case .other(let why)?:
+                model.message = ("export failed: cannot write \(shownPath): \(why); nothing was written", true)
             }
-            model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : ""), false)
         }
     }
 }

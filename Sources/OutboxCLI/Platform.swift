@@ -54,9 +54,12 @@ enum Platform {
         return closed
     }
 
-    /// Writes to a closed pipe fail with EPIPE instead of killing the process.
+    /// Writes to a closed pipe fail with EPIPE instead of killing the process;
+    /// and writes past a file size limit (`ulimit -f`) fail with EFBIG instead
+    /// of SIGXFSZ killing it with the terminal still raw: a full disk's path.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// The C library's text for an errno value, e.g. "No space left on device".
@@ -200,12 +203,14 @@ extension Platform {
             if e == ELOOP { return .failure(.other("it is a symbolic link")) }
             if e == EISDIR { return .failure(.other("it is a directory")) }
             if e == ENOENT { return .failure(.other("its folder does not exist")) }
+            // A FIFO no one reads says ENXIO ("No such device or address"): say what it is.
+            if let what = notAFile(path) { return .failure(.other(what)) }
             return .failure(.other(errorText(e)))
         }
         var st = stat()
         guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
             close(fd)
-            return .failure(.other("it is not a regular file"))
+            return .failure(.other(notAFile(path) ?? "it is not a regular file"))
         }
         return .success(fd)
     }
@@ -602,5 +607,155 @@ extension Platform {
             if name != "." && name != ".." { out.append(name) }
         }
         return out
+    }
+}
+
+extension Platform {
+    /// What is at `path` when it is something no file is written to (not
+    /// following a link): "it is a symbolic link", "a directory", "a FIFO", "a
+    /// device", "a socket"; nil for a regular file or nothing.
+    static func notAFile(_ path: String) -> String? {
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return nil }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFLNK: return "it is a symbolic link"
+        case S_IFDIR: return "it is a directory"
+        case S_IFIFO: return "it is a FIFO"
+        case S_IFCHR, S_IFBLK: return "it is a device"
+        case S_IFSOCK: return "it is a socket"
+        default: return "it is not a regular file"
+        }
+    }
+
+    /// Writes `bytes` to `fd`, as `write(_:_:)` does, within a test's byte
+    /// budget: with `budget` set, only that many more bytes land and the write
+    /// that would pass it lands its part and then fails as on a full disk
+    /// (ENOSPC), as a real short write does. nil: no budget (every real write).
+    static func write(_ fd: Int32, _ bytes: [UInt8], budget: inout Int?) -> WriteFailure? {
+        guard let left = budget else { return write(fd, bytes) }
+        let n = max(0, min(left, bytes.count))
+        budget = left - n
+        if n > 0, let f = write(fd, Array(bytes[0..<n])) { return f }
+        return n < bytes.count ? .other(errorText(ENOSPC)) : nil
+    }
+
+    /// Appends `bytes` (whole lines) to a file this process alone writes at its
+    /// end (a recording, a cast), whole or not at all: after a short or failed
+    /// write (a full disk, a file size limit) the file is cut back to its size
+    /// before (`ftruncate`), so it still ends with the last whole line. Why it
+    /// failed, or nil; when even the cut failed, the reason says so.
+    static func appendWhole(_ fd: Int32, _ bytes: [UInt8], budget: inout Int?) -> WriteFailure? {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return .other(errorText(errno)) }
+        let before = st.st_size
+        guard let failure = write(fd, bytes, budget: &budget) else { return nil }
+        while ftruncate(fd, before) != 0 {
+            if errno == EINTR { continue }
+            let why = "and it could not be cut back to its last whole line: " + errorText(errno)
+            if case .other(let w) = failure { return .other(w + ", " + why) }
+            return .other("broken pipe, " + why)
+        }
+        return failure
+    }
+
+    /// Which file is open on `fd` (its device and inode), or nil.
+    static func identity(of fd: Int32) -> (device: UInt64, inode: UInt64)? {
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { return nil }
+        return (UInt64(truncatingIfNeeded: st.st_dev), UInt64(truncatingIfNeeded: st.st_ino))
+    }
+
+    /// Whether two paths name one file: the same device and inode when both
+    /// exist (whatever the spelling: `./F`, `dir/../F`, a link, a hard link, a
+    /// case-insensitive disk); else the same last name in the same folder,
+    /// its links resolved (`realpath`), for a file not made yet.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        if let x = stamp(a), let y = stamp(b) { return x.device == y.device && x.inode == y.inode }
+        func location(_ p: String) -> String? {
+            let slash = p.lastIndex(of: "/")
+            let name = slash.map { String(p[p.index(after: $0)...]) } ?? p
+            let folder = slash.map { $0 == p.startIndex ? "/" : String(p[..<$0]) } ?? "."
+            guard !name.isEmpty, name != ".", name != "..", let dir = realPath(folder) else { return nil }
+            return (dir.hasSuffix("/") ? dir : dir + "/") + name
+        }
+        guard let x = location(a), let y = location(b) else { return false }
+        return x == y
+    }
+
+    /// Writes a whole document (an export) to `path`, whole or not at all: the
+    /// bytes go to a new hidden file beside it (`.outbox-export-PID`), are forced
+    /// to the disk, then take the path: by `link` for a new file (so a file that
+    /// appeared there meanwhile is refused as `.exists`, never replaced), by
+    /// `rename` over a regular file with `replace` (given its permission bits).
+    /// On any failure the hidden file is removed and nothing at `path` changed:
+    /// a full disk never leaves a half-written or empty file. A link, a
+    /// directory, a FIFO or a device is refused by name at once (replace or not:
+    /// it can never be written); a regular file there without `replace` is
+    /// `.exists`. `budget` is the test seam of `write(_:_:budget:)`.
+    static func writeDocument(_ path: String, _ bytes: [UInt8], replace: Bool, budget: Int? = nil)
+        -> CreateFailure?
+    {
+        var st = stat()
+        var mode: mode_t = 0o644
+        if lstat(path, &st) == 0 {
+            if let what = notAFile(path) { return .other(what) }
+            if !replace { return .exists }
+            mode = st.st_mode & 0o7777
+        } else if errno != ENOENT {
+            return .other(errorText(errno))
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        var temp = "", fd: Int32 = -1
+        for n in 0..<100 {
+            temp = folder + ".outbox-export-\(getpid())" + (n == 0 ? "" : "-\(n)")
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT { return .other("its folder does not exist") }
+            return .other(errorText(e))
+        }
+        var left = budget
+        var failure: String?
+        if let f = write(fd, bytes, budget: &left) {
+            if case .other(let why) = f { failure = why } else { failure = "broken pipe" }
+        } else if replace && fchmod(fd, mode) != 0 {
+            failure = errorText(errno)
+        } else if let why = syncFile(fd) {
+            failure = why
+        }
+        close(fd)
+        if let failure {
+            unlink(temp)
+            return .other(failure)
+        }
+        if replace {
+            guard rename(temp, path) == 0 else {
+                let why = errorText(errno)
+                unlink(temp)
+                return .other(why)
+            }
+            return nil
+        }
+        if link(temp, path) != 0 {
+            let e = errno
+            // A file system without hard links: rename, if the path is still free.
+            if e == EEXIST || lstat(path, &st) == 0 {
+                unlink(temp)
+                return notAFile(path).map { .other($0) } ?? .exists
+            }
+            guard e == EPERM || e == ENOTSUP || e == EOPNOTSUPP || e == EMLINK || e == EXDEV,
+                rename(temp, path) == 0
+            else {
+                unlink(temp)
+                return .other(errorText(e))
+            }
+            return nil
+        }
+        unlink(temp)
+        return nil
     }
 }

@@ -10,6 +10,12 @@ import OutboxUI
 /// a crash at any moment leaves the lines written so far, each whole. Each part
 /// is `fsync`ed when it ends (a new clock, or the end of the session).
 ///
+/// A write that fails or lands only in part (a full disk, a file size limit) is
+/// cut back (`Platform.appendWhole`): the file ends with the last whole line, so
+/// it replays as far as it got, an `E` block is in it whole or not at all, and
+/// the recording stops there (a line missing in the middle would replay another
+/// session). `actions` and `checks` count what is in the files, not what was tried.
+///
 /// A new clock (`:profile P`, `:compare ...`, `:compare off`) starts a new part: a
 /// comment at the end of the file names the next one, and the session goes on in
 /// `FILE-2.outbox` (then `-3`, ...; the first free name, never one that exists),
@@ -20,14 +26,25 @@ struct RecordingFile {
     /// Whether the first file was made by this process (not an existing one replaced).
     let madeFirst: Bool
     private var fd: Int32
-    /// How many of the model's recorded lines are in the current part.
+    /// How many of the model's recorded lines were handed to the current part.
     private var written = 0
-    /// Why the last write failed, or nil.
+    /// The `at` lines (actions) and `expect` lines in the files, every part: what landed.
+    private(set) var actions = 0
+    private(set) var checks = 0
+    /// Why the last write failed, or nil. Nothing is written after it.
     private(set) var failure: String?
+    /// The first write (the header) failed: the file holds nothing (removed
+    /// when this process made it) and nothing was recorded.
+    private(set) var empty = false
+    /// A test's byte budget, as on a disk with that much room (`Platform.write(_:_:budget:)`); nil: none.
+    var budget: Int?
     let version: String
     let seed: UInt64
 
     var path: String { parts[parts.count - 1] }
+
+    /// Which file the recording is writing (its device and inode), or nil once closed.
+    var identity: (device: UInt64, inode: UInt64)? { fd >= 0 ? Platform.identity(of: fd) : nil }
 
     /// Opens the file: a new one, or with `force` one that exists is emptied. An
     /// existing file without `force` is refused and left untouched.
@@ -49,10 +66,17 @@ struct RecordingFile {
             + "expected a new file: give another name, or --force to replace it"
     }
 
-    /// Writes the whole recording of `model` so far: the start of a part.
+    /// Writes the whole recording of `model` so far: the start of a part. When
+    /// even that fails the file is empty: removed if this process made it.
     mutating func start(_ model: AppModel) {
         written = model.recorded.count
-        put(model.recording(seed: seed, version: version, path: path))
+        put(model.recording(seed: seed, version: version, path: path), lines: model.recorded[...])
+        if failure != nil && parts.count == 1 {
+            empty = true
+            Platform.closeFile(fd)
+            fd = -1
+            if madeFirst { Platform.remove(path) }
+        }
     }
 
     /// Appends the lines the model recorded since the last call.
@@ -60,31 +84,42 @@ struct RecordingFile {
         let lines = model.recorded
         guard lines.count > written else { return }
         let text = lines[written...].joined(separator: "\n") + "\n"
+        let new = lines[written...]
         written = lines.count
-        put(text)
+        put(text, lines: new)
     }
 
-    /// The session goes on with a new clock: ends this part with a comment naming
-    /// the next, and writes `model` (just started) to that new file.
+    /// The session goes on with a new clock: writes `model` (just started) to a
+    /// new file, then ends this part with a comment naming it. When the new
+    /// file cannot be made or written, it is removed and the recording stops
+    /// with this part, whole.
     mutating func newPart(_ model: AppModel, why: String) {
-        guard fd >= 0 else { return }
+        guard fd >= 0, failure == nil else { return }
         var n = parts.count + 1
         while true {
             let next = RecordingFile.partPath(parts[0], n)
             switch Platform.create(next, replace: false, append: true) {
             case .success(let newFD):
-                put("# the session went on in \(SafeText.escaped(next, max: 1000)) (\(why))\n")
-                if failure == nil, let why = Platform.syncFile(fd) {
-                    failure = "cannot write \(path) to the disk: \(why)"
-                }
-                Platform.closeFile(fd)
-                fd = newFD
                 let previous = path
+                let head =
+                    "# part \(parts.count + 1) of a session; before: \(SafeText.escaped(previous, max: 1000)) (\(why))\n"
+                    + model.recording(seed: seed, version: version, path: next)
+                if let f = Platform.appendWhole(newFD, Array(head.utf8), budget: &budget) {
+                    failure = "cannot write \(next): \(RecordingFile.text(f))"
+                    Platform.closeFile(newFD)
+                    Platform.remove(next)
+                    end()
+                    return
+                }
+                // The comment is a pointer for people: the part replays without it.
+                _ = Platform.appendWhole(
+                    fd, Array("# the session went on in \(SafeText.escaped(next, max: 1000)) (\(why))\n".utf8),
+                    budget: &budget)
+                end()
+                fd = newFD
                 parts.append(next)
                 written = model.recorded.count
-                put(
-                    "# part \(parts.count) of a session; before: \(SafeText.escaped(previous, max: 1000)) (\(why))\n"
-                        + model.recording(seed: seed, version: version, path: next))
+                count(model.recorded[...])
                 return
             case .failure(.exists) where n < parts.count + 1000:
                 n += 1
@@ -102,8 +137,13 @@ struct RecordingFile {
     /// file is closed, so a power cut after Outbox said "recorded" loses nothing;
     /// a failure there is kept in `failure` and said in the closing line.
     mutating func close() {
+        end()
+    }
+
+    /// Forces the current part to the disk and closes it.
+    private mutating func end() {
         guard fd >= 0 else { return }
-        if failure == nil, let why = Platform.syncFile(fd) { failure = "cannot write \(path) to the disk: \(why)" }
+        if let why = Platform.syncFile(fd), failure == nil { failure = "cannot write \(path) to the disk: \(why)" }
         Platform.closeFile(fd)
         fd = -1
     }
@@ -118,12 +158,26 @@ struct RecordingFile {
         return path + "-\(n)"
     }
 
-    private mutating func put(_ text: String) {
+    /// Appends `text` whole, or cuts the file back and stops; `lines` are the
+    /// model's lines in it, counted once they landed.
+    private mutating func put(_ text: String, lines: ArraySlice<String>) {
         guard fd >= 0, failure == nil else { return }
-        switch Platform.write(fd, Array(text.utf8)) {
-        case nil: break
-        case .brokenPipe?: failure = "cannot write \(path): broken pipe"
-        case .other(let why)?: failure = "cannot write \(path): \(why)"
+        if let f = Platform.appendWhole(fd, Array(text.utf8), budget: &budget) {
+            failure = "cannot write \(path): \(RecordingFile.text(f))"
+        } else {
+            count(lines)
+        }
+    }
+
+    private mutating func count(_ lines: ArraySlice<String>) {
+        actions += lines.reduce(0) { $0 + ($1.hasPrefix("at ") ? 1 : 0) }
+        checks += lines.reduce(0) { $0 + ($1.hasPrefix("expect ") ? 1 : 0) }
+    }
+
+    static func text(_ f: Platform.WriteFailure) -> String {
+        switch f {
+        case .brokenPipe: return "broken pipe"
+        case .other(let why): return why
         }
     }
 }

@@ -25,6 +25,10 @@ extension AppModel {
             message = ("E pins the state into a recording, expected outbox --record FILE", true)
             return
         }
+        guard !recordingStopped else {
+            message = ("E pins nothing: the recording stopped (its file could not be written)", true)
+            return
+        }
         let lines = pinLines()
         recorded.append("# E at \(VirtualTime.clock(sim.now)): the state pinned")
         recordedOnFirst.append(true)

@@ -153,6 +153,11 @@ public struct AppModel {
     public var startingDevice = DeviceStart()
     /// Whether `recorded` goes to a file (`--record`): `E` pins only then.
     public var isRecording = false
+    /// Set by the command line when `--record`'s or `--cast`'s file could not be
+    /// written and the recording stopped: the header says so for the rest of the
+    /// session (the message that said why goes with the next key).
+    public var recordingStopped = false
+    public var castStopped = false
     /// The folder the recording is written in, as an absolute path (set by the
     /// command line): a profile file inside it is named relative to it (`profile
     /// ./acme.profile`), so the folder can move with both and still replay.

@@ -117,7 +117,11 @@ public enum AppView {
         var clock: [(String, Role)] = [(" " + VirtualTime.clock(s.now).dropLast(2) + " ", .header)]
         clock.append(speedSegment(m, g: g))
         var segs: [[(String, Role)]] = [
-            [(" OUTBOX ", .headerAccent), ((m.isComparing ? "compare" : s.profile.rawValue) + " ", .header)],
+            [(" OUTBOX ", .headerAccent), ((m.isComparing ? "compare" : s.profile.rawValue) + " ", .header)]
+        ]
+        // A recording that stopped stays said, first after the name, so no row cut hides it.
+        if let stopped = stoppedText(m) { segs.append([(" " + stopped + " ", .error)]) }
+        segs += [
             clock,
             [
                 (
@@ -168,6 +172,16 @@ public enum AppView {
         }
         if !short && used > width { return headerLines(m, width: width, g: g, short: true) }
         return rows
+    }
+
+    /// `recording stopped`, `cast stopped` or both (`--record`, `--cast` on a full disk), or nil.
+    static func stoppedText(_ m: AppModel) -> String? {
+        switch (m.recordingStopped, m.castStopped) {
+        case (true, true): return "recording and cast stopped"
+        case (true, false): return "recording stopped"
+        case (false, true): return "cast stopped"
+        case (false, false): return nil
+        }
     }
 
     /// `flap 5s/2s ` while the network flaps (FLAP), else "".

@@ -319,7 +319,7 @@ public enum KeyMap {
         out += " selection in view). `S` sorts the list by id, state (pending first), next attempt (soonest first; the"
         out += " rest after, by id), attempts (most first) or name, ties by id; a compare sorts its rows by the first column"
         out += " that has the request.\n"
-        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), or as one self-contained HTML page with the timeline picture when the path ends `.html` (what `outbox run --format html` writes, for what happened so far), Esc cancels; a file that exists is replaced only after `y`. `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking.\n"
+        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), or as one self-contained HTML page with the timeline picture when the path ends `.html` (what `outbox run --format html` writes, for what happened so far), Esc cancels; a file that exists is replaced only after `y`; a link, a folder, a FIFO or a device is refused at once (never asked about). `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking. The file is written whole or not at all: a write that fails (a full disk) leaves none, half or empty.\n"
         out += "\n## filter and log\n\n"
         out += "`/` with the list focused filters it by space-separated words, all of which a request must match"
         out += " (a compare's row matches when one of its columns' requests does):\n\n"

@@ -52,4 +52,61 @@ final class RecordingProfilePathTests: XCTestCase {
         s.model.recordingFolder = nil
         XCTAssertEqual(s.model.recordedReference(acme), folder + "/profiles/acme.profile")
     }
+
+    /// Reliability defect 8: the parts after `:profile` and `:compare` name the
+    /// profile file `./p.profile` too (they got its absolute path: the new model
+    /// lacked the recording's folder), so the moved folder replays every part.
+    /// The models are made as the live loop makes them (`InteractiveCommand.carrying`,
+    /// which every model that takes the screen's place goes through).
+    func test_partsAfterProfileAndCompare_nameTheProfileRelatively_andTheMovedFolderReplaysEach() throws {
+        let base = NSTemporaryDirectory() + "outbox-recparts-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let folder = base + "/rp"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try "profile acme\nbase ios\nset retry.attempts 7\n".write(
+            toFile: folder + "/p.profile", atomically: true, encoding: .utf8)
+        let p = try ProfileLoader.resolve(folder + "/p.profile", relativeTo: nil).get()
+        let rec = folder + "/rec.outbox"
+
+        // As InteractiveCommand.start sets up the first model.
+        var model = InteractiveCommand.newModel(p, seed: 1, store: InMemoryDeviceStore())
+        model.recordingFolder = ProfileLoader.directory(of: ProfileLoader.absolute(rec))
+        model.isRecording = true
+        var f = try RecordingFile.open(rec, force: false, seed: 1, version: "t").get()
+        f.start(model)
+        _ = model.handle(.char("t"))
+        f.append(model)
+        // `:profile ./p.profile`: the app closes, a new model on its device.
+        _ = model.perform(.appQuit)
+        f.append(model)
+        model = InteractiveCommand.carrying(
+            InteractiveCommand.newModel(p, seed: 1, store: InMemoryDeviceStore()), from: model)
+        f.newPart(model, why: ":profile acme: its device, a new clock")
+        _ = model.handle(.char("t"))
+        f.append(model)
+        // `:compare ./p.profile,ios`.
+        model = InteractiveCommand.carrying(InteractiveCommand.newCompareModel([p, .ios], seed: 1), from: model)
+        f.newPart(model, why: ":compare acme,ios, a new clock")
+        _ = model.handle(.char("t"))
+        f.append(model)
+        f.close()
+        XCTAssertNil(f.failure)
+        XCTAssertEqual(f.parts, [rec, folder + "/rec-2.outbox", folder + "/rec-3.outbox"])
+
+        func named(_ file: String) throws -> [String] {
+            try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n")
+                .filter { $0.hasPrefix("profile ") || $0.hasPrefix("compare ") }.map(String.init)
+        }
+        XCTAssertEqual(try named(rec), ["profile ./p.profile"])
+        XCTAssertEqual(try named(folder + "/rec-2.outbox"), ["profile ./p.profile"])
+        XCTAssertEqual(try named(folder + "/rec-3.outbox"), ["profile ./p.profile", "compare ./p.profile,ios"])
+
+        // The folder moved (its old place gone): every part still finds its profile.
+        XCTAssertEqual(rename(folder, base + "/moved"), 0)
+        for (command, part) in [("run", "rec"), ("run", "rec-2"), ("compare", "rec-3")] {
+            let console = Console.capturing()
+            let status = CLI.main([command, "--quiet", base + "/moved/\(part).outbox"], console: console)
+            XCTAssertEqual(status, 0, part + ": " + console.out + console.err)
+        }
+    }
 }
