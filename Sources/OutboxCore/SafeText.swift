@@ -13,6 +13,18 @@
 /// | C1 controls U+0080–U+009F | `\u{9b}` |
 /// | bidi marks and overrides: U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069 | `\u{202e}` |
 /// | line and paragraph separators U+2028, U+2029 | `\u{2028}` |
+/// | invisible characters (below) | `\u{feff}`, `\u{200b}` |
+///
+/// The invisible characters are Unicode's default-ignorable code points, which
+/// a terminal draws as nothing: the byte-order mark U+FEFF, the zero-width space
+/// U+200B, the word joiner and invisible operators U+2060–U+206F, the soft hyphen
+/// U+00AD, the Hangul fillers, the variation selectors U+FE00–U+FE0D, the tags
+/// U+E0000–U+E0FFF and the rest of that property (`isInvisible`). Shown as
+/// themselves, `a\u{feff}b` and `ab` look the same, and a "did you mean `profile`?"
+/// for a word that starts with a byte-order mark reads as nonsense (issue 22).
+/// Four are kept because text needs them and they change what is drawn: the
+/// joiners U+200C and U+200D (emoji sequences such as 👩‍💻, Persian and Indic
+/// scripts) and the presentation selectors U+FE0E and U+FE0F (☕︎ against ☕️).
 ///
 /// Everything else, backslashes included, is kept as it is. An escape is
 /// printable ASCII, so escaping twice changes nothing: `escaped(escaped(s)) ==
@@ -25,8 +37,25 @@ public enum SafeText {
         let v = s.value
         if v >= 0x20 && v < 0x7F { return false }  // printable ASCII: the common case
         if v < 0x20 || (v >= 0x7F && v <= 0x9F) { return true }
+        if v < 0xAD { return false }  // Latin-1 up to the soft hyphen
         switch v {
         case 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return isInvisible(v)
+        }
+    }
+
+    /// Whether a scalar is drawn as nothing though it is not a control: the
+    /// default-ignorable code points of Unicode (DerivedCoreProperties.txt), less
+    /// the joiners U+200C, U+200D and the presentation selectors U+FE0E, U+FE0F.
+    /// Listed here rather than asked of `Unicode.Scalar.Properties`, so that what
+    /// is escaped does not change with the toolchain's Unicode version.
+    @inlinable
+    public static func isInvisible(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x00AD, 0x034F, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F, 0x200B, 0x200E...0x200F,
+            0x202A...0x202E, 0x2060...0x206F, 0x3164, 0xFE00...0xFE0D, 0xFEFF, 0xFFA0, 0xFFF0...0xFFF8,
+            0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+            return true
         default: return false
         }
     }

@@ -126,7 +126,7 @@ extension Scenario {
     /// first `at`; nil when it has none or it is not well formed (the parse says
     /// why).
     public static func compareLine(in text: String, profiles: ProfileResolver = .builtins) -> [Profile]? {
-        var rest = text[...]
+        var rest = TextInput.droppingBOM(text)
         while !rest.isEmpty {
             let end = rest.firstIndex(of: "\n") ?? rest.endIndex
             let line = rest[..<end]
@@ -345,7 +345,8 @@ struct ScenarioParser {
         var lexer = ByteLexer()
         var actionTails = LineTailTable(), checkTails = LineTailTable()
         var lineNo = 0
-        var start = 0
+        // A byte-order mark before the first line is not part of it (TextInput).
+        var start = TextInput.bomLength(bytes)
         // Lines end at "\n"; the "\r" of a CRLF is a space to the lexers, so CRLF files read as lines.
         while start <= bytes.count {
             let end = start == bytes.count ? start : ScenarioParser.lineEnd(bytes, from: start)
@@ -439,7 +440,7 @@ struct ScenarioParser {
     /// `starts` (where each line starts) is made on the first call.
     static func code(ofLine n: Int, in bytes: UnsafeBufferPointer<UInt8>, starts: inout [Int]) -> String {
         if starts.isEmpty {
-            var s = 0
+            var s = TextInput.bomLength(bytes)
             while s <= bytes.count {
                 starts.append(s)
                 s = lineEnd(bytes, from: s) + 1
