@@ -70,7 +70,8 @@ public struct Settings: Equatable, Sendable {
             help: "attempts before giving up"),
         Key(
             name: "retry.delays", needs: .retry,
-            expected: "1 to \(Settings.maxRetryDelays) comma-separated times, each up to \(VirtualTime.maxInputText), e.g. 2s,4s",
+            expected:
+                "1 to \(Settings.maxRetryDelays) comma-separated times, each up to \(VirtualTime.maxInputText), e.g. 2s,4s",
             help: "waits before the retries; the last repeats (BACKOFF)"),
         Key(
             name: "retry.jitter", needs: .retry, expected: "none, full or equal",

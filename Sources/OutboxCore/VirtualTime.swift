@@ -89,7 +89,9 @@ public enum VirtualTime {
     /// every time or duration read from input.
     public static func parseLimited(_ text: String) -> Result<Millis, Problem> {
         guard let t = parse(text) else { return .failure(Problem(expected)) }
-        guard t <= maxInput else { return .failure(Problem("expected at most \(maxInputText), the longest time Outbox takes")) }
+        guard t <= maxInput else {
+            return .failure(Problem("expected at most \(maxInputText), the longest time Outbox takes"))
+        }
         return .success(t)
     }
 
