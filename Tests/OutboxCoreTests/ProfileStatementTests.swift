@@ -1093,7 +1093,10 @@ final class ProfileStatementTests: XCTestCase {
             ("set retry.attempts -1", "bad value `-1` " + attempts),
             ("set retry.delays 100001h", "bad value `100001h` " + delays),
             ("set retry.delays 99999999999999999999ms", "bad value `99999999999999999999ms` " + delays),
-            ("set retry.delays 1s,,2s", "an empty delay (number 2 of 3) for retry.delays, expected 0, a number with a unit"),
+            (
+                "set retry.delays 1s,,2s",
+                "an empty delay (number 2 of 3) for retry.delays, expected 0, a number with a unit"
+            ),
             // Too many is said as the count (issue 22), the values being fine.
             ("set retry.delays " + many, "1001 delays for retry.delays, expected at most 1000"),
             ("set retry.delays 1s,2x", "bad delay `2x` (number 2 of 2) for retry.delays, expected 0, a number"),

@@ -46,7 +46,9 @@ final class SafeTextTests: XCTestCase {
     func test_invisibleCharacters_escaped_soLookalikesDiffer() {
         XCTAssertEqual(SafeText.escaped("a\u{feff}b", max: 100), "a\\u{feff}b")
         XCTAssertEqual(SafeText.escaped("a\u{200b}b", max: 100), "a\\u{200b}b")
-        XCTAssertEqual(SafeText.line("`\u{feff}profile` ... did you mean `profile`?"), "`\\u{feff}profile` ... did you mean `profile`?")
+        XCTAssertEqual(
+            SafeText.line("`\u{feff}profile` ... did you mean `profile`?"),
+            "`\\u{feff}profile` ... did you mean `profile`?")
         let invisible: [UInt32] = [
             0xAD, 0x34F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180E, 0x180F, 0x200B, 0x2060, 0x2061, 0x2062,
             0x2063, 0x2064, 0x2065, 0x206A, 0x206F, 0x3164, 0xFE00, 0xFE0D, 0xFEFF, 0xFFA0, 0xFFF0, 0xFFF8, 0x1BCA0,
@@ -58,7 +60,8 @@ final class SafeTextTests: XCTestCase {
             XCTAssertEqual(SafeText.escape(u), "\\u{" + String(v, radix: 16) + "}")
         }
         // The emoji and script joiners and the presentation selectors are kept: text needs them.
-        XCTAssertEqual(SafeText.escaped("👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم", max: 100), "👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم")
+        XCTAssertEqual(
+            SafeText.escaped("👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم", max: 100), "👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم")
         // JSON keeps such a name exact, as `\u` escapes; past U+FFFF as a surrogate pair.
         XCTAssertEqual(JSONObject.quote("a\u{feff}b\u{e0041}"), #""a\ufeffb\udb40\udc41""#)
     }

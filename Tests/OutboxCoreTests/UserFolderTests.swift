@@ -55,7 +55,9 @@ final class UserFolderTests: XCTestCase {
         let (s1, _, e1) = cli(["profiles", "broken"])
         XCTAssertEqual(s1, 2)
         XCTAssertTrue(
-            e1.contains("\(home)/outbox/profiles/broken.profile:3: bad value `0` for retry.attempts, expected a whole number from 1 to 1000"),
+            e1.contains(
+                "\(home)/outbox/profiles/broken.profile:3: bad value `0` for retry.attempts, expected a whole number from 1 to 1000"
+            ),
             e1)
         try write("profile other\nbase ios\n", "mine.profile")
         let (s2, _, e2) = cli(["profiles", "mine"])
@@ -87,7 +89,9 @@ final class UserFolderTests: XCTestCase {
         XCTAssertEqual(s1, 2)
         let names = (0..<3000).map { "p\($0)" }.sorted().prefix(10).joined(separator: ", ")
         XCTAssertTrue(
-            e1.contains("; in \(home)/outbox/profiles: \(names) (and 2990 more: `outbox profiles` lists them), or a profile file"),
+            e1.contains(
+                "; in \(home)/outbox/profiles: \(names) (and 2990 more: `outbox profiles` lists them), or a profile file"
+            ),
             e1)
         XCTAssertLessThan(e1.utf8.count, 600, "not every file: \(e1.utf8.count) bytes")
         for i in 0..<3000 { try FileManager.default.removeItem(atPath: home + "/outbox/profiles/p\(i).profile") }
