@@ -65,7 +65,7 @@ public final class Console {
     /// `s` with every scalar that needs it escaped, line feeds kept; `s` itself
     /// when nothing does (the common case, checked without building a string).
     static func safe(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { $0 != "\n" && SafeText.needsEscape($0) }) else { return s }
+        if SafeText.isClean(s, keepingNewlines: true) { return s }
         var out = String.UnicodeScalarView()
         for u in s.unicodeScalars {
             if u != "\n", let e = SafeText.escape(u) {

@@ -60,6 +60,48 @@ public enum SafeText {
         }
     }
 
+    /// Whether no scalar of `s` needs an escape (line feeds apart, with
+    /// `keepingNewlines`). Read as UTF-8 bytes: only the lead bytes of the
+    /// blocks that hold such scalars are decoded, so a line of ASCII and `→`, the
+    /// timeline's, costs one pass over its bytes (stdout is checked line by line,
+    /// `Console.print`).
+    public static func isClean(_ s: String, keepingNewlines: Bool = false) -> Bool {
+        if let clean = s.utf8.withContiguousStorageIfAvailable({ isClean($0, keepingNewlines: keepingNewlines) }) {
+            return clean
+        }
+        return !s.unicodeScalars.contains { !(keepingNewlines && $0 == "\n") && needsEscape($0) }
+    }
+
+    static func isClean(_ p: UnsafeBufferPointer<UInt8>, keepingNewlines: Bool) -> Bool {
+        let n = p.count
+        var i = 0
+        while i < n {
+            let b = p[i]
+            if b < 0x80 {
+                if (b < 0x20 && !(keepingNewlines && b == 0x0A)) || b == 0x7F { return false }
+                i += 1
+                continue
+            }
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+            guard i + length <= n else { return false }  // (a String is valid UTF-8: not reached)
+            let look: Bool
+            switch b {
+            // The leads of C1, U+00AD, U+034F, U+061C, U+115F–U+180F, U+3164, U+FE00–U+FFF8, planes 1 and 14.
+            case 0xC2, 0xCD, 0xD8, 0xE1, 0xE3, 0xEF, 0xF0, 0xF3: look = true
+            // U+2000–U+207F (the bidi controls, separators, U+200B, U+2060–U+206F); not `→`'s U+2190.
+            case 0xE2: look = p[i + 1] == 0x80 || p[i + 1] == 0x81
+            default: look = false
+            }
+            if look {
+                var v = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                for k in 1..<length { v = v << 6 | UInt32(p[i + k] & 0x3F) }
+                if let u = Unicode.Scalar(v), needsEscape(u) { return false }
+            }
+            i += length
+        }
+        return true
+    }
+
     /// How one scalar is shown: nil when it is shown as itself, else its escape
     /// (printable ASCII).
     public static func escape(_ s: Unicode.Scalar) -> String? {

@@ -62,6 +62,8 @@ final class SafeTextTests: XCTestCase {
         // The emoji and script joiners and the presentation selectors are kept: text needs them.
         XCTAssertEqual(
             SafeText.escaped("👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم", max: 100), "👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم")
+        XCTAssertTrue(SafeText.isClean("a\nb", keepingNewlines: true))
+        XCTAssertFalse(SafeText.isClean("a\nb"))
         // JSON keeps such a name exact, as `\u` escapes; past U+FFFF as a surrogate pair.
         XCTAssertEqual(JSONObject.quote("a\u{feff}b\u{e0041}"), #""a\ufeffb\udb40\udc41""#)
     }
@@ -90,9 +92,13 @@ final class SafeTextTests: XCTestCase {
         XCTAssertEqual(SafeText.escaped(bomb, max: 3), "e\u{301}\u{301}…[+999998 chars]")
     }
 
-    func test_needsEscape_agreesWithEscape_forEveryScalar() {
+    func test_needsEscape_agreesWithEscape_andIsClean_forEveryScalar() {
         for v in UInt32(0)..<0x11_0000 {
             guard let s = Unicode.Scalar(v) else { continue }
+            // The byte-level check agrees, the scalar alone and between others.
+            let alone = String(Character(s))
+            XCTAssertEqual(SafeText.isClean(alone), !SafeText.needsEscape(s), "U+\(String(v, radix: 16))")
+            XCTAssertEqual(SafeText.isClean("a→" + alone + "é"), !SafeText.needsEscape(s), "U+\(String(v, radix: 16))")
             XCTAssertEqual(SafeText.needsEscape(s), SafeText.escape(s) != nil, "U+\(String(v, radix: 16))")
             if let e = SafeText.escape(s) {
                 XCTAssertTrue(e.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, e)
