@@ -48,12 +48,45 @@ public final class Console {
     /// test's buffer (`outbox run` fits its text timeline to a terminal).
     public var terminalColumns: Int? { capture ? nil : Platform.terminalColumns(outFD) }
 
+    /// Whether stdout is a terminal (never for a test's buffer).
+    public var isTerminal: Bool { !capture && Platform.isTerminal(outFD) }
+
     /// Whether writing has failed: long commands stop early when it has.
     public var failed: Bool { writeFailure != nil }
 
+    /// Writes text for people to stdout: every scalar `SafeText` escapes (C0 and
+    /// C1 controls, bidi controls, invisible characters) is written as its
+    /// visible escape, line ends apart, so no control byte from a path, a name
+    /// or a file reaches the terminal whatever the line was built from (issue 22:
+    /// `profiles PATH`, `state show`, `state reset` printed paths raw). Words are
+    /// not cut here: the lines that cut long words (`SafeText.line`) do so
+    /// themselves, and escaping again changes nothing.
     public func print(_ s: String, terminator: String = "\n") {
+        printExact(Console.safe(s), terminator: terminator)
+    }
+
+    /// Writes `s` to stdout byte for byte. Only for text already made safe for
+    /// where it goes, or asked for exactly: JSONL and XML (escaped by their
+    /// writers), the painted timeline (its colours are escape sequences, its
+    /// text escaped span by span), `profiles --source` to a file or a pipe.
+    public func printExact(_ s: String, terminator: String = "\n") {
         out += s + terminator
         if !capture && out.utf8.count > 1 << 16 { flush() }
+    }
+
+    /// `s` with every scalar that needs it escaped, line feeds kept; `s` itself
+    /// when nothing does (the common case, checked without building a string).
+    static func safe(_ s: String) -> String {
+        if SafeText.isClean(s, keepingNewlines: true) { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars {
+            if u != "\n", let e = SafeText.escape(u) {
+                out.append(contentsOf: e.unicodeScalars)
+            } else {
+                out.append(u)
+            }
+        }
+        return String(out)
     }
 
     /// Writes one message to stderr. Messages repeat input (file names, words of

@@ -253,9 +253,10 @@ struct CompareCommand: OutboxSubcommand {
             if output == .lines(.text) { console.print(line) } else { console.error(line) }
         }
         if output == .svg, let story = pictures.first {
-            console.print(TimelinePicture().svg(story), terminator: "")
+            // XML: every name escaped by `SafeText.xml`, the rest Outbox's own markup.
+            console.printExact(TimelinePicture().svg(story), terminator: "")
         } else if output == .html {
-            console.print(
+            console.printExact(
                 TimelinePicture().html(pictures, title: "outbox compare " + files.joined(separator: " ")),
                 terminator: "")
         }

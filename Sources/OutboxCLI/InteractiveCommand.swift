@@ -144,7 +144,7 @@ struct InteractiveCommand: OutboxSubcommand {
         }
         if let v = seed {
             guard let n = UInt64(v) else {
-                console.error("outbox: bad --seed `\(shown(v))`, expected a whole number")
+                console.error("outbox: bad --seed `\(shown(v))`, expected a whole number from 0 to \(UInt64.max)")
                 return nil
             }
             o.seed = n

@@ -87,6 +87,9 @@ enum Platform {
         return r == 0 && ws.ws_col > 0 ? (Int(ws.ws_col), Int(ws.ws_row)) : nil
     }
 
+    /// Whether a descriptor is a terminal.
+    static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }
+
     /// Why a file could not be read.
     struct ReadFailure: Error, Equatable {
         let message: String

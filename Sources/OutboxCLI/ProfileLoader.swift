@@ -21,12 +21,35 @@ enum ProfileLoader {
         return Platform.homeFolder().map { $0 + "/.config/outbox/profiles" }
     }
 
-    /// The names of the profiles in the user folder, sorted.
-    static var userNames: [String] {
+    /// The names of the profiles in the user folder that can be used by name, sorted.
+    static var userNames: [String] { userFiles.usable }
+
+    /// The `.profile` files of the user folder by what their names allow, each
+    /// list sorted: `usable` by name; `misnamed`, whose name is not a profile's
+    /// name (`UPPER.profile`), so no word finds them; `shadowed`, named like a
+    /// built-in, which always comes first (issue 22: these were listed as
+    /// `unknown profile UPPER`, or passed over without a word).
+    static var userFiles: (usable: [String], misnamed: [String], shadowed: [String]) {
         guard let dir = userFolder, let files = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
-            return []
+            return ([], [], [])
         }
-        return files.filter { $0.hasSuffix(".profile") }.map { String($0.dropLast(".profile".count)) }.sorted()
+        let stems = files.filter { $0.hasSuffix(".profile") }.map { String($0.dropLast(".profile".count)) }.sorted()
+        let named = stems.filter(Profile.isName)
+        return (
+            named.filter { Builtins.named($0) == nil }, stems.filter { !Profile.isName($0) },
+            named.filter { Builtins.named($0) != nil }
+        )
+    }
+
+    /// The most user profiles an unknown-profile message lists by name.
+    static let listedUserNames = 10
+
+    /// The user profiles as a message lists them: the first `listedUserNames`,
+    /// then how many more (a folder of 3,000 files made a 20 KB line).
+    static func listed(_ names: [String]) -> String {
+        let shown = names.prefix(listedUserNames).map { SafeText.escaped($0, max: 60) }
+        let rest = names.count - shown.count
+        return shown.joined(separator: ", ") + (rest > 0 ? " (and \(rest) more: `outbox profiles` lists them)" : "")
     }
 
     /// Whether a word names a file rather than a profile by name.
@@ -107,7 +130,7 @@ enum ProfileLoader {
             }
         }
         let users = userNames
-        let more = users.isEmpty ? "" : "; in \(userFolder!): " + users.joined(separator: ", ")
+        let more = users.isEmpty ? "" : "; in \(userFolder!): " + listed(users)
         return .failure(
             Problem(
                 "unknown profile `\(SafeText.escaped(word, max: 60))`, expected "
@@ -187,7 +210,7 @@ enum ProfileLoader {
     /// The line of a profile file's `profile` statement (1 when not found).
     static func nameLine(_ text: String) -> Int {
         var n = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in TextInput.droppingBOM(text).split(separator: "\n", omittingEmptySubsequences: false) {
             n += 1
             if line.drop(while: { $0.unicodeScalars.allSatisfy(isBlank) }).hasPrefix("profile ") { return n }
         }

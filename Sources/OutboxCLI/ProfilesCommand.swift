@@ -40,7 +40,8 @@ struct ProfilesCommand: OutboxSubcommand {
             }
         } else {
             chosen = Profile.allCases
-            for name in ProfileLoader.userNames {
+            let files = ProfileLoader.userFiles
+            for name in files.usable {
                 switch ProfileLoader.resolve(name, relativeTo: nil) {
                 case .success(let p): chosen.append(p)
                 case .failure(let why):
@@ -48,10 +49,38 @@ struct ProfilesCommand: OutboxSubcommand {
                     bad = true
                 }
             }
+            let dir = ProfileLoader.userFolder ?? ""
+            // A file no word can find is named as such, not as an unknown profile.
+            for name in files.misnamed {
+                console.error(
+                    "outbox profiles: \(dir)/\(name).profile: `\(SafeText.escaped(name, max: 60))` is not a profile name, "
+                        + "so no word finds the file; expected a file named NAME.profile, NAME being "
+                        + Profile.nameForm)
+                bad = true
+            }
+            // A built-in's name always means the built-in: the file is never read.
+            for name in files.shadowed {
+                console.error(
+                    "outbox profiles: note: \(dir)/\(name).profile is not used: `\(name)` is a built-in's name, "
+                        + "and a built-in comes first; give the file and its `profile` line another name to use it")
+            }
         }
         if source {
-            // Exactly the file, byte for byte (a terminal shows it as text).
-            console.print(chosen[0].spec.source, terminator: "")
+            let text = chosen[0].spec.source
+            // Exactly the file, byte for byte, to a file or a pipe (`> acme.profile`).
+            // A terminal would obey a control byte in a comment: it gets the text
+            // escaped, and a note says so (docs/profiles.md).
+            guard console.isTerminal else {
+                console.printExact(text, terminator: "")
+                return 0
+            }
+            let (shown, escaped) = Self.forTerminal(text)
+            console.printExact(shown, terminator: "")
+            if escaped > 0 {
+                console.error(
+                    "outbox profiles --source: \(escaped) control or invisible character\(escaped == 1 ? "" : "s") "
+                        + "shown as escapes (\\x1b, \\u{feff}); redirect to a file for the exact bytes")
+            }
             return 0
         }
         for (n, p) in chosen.enumerated() {
@@ -61,9 +90,29 @@ struct ProfilesCommand: OutboxSubcommand {
         return bad ? 2 : 0
     }
 
+    /// A profile's text as a terminal may show it: what `SafeText` escapes is
+    /// written as its escape, but for the layout a file needs: line feeds, tabs
+    /// and the carriage return of a CRLF line end (a bare one would hide the
+    /// line before it). Also how many scalars were escaped.
+    static func forTerminal(_ text: String) -> (String, Int) {
+        var out = String.UnicodeScalarView()
+        var count = 0
+        let scalars = Array(text.unicodeScalars)
+        for (i, u) in scalars.enumerated() {
+            let layout = u == "\n" || u == "\t" || (u == "\r" && i + 1 < scalars.count && scalars[i + 1] == "\n")
+            if !layout, let e = SafeText.escape(u) {
+                out.append(contentsOf: e.unicodeScalars)
+                count += 1
+            } else {
+                out.append(u)
+            }
+        }
+        return (String(out), count)
+    }
+
     static func describe(_ p: Profile) -> [String] {
         var out = ["\(p.rawValue): \(p.title)"]
-        if let path = p.spec.path { out.append("(from \(path))") }
+        if let path = p.spec.path { out.append("(from \(SafeText.escaped(path, max: 1000)))") }
         out += ["", "rules:"]
         let own = p.ownRules.map { p.rule($0) }
         let width = max(7, (own.map(\.id.count).max() ?? 0) + 1)

@@ -232,15 +232,23 @@ struct RunCommand: OutboxSubcommand {
                 switch item {
                 case .entry(let e):
                     guard !quiet && !junit else { break }
-                    console.print(
-                        screen.map { paint.render(writer.spans(e, in: sim, width: $0)) } ?? writer.line(e, in: sim))
+                    // Painted for a terminal: colour sequences around spans escaped one by one.
+                    if let w = screen {
+                        console.printExact(paint.render(writer.spans(e, in: sim, width: w)))
+                    } else {
+                        console.print(writer.line(e, in: sim))
+                    }
                 case .check(let r) where junit:
                     let now = ContinuousClock.now
                     cases.append(JUnitReport.Case(r, wallMicros: Self.micros(now - last)))
                     last = now
                 case .check(let r):
                     guard !quiet || !r.ok else { break }
-                    console.print(screen.map { paint.render(writer.spans(r, width: $0)) } ?? writer.check(r))
+                    if let w = screen {
+                        console.printExact(paint.render(writer.spans(r, width: w)))
+                    } else {
+                        console.print(writer.check(r))
+                    }
                 }
             }
             if console.failed { return 1 }
@@ -285,12 +293,13 @@ struct RunCommand: OutboxSubcommand {
             if format == .text && !picture && !junit { console.print(fit(line)) } else { console.error(line) }
         }
         if output == .svg, let story = stories.first {
-            console.print(TimelinePicture().svg(story), terminator: "")
+            // XML: every name escaped by `SafeText.xml`, the rest Outbox's own markup.
+            console.printExact(TimelinePicture().svg(story), terminator: "")
         } else if output == .html {
-            console.print(TimelinePicture().html(stories, title: Self.pictureTitle(files)), terminator: "")
+            console.printExact(TimelinePicture().html(stories, title: Self.pictureTitle(files)), terminator: "")
         }
         // Written whole at the end: a run stopped by bad input or a limit leaves stdout empty.
-        if junit { console.print(JUnitReport.render(suites), terminator: "") }
+        if junit { console.printExact(JUnitReport.render(suites), terminator: "") }
         if console.failed { return 1 }
         return failed > 0 ? 1 : 0
     }
@@ -384,7 +393,7 @@ enum Watch {
             // Stamped before they are read: a save during the run is a change.
             let stamps = files.map(Platform.stamp)
             // Between runs, on a terminal: the cursor home, the screen cleared.
-            if !first && console.terminalColumns != nil { console.print("\u{1b}[H\u{1b}[2J", terminator: "") }
+            if !first && console.terminalColumns != nil { console.printExact("\u{1b}[H\u{1b}[2J", terminator: "") }
             first = false
             let noted = ProfileLoader.ReadPaths()
             let status = play(noted)

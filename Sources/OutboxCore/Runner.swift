@@ -118,7 +118,10 @@ public struct ScenarioRunner {
         flush(emit)
         for c in checks {
             guard case .check(let check) = c.content else { continue }
-            let (ok, found) = evaluate(check)
+            let (ok, evaluated) = evaluate(check)
+            var found = evaluated
+            // A check that could only fail says why, as found before the run.
+            if !ok, let why = scenario.unmatchable[c.line] { found = why }
             let r = CheckResult(line: c.line, time: t, text: c.text, ok: ok, found: found)
             checkCount += 1
             if journalUse == .kept || !ok { results.append(r) }

@@ -17,11 +17,19 @@ public struct Scenario: Sendable {
     /// What the device holds when the scenario starts: its `saved` and `device`
     /// lines (an extension); empty for the contract's fresh device.
     public let device: DeviceStart
+    /// The `expect` lines that can only fail, found before anything runs, by
+    /// line: why, with a "did you mean" (a check on a name no line creates, a
+    /// `request ID` past the most the lines make). The contract makes such a
+    /// check a failed one, exit 1, not bad input: each fails at its time with
+    /// this as what was found (`ScenarioRunner`).
+    public let unmatchable: [Int: String]
 
     public init(
         file: String, profile: Profile, settings: Settings, steps: Steps, fileProfile: Profile? = nil,
-        compareProfiles: [Profile]? = nil, skipped: [SkippedLine] = [], device: DeviceStart = DeviceStart()
+        compareProfiles: [Profile]? = nil, skipped: [SkippedLine] = [], device: DeviceStart = DeviceStart(),
+        unmatchable: [Int: String] = [:]
     ) {
+        self.unmatchable = unmatchable
         self.file = file
         self.profile = profile
         self.settings = settings
@@ -94,9 +102,11 @@ public typealias ScenarioError = Diagnostic
 extension Scenario {
     /// Parses a scenario; every problem found is returned, and then nothing runs.
     ///
-    /// An `expect` naming a request no line of the file creates is one of those
-    /// problems, unless `savedDevice` (`outbox run --state-dir`): a device on
-    /// disk may hold requests of any name.
+    /// An `expect` naming a request no line of the file creates is not one of
+    /// those problems: it is kept in `unmatchable` and fails when it is checked
+    /// (scenario-format.md, "Checks": exit 1, saying so). With `savedDevice`
+    /// (`outbox run --state-dir`) names are not looked for: a device on disk may
+    /// hold requests of any name.
     public static func parse(
         _ text: String, file: String, profiles: ProfileResolver = .builtins, savedDevice: Bool = false
     ) -> Result<Scenario, ScenarioErrors> {
@@ -126,7 +136,7 @@ extension Scenario {
     /// first `at`; nil when it has none or it is not well formed (the parse says
     /// why).
     public static func compareLine(in text: String, profiles: ProfileResolver = .builtins) -> [Profile]? {
-        var rest = text[...]
+        var rest = TextInput.droppingBOM(text)
         while !rest.isEmpty {
             let end = rest.firstIndex(of: "\n") ?? rest.endIndex
             let line = rest[..<end]
@@ -316,6 +326,8 @@ struct ScenarioParser {
     var savedDevice = false
     /// The most requests the lines played can make (`request ID` checks name at most this id).
     var creatable = 0
+    /// The checks that can only fail, with why (`Scenario.unmatchable`).
+    var unmatchable: [(line: Int, why: String)] = []
     /// The ids the `expect ... request ID` lines played name, each at its first line.
     var checkedIDs: [(line: Int, id: Int32)] = []
     var checkedIDSeen = Set<Int32>()
@@ -345,7 +357,8 @@ struct ScenarioParser {
         var lexer = ByteLexer()
         var actionTails = LineTailTable(), checkTails = LineTailTable()
         var lineNo = 0
-        var start = 0
+        // A byte-order mark before the first line is not part of it (TextInput).
+        var start = TextInput.bomLength(bytes)
         // Lines end at "\n"; the "\r" of a CRLF is a space to the lexers, so CRLF files read as lines.
         while start <= bytes.count {
             let end = start == bytes.count ? start : ScenarioParser.lineEnd(bytes, from: start)
@@ -408,8 +421,11 @@ struct ScenarioParser {
         if profile == nil && errors.isEmpty {
             fail(1, "no profile line, expected `profile linktrail|ios|android|flutter` first")
         }
-        if let profile, !savedDevice, !actionUnread, checkRequestNames(profile) {
-            // Found after the lines: in line order with the rest, a line's own problems first.
+        if let profile, !savedDevice, !actionUnread { checkRequestNames(profile) }
+        if !errors.isEmpty && !unmatchable.isEmpty {
+            // Bad input anyway: the checks that could only fail are listed with the
+            // rest, in line order, a line's own problems first.
+            for (line, why) in unmatchable { fail(line, why) }
             errors = errors.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }.map(
                 \.element)
         }
@@ -425,7 +441,8 @@ struct ScenarioParser {
         return .success(
             Scenario(
                 file: file, profile: profile, settings: settings, steps: steps, fileProfile: fileProfile,
-                compareProfiles: compareProfiles, skipped: skipped, device: device))
+                compareProfiles: compareProfiles, skipped: skipped, device: device,
+                unmatchable: Dictionary(unmatchable, uniquingKeysWith: { a, _ in a })))
     }
 
     /// Where the line starting at `from` ends: its `\n`, or the end of the file.
@@ -439,7 +456,7 @@ struct ScenarioParser {
     /// `starts` (where each line starts) is made on the first call.
     static func code(ofLine n: Int, in bytes: UnsafeBufferPointer<UInt8>, starts: inout [Int]) -> String {
         if starts.isEmpty {
-            var s = 0
+            var s = TextInput.bomLength(bytes)
             while s <= bytes.count {
                 starts.append(s)
                 s = lineEnd(bytes, from: s) + 1
@@ -799,15 +816,13 @@ struct ScenarioParser {
     }
 
     /// A check played that needs a request no line played can create could
-    /// only fail: bad input, found before anything runs. The lines played are
-    /// those of the profile played (`outbox compare` leaves some out), so a
-    /// file rewritten without its skipped lines reads the same. Returns
-    /// whether it found any.
-    mutating func checkRequestNames(_ profile: Profile) -> Bool {
+    /// only fail: found before anything runs and kept in `unmatchable`, with
+    /// why (a failed check, not bad input). The lines played are those of the
+    /// profile played (`outbox compare` leaves some out), so a file rewritten
+    /// without its skipped lines reads the same.
+    mutating func checkRequestNames(_ profile: Profile) {
         if launches && profile.hasConsentGate { noteCreated("install") }
-        var found = false
         for c in checkedNames where !createdNames.contains(c.name) {
-            found = true
             let hint = Suggest.hint(c.name, among: createdOrder)
             let shown = createdOrder.prefix(8).map { "`" + SafeText.escaped($0, max: 60) + "`" }
             // With a suggestion the list is left out: the suggestion is the line to read.
@@ -822,10 +837,9 @@ struct ScenarioParser {
             } else if c.name == "install" && launches {
                 what += " (an install comes with the consent gate; profile \(profile.rawValue) has none)"
             }
-            fail(c.line, what + ", " + expected + hint)
+            unmatchable.append((c.line, what + ", " + expected + hint))
         }
-        if checkRequestIDs(profile) { found = true }
-        return found
+        checkRequestIDs(profile)
     }
 
     mutating func check(_ n: Int, _ w: [String]) -> Check? {

@@ -93,21 +93,18 @@ extension ScenarioParser {
     }
 
     /// A `request ID` check beyond the most requests the lines played can make
-    /// could only fail: bad input, found before anything runs (as a name no
-    /// line creates). Returns whether it found any.
-    mutating func checkRequestIDs(_ profile: Profile) -> Bool {
+    /// could only fail: found before anything runs and kept in `unmatchable`,
+    /// as a name no line creates is.
+    mutating func checkRequestIDs(_ profile: Profile) {
         // The consent gate's install is made at the first launch.
         let most = creatable + (launches && profile.hasConsentGate ? 1 : 0)
-        var found = false
         for c in checkedIDs where Int(c.id) > most {
-            found = true
             let expected =
                 most == 0
                 ? "the lines of the file make no request, expected a line that makes it before"
                 : "the lines of the file make at most \(most) request\(most == 1 ? "" : "s"), expected an id from 1 to \(most)"
-            fail(c.line, "no request #\(c.id) can exist: " + expected)
+            unmatchable.append((c.line, "no request #\(c.id) can exist: " + expected))
         }
-        return found
     }
 }
 

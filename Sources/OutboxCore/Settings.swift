@@ -70,7 +70,8 @@ public struct Settings: Equatable, Sendable {
             help: "attempts before giving up"),
         Key(
             name: "retry.delays", needs: .retry,
-            expected: "comma-separated times up to \(VirtualTime.maxInputText), e.g. 2s,4s",
+            expected:
+                "1 to \(Settings.maxRetryDelays) comma-separated times, each up to \(VirtualTime.maxInputText), e.g. 2s,4s",
             help: "waits before the retries; the last repeats (BACKOFF)"),
         Key(
             name: "retry.jitter", needs: .retry, expected: "none, full or equal",
@@ -85,7 +86,7 @@ public struct Settings: Equatable, Sendable {
             name: "timeout", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 10s",
             help: "a timed-out attempt fails after this (TMO)"),
         Key(
-            name: "seed", needs: .always, expected: "a whole number",
+            name: "seed", needs: .always, expected: "a whole number from 0 to \(UInt64.max)",
             help: "seeds idempotency keys and any randomness (ORDER)"),
     ]
 
@@ -144,11 +145,20 @@ public struct Settings: Equatable, Sendable {
             retryAttempts = n
         case "retry.delays":
             let parts = value.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count <= Settings.maxRetryDelays else { return bad() }
+            // Too many is said as a count, not as a bad value (issue 22: 1001 delays
+            // were blamed on their values); a bad one is named with its place.
+            guard parts.count <= Settings.maxRetryDelays else {
+                return "\(parts.count) delays for retry.delays, expected at most \(Settings.maxRetryDelays)"
+            }
             var delays: [Millis] = []
-            for p in parts {
-                guard case .success(let d) = VirtualTime.parseLimited(String(p)) else { return bad() }
-                delays.append(d)
+            for (i, p) in parts.enumerated() {
+                switch VirtualTime.parseLimited(String(p)) {
+                case .success(let d): delays.append(d)
+                case .failure(let why):
+                    guard parts.count > 1 else { return bad() }
+                    let what = p.isEmpty ? "an empty delay" : "bad delay `\(SafeText.escaped(String(p), max: 60))`"
+                    return what + " (number \(i + 1) of \(parts.count)) for retry.delays, " + why.message
+                }
             }
             guard !delays.isEmpty else { return bad() }
             retryDelays = delays

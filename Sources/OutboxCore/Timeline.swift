@@ -156,8 +156,11 @@ public struct JSONObject {
                 // (bidi overrides, line separators) as \u escapes: the same string
                 // to a JSON reader, and no byte a terminal obeys.
                 if u.value < 0x20 || SafeText.needsEscape(u) {
-                    let h = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                    // Past U+FFFF (the tags U+E0000...) as a UTF-16 surrogate pair, as JSON has it.
+                    for unit in String(u).utf16 {
+                        let h = String(unit, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
+                    }
                 } else {
                     out.unicodeScalars.append(u)
                 }

@@ -21,27 +21,77 @@ public enum VirtualTime {
         return overflow || sum > maxClock ? maxClock : sum
     }
 
-    /// Parses `0`, `250ms`, `1.5s`, `2m`, `1h` into whole milliseconds.
-    /// Returns nil with no explanation; callers name the place and what was expected.
+    /// Parses a time into whole milliseconds: `0`; a number with a unit (`250ms`,
+    /// `1.5s`, `2m`, `1h`); units together, largest first, each at most once and
+    /// only the last with a fraction (`2m10s`, `1m31.4s`, `3m0s`, `1h2m3.5s`,
+    /// `1s500ms`); or a clock, `HH:MM:SS` with up to three decimals
+    /// (`00:02:10.000`, `00:00:05.2`) or `MM:SS` (`02:10.5`). Every form Outbox
+    /// writes reads back (issue 22): the compound one is the picture's axis and
+    /// summaries, the clock the text timeline's, the live screen's and
+    /// `compare`'s. Returns nil with no explanation; callers name the place and
+    /// what was expected (`expected`).
     public static func parse(_ text: String) -> Millis? {
         if text == "0" { return 0 }
-        let units: [(String, Int64)] = [("ms", 1), ("s", 1000), ("m", 60_000), ("h", 3_600_000)]
-        for (unit, factor) in units where text.hasSuffix(unit) {
-            let number = String(text.dropLast(unit.count))
-            // "1ms" must not be read as "1m" + "s": the loop tries "ms" first.
-            guard let scaled = Decimal3.parse(number, scale: factor) else { return nil }
-            return scaled
+        if text.utf8.contains(UInt8(ascii: ":")) { return parseClock(text) }
+        // The units in the order they may follow each other; "ms" before "m" and
+        // "s", so that "1ms" is not read as "1m" then "s".
+        let units: [(String, Int64)] = [("h", 3_600_000), ("m", 60_000), ("s", 1000), ("ms", 1)]
+        var rest = Substring(text)
+        var total: Int64 = 0
+        var next = 0  // the first unit the next part may have
+        var fractionSeen = false
+        while !rest.isEmpty {
+            guard !fractionSeen else { return nil }  // only the last part has a fraction
+            let number = rest.prefix { $0 == "." || ($0.isASCII && $0.isNumber) }
+            guard !number.isEmpty else { return nil }
+            rest = rest.dropFirst(number.count)
+            let unitText = rest.prefix { $0.isASCII && $0.isLetter }
+            rest = rest.dropFirst(unitText.count)
+            guard let k = units.indices.first(where: { $0 >= next && units[$0].0 == unitText }) else { return nil }
+            guard let scaled = Decimal3.parse(String(number), scale: units[k].1) else { return nil }
+            fractionSeen = number.contains(".")
+            let (sum, overflow) = total.addingReportingOverflow(scaled)
+            guard !overflow else { return nil }
+            total = sum
+            next = k + 1
         }
-        return nil
+        return next > 0 ? total : nil
     }
+
+    /// `HH:MM:SS[.f]` or `MM:SS[.f]`: the first field any number of digits, the
+    /// others two digits below 60, the seconds' fraction one to three digits.
+    static func parseClock(_ text: String) -> Millis? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard fields.count == 2 || fields.count == 3 else { return nil }
+        let last = fields[fields.count - 1].split(separator: ".", omittingEmptySubsequences: false)
+        guard last.count <= 2, last.count == 1 || (1...3).contains(last[1].count) else { return nil }
+        func digits(_ s: Substring) -> Bool { !s.isEmpty && s.allSatisfy { $0.isASCII && $0.isNumber } }
+        let lead = fields[0]
+        guard digits(lead), lead.count <= 12, let first = Int64(lead) else { return nil }
+        var total = first * (fields.count == 3 ? 3_600_000 : 60_000)
+        for (k, f) in ([fields.count == 3 ? fields[1] : nil, last[0]] as [Substring?]).enumerated() {
+            guard let f else { continue }
+            guard f.count == 2, digits(f), let v = Int64(f), v < 60 else { return nil }
+            total += v * (k == 0 ? 60_000 : 1000)
+        }
+        if last.count == 2 {
+            guard digits(last[1]), let v = Int64(last[1]) else { return nil }
+            total += v * [100, 10, 1][last[1].count - 1]
+        }
+        return total
+    }
+
+    /// The forms a time may take, as messages say it.
+    public static let expected =
+        "expected 0, a number with a unit (250ms, 1.5s, 2m, 1h), units together (2m10s, 1h2m3.5s) or a clock (00:02:10.000), in whole milliseconds"
 
     /// Like `parse`, but a value past `maxInput` is refused with the reason, for
     /// every time or duration read from input.
     public static func parseLimited(_ text: String) -> Result<Millis, Problem> {
-        guard let t = parse(text) else {
-            return .failure(Problem("expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h) in whole milliseconds"))
+        guard let t = parse(text) else { return .failure(Problem(expected)) }
+        guard t <= maxInput else {
+            return .failure(Problem("expected at most \(maxInputText), the longest time Outbox takes"))
         }
-        guard t <= maxInput else { return .failure(Problem("expected at most \(maxInputText), the longest time Outbox takes")) }
         return .success(t)
     }
 

@@ -41,7 +41,10 @@ public struct Theme: Equatable, Sendable {
         var styles: [Role: Style] = [:]
         var n = 0
         // "\r\n" is one Character in Swift: split on it too, so CRLF files read as lines.
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+        // A byte-order mark before the first line is not part of it (TextInput).
+        for raw in TextInput.droppingBOM(text).split(
+            omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        {
             n += 1
             let code = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             let w = code.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)

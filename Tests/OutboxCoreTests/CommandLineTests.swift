@@ -49,7 +49,7 @@ final class CommandLineTests: XCTestCase {
                 ["run", "x.outbox", "--max-transitions", "-5"],
                 "outbox run: --max-transitions needs a whole number ≥ 1 (default 10000000)"
             ),
-            (["--seed", "-1"], "outbox: bad --seed `-1`, expected a whole number"),
+            (["--seed", "-1"], "outbox: bad --seed `-1`, expected a whole number from 0 to 18446744073709551615"),
             (
                 ["compare", "x.outbox", "--width=-3"],
                 "outbox compare: --width needs a number of columns from 20 to 10000"

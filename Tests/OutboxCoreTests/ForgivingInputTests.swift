@@ -17,6 +17,16 @@ final class ForgivingInputTests: XCTestCase {
         return e.errors.map(\.description)
     }
 
+    /// The checks of a scenario that can only fail, as `file:line: why` in line
+    /// order: failed checks when played (exit 1), not bad input (issue 22).
+    func unmatchable(_ text: String, playing: Profile? = nil) -> [String] {
+        let r =
+            playing.map { Scenario.parse(text, file: "t.outbox", playing: $0) }
+            ?? Scenario.parse(text, file: "t.outbox")
+        guard case .success(let s) = r else { return ["bad input"] }
+        return s.unmatchable.sorted { $0.key < $1.key }.map { "t.outbox:\($0.key): \($0.value)" }
+    }
+
     /// Every error of a profile file.
     func profileErrors(_ text: String) -> [String] {
         guard case .failure(let e) = Profile.parse(text, file: "p.profile") else { return [] }
@@ -212,7 +222,7 @@ final class ForgivingInputTests: XCTestCase {
 
     // MARK: Request names in expect lines
 
-    func testAnExpectOnARequestNoLineCreatesIsBadInput_withTheClosestName() {
+    func testAnExpectOnARequestNoLineCreatesCanOnlyFail_withTheClosestName() {
         let text = """
             profile linktrail
             at 0 launch
@@ -226,8 +236,9 @@ final class ForgivingInputTests: XCTestCase {
             expect at 4s received nobody 0
             expect at 4s counted refund 1
             """
+        XCTAssertEqual(errors(text), [], "not bad input: checks that fail (scenario-format.md, Checks)")
         XCTAssertEqual(
-            errors(text),
+            unmatchable(text),
             [
                 "t.outbox:6: no line of the file creates a request named `purchse`, expected a name a track, screen, product, notification, ping, logout or saved line creates; did you mean `purchase`?",
                 "t.outbox:8: no line of the file creates a request named `nobody`, expected one of: `purchase`, `signup`, `install`",
@@ -260,11 +271,11 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(errors(text), [])
         // The install comes with the consent gate, at a launch.
         XCTAssertEqual(
-            errors("profile ios\nat 0 launch\nexpect at 1s state install delivered\n"),
+            unmatchable("profile ios\nat 0 launch\nexpect at 1s state install delivered\n"),
             [
                 "t.outbox:3: no line of the file creates a request named `install` (an install comes with the consent gate; profile ios has none), expected a name a track, screen, product, notification, ping, logout or saved line creates"
             ])
-        XCTAssertEqual(errors("profile linktrail\nat 0 launch\nexpect at 1s state install pending\n"), [])
+        XCTAssertEqual(unmatchable("profile linktrail\nat 0 launch\nexpect at 1s state install pending\n"), [])
     }
 
     func testAnUnreadActionLineIsOneError_notACascade() {
@@ -280,7 +291,7 @@ final class ForgivingInputTests: XCTestCase {
 
     /// `outbox compare` plays a file on profiles that leave some lines out: an
     /// expect played on a profile where only left-out lines make its request
-    /// could only fail there, so it is bad input; one that is not played there
+    /// could only fail there, and fails there; one that is not played there
     /// is not held to it. The rewrite property holds: what a profile plays is
     /// what `outbox run` plays of the file rewritten for it.
     func testComparePlaysEachProfilesOwnLines() {
@@ -296,8 +307,10 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(errors(text, playing: .linktrail), [])
         let bad = text + "\nexpect on android,linktrail at 2s attempts ping 1\n"
         XCTAssertEqual(errors(bad, playing: .android), [])
+        XCTAssertEqual(unmatchable(bad, playing: .android), [])
+        XCTAssertEqual(errors(bad, playing: .linktrail), [])
         XCTAssertEqual(
-            errors(bad, playing: .linktrail),
+            unmatchable(bad, playing: .linktrail),
             [
                 "t.outbox:7: no line of the file creates a request named `ping` on profile linktrail (the lines that do are left out: it lacks what they do), expected one of: `install`"
             ])
@@ -305,7 +318,10 @@ final class ForgivingInputTests: XCTestCase {
 
     // MARK: The command line
 
-    func testRunExitsTwoNamingFileAndLine_nothingRuns() throws {
+    /// The contract: a check on a name no request has fails, exit 1 (CI reads 1
+    /// as "a check failed"), saying so with the suggestion found before the run;
+    /// in `compare` and JUnit too (issue 22, item 14; it was exit 2).
+    func testACheckOnANameNoLineCreates_failsWithExitOne_sayingWhy() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-forgiving-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -317,17 +333,23 @@ final class ForgivingInputTests: XCTestCase {
         expect at 2s state purchase delivered
         expect at 2s state purchsae delivered
         """.write(toFile: path, atomically: true, encoding: .utf8)
-        let (status, out, err) = cli(["run", path])
-        XCTAssertEqual(status, 2)
-        XCTAssertEqual(out, "", "nothing runs")
+        let why =
+            "no line of the file creates a request named `purchsae`, expected a name a track, screen, product, notification, ping, logout or saved line creates; did you mean `purchase`?"
+        let (status, out, err) = cli(["run", "-q", path])
+        XCTAssertEqual(status, 1)
         XCTAssertEqual(
-            err,
-            "\(path):5: no line of the file creates a request named `purchsae`, expected a name a track, screen, product, notification, ping, logout or saved line creates; did you mean `purchase`?\n"
-        )
-        let (cs, cout, cerr) = cli(["compare", path, "--profiles", "ios,android"])
-        XCTAssertEqual(cs, 2, cerr)
-        XCTAssertEqual(cout, "")
-        XCTAssertTrue(cerr.contains("\(path):5: no line of the file creates a request named `purchsae`"), cerr)
+            out,
+            "00:00:02.000  expect    expect at 2s state purchsae delivered  ✗ FAILED: \(why)\n"
+                + "\(path): 1 passed, 1 failed · 3 transitions · ended at 00:00:02.000\n")
+        XCTAssertEqual(err, "\(path):5: check failed: expect at 2s state purchsae delivered: found \(why)\n")
+        let (cs, _, cerr) = cli(["compare", "-q", path, "--profiles", "ios,android"])
+        XCTAssertEqual(cs, 1, cerr)
+        XCTAssertTrue(
+            cerr.contains("\(path):5: check failed on ios: expect at 2s state purchsae delivered: found \(why)"), cerr)
+        let (js, junit, _) = cli(["run", "--format", "junit", path])
+        XCTAssertEqual(js, 1)
+        XCTAssertTrue(junit.contains("failures=\"1\" errors=\"0\""), junit)
+        XCTAssertTrue(junit.contains("did you mean `purchase`?"), junit)
     }
 
     func testWithAStateDirTheDevicesRequestsCount() throws {
@@ -344,8 +366,8 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(cli(["run", first, "--state-dir", state, "--quiet"]).0, 0)
         let (status, _, err) = cli(["run", second, "--state-dir", state, "--quiet"])
         XCTAssertEqual(status, 0, err)
-        // Without the device the same file is bad input.
-        XCTAssertEqual(cli(["run", second]).0, 2)
+        // Without the device the same check can only fail: a failed check, exit 1.
+        XCTAssertEqual(cli(["run", second]).0, 1)
     }
 
     /// docs/scenarios.md's "Mistyped words" example prints what the page shows.

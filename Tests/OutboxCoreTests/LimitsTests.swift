@@ -71,8 +71,8 @@ final class LimitsTests: XCTestCase {
     /// limit, in a file and through `:set` (both go through Settings.set).
     func testTimesPastTheLimitAreBadInput() throws {
         let cases: [(String, String)] = [
-            ("set retry.delays 999999999999h", "bad value `999999999999h` for retry.delays, expected comma-separated times up to 100000h"),
-            ("set retry.delays 2s,100001h", "bad value `2s,100001h` for retry.delays"),
+            ("set retry.delays 999999999999h", "bad value `999999999999h` for retry.delays, expected 1 to 1000 comma-separated times, each up to 100000h"),
+            ("set retry.delays 2s,100001h", "bad delay `100001h` (number 2 of 2) for retry.delays, expected at most 100000h"),
             ("set timeout 999999999999h", "bad value `999999999999h` for timeout, expected a time up to 100000h"),
             ("set latency 100000h1ms", "bad value `100000h1ms` for latency"),
             ("at 999999999999h launch", "bad time `999999999999h`, expected at most 100000h"),
@@ -291,8 +291,21 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertEqual(status, 2)
         XCTAssertLessThan(err.utf8.count, 1000, "a 1 MB word is not echoed whole")
         XCTAssertTrue(err.contains("`" + String(repeating: "x", count: 199) + "…[+"), err)
-        // The word is "`xxx…x`," (1,000,003 characters): 200 shown, the rest counted.
-        XCTAssertTrue(err.contains("…[+999803 chars] expected one of: launch"), err)
+        // The word is "`xxx…x`," (1,000,003 characters): 200 shown, the rest counted,
+        // and its closing "`," kept after the mark, so the quote still ends (issue 22).
+        XCTAssertTrue(err.contains("…[+999801 chars]`, expected one of: launch"), err)
+    }
+
+    /// Issue 22: the cut mark never eats the marks that close a quoted word.
+    func testACutWordKeepsItsClosingMarks() {
+        let delays = Array(repeating: "1s", count: 1000).joined(separator: ",")
+        XCTAssertEqual(
+            SafeText.line("bad value `\(delays)x` for retry.delays"),
+            "bad value `" + String(delays.prefix(199)) + "…[+2801 chars]` for retry.delays")
+        XCTAssertEqual(SafeText.line("(" + String(repeating: "y", count: 300) + ");", maxWord: 10), "(yyyyyyyyy…[+291 chars]);")
+        // Nothing but closing marks: the word is cut as any other.
+        XCTAssertEqual(
+            SafeText.line(String(repeating: ",", count: 20), maxWord: 10), String(repeating: ",", count: 10) + "…[+6 chars],,,,")
     }
 
     func testSafeLineLeavesPlainLinesAloneAndIsIdempotent() {

@@ -1084,7 +1084,8 @@ final class ProfileStatementTests: XCTestCase {
 
     func test_errors_numbersAreRangeChecked() {
         let attempts = "for retry.attempts, expected a whole number from 1 to 1000"
-        let delays = "for retry.delays, expected comma-separated times up to 100000h, e.g. 2s,4s"
+        let delays = "for retry.delays, expected 1 to 1000 comma-separated times, each up to 100000h, e.g. 2s,4s"
+        let many = Array(repeating: "1s", count: 1001).joined(separator: ",")
         let cases: [(String, String)] = [
             ("set retry.attempts 0", "bad value `0` " + attempts),
             ("set retry.attempts 1001", "bad value `1001` " + attempts),
@@ -1092,11 +1093,20 @@ final class ProfileStatementTests: XCTestCase {
             ("set retry.attempts -1", "bad value `-1` " + attempts),
             ("set retry.delays 100001h", "bad value `100001h` " + delays),
             ("set retry.delays 99999999999999999999ms", "bad value `99999999999999999999ms` " + delays),
-            ("set retry.delays 1s,,2s", "bad value `1s,,2s` " + delays),
+            (
+                "set retry.delays 1s,,2s",
+                "an empty delay (number 2 of 3) for retry.delays, expected 0, a number with a unit"
+            ),
+            // Too many is said as the count (issue 22), the values being fine.
+            ("set retry.delays " + many, "1001 delays for retry.delays, expected at most 1000"),
+            ("set retry.delays 1s,2x", "bad delay `2x` (number 2 of 2) for retry.delays, expected 0, a number"),
             ("set latency 100001h", "bad value `100001h` for latency, expected a time up to 100000h, e.g. 200ms"),
             ("set timeout x", "bad value `x` for timeout, expected a time up to 100000h, e.g. 10s"),
-            ("set seed -1", "bad value `-1` for seed, expected a whole number"),
-            ("set seed 99999999999999999999", "bad value `99999999999999999999` for seed, expected a whole number"),
+            ("set seed -1", "bad value `-1` for seed, expected a whole number from 0 to 18446744073709551615"),
+            (
+                "set seed 99999999999999999999",
+                "bad value `99999999999999999999` for seed, expected a whole number from 0 to 18446744073709551615"
+            ),
             ("on 600 drop rejected rule ACME-3", "unknown answer class `600`, "),
             ("on 099 drop rejected rule ACME-3", "unknown answer class `099`, "),
             ("on 42 retry rule ACME-2", "unknown answer class `42`, "),

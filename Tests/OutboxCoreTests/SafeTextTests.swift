@@ -34,11 +34,38 @@ final class SafeTextTests: XCTestCase {
                 SafeText.escaped(String(Character(Unicode.Scalar(v)!)), max: 100),
                 "\\u{" + String(v, radix: 16) + "}")
         }
-        // Neighbours that are not bidi controls stay.
-        for v: UInt32 in [0x061B, 0x200D, 0x2027, 0x202F, 0x2065, 0x206A] {
+        // Neighbours that are neither bidi controls nor invisible stay.
+        for v: UInt32 in [0x061B, 0x200C, 0x200D, 0x2027, 0x202F, 0x2070, 0xAC, 0xAE, 0xFE0E, 0xFE0F, 0xFEFE, 0xFF00] {
             let s = String(Character(Unicode.Scalar(v)!))
             XCTAssertEqual(SafeText.escaped(s, max: 100), s, "U+\(String(v, radix: 16))")
         }
+    }
+
+    /// Issue 22: characters a terminal draws as nothing are shown, so `a\u{feff}b`
+    /// and `ab` look different, and a byte-order mark before `profile` is seen.
+    func test_invisibleCharacters_escaped_soLookalikesDiffer() {
+        XCTAssertEqual(SafeText.escaped("a\u{feff}b", max: 100), "a\\u{feff}b")
+        XCTAssertEqual(SafeText.escaped("a\u{200b}b", max: 100), "a\\u{200b}b")
+        XCTAssertEqual(
+            SafeText.line("`\u{feff}profile` ... did you mean `profile`?"),
+            "`\\u{feff}profile` ... did you mean `profile`?")
+        let invisible: [UInt32] = [
+            0xAD, 0x34F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180E, 0x180F, 0x200B, 0x2060, 0x2061, 0x2062,
+            0x2063, 0x2064, 0x2065, 0x206A, 0x206F, 0x3164, 0xFE00, 0xFE0D, 0xFEFF, 0xFFA0, 0xFFF0, 0xFFF8, 0x1BCA0,
+            0x1BCA3, 0x1D173, 0x1D17A, 0xE0000, 0xE0001, 0xE0020, 0xE007F, 0xE0100, 0xE01EF, 0xE0FFF,
+        ]
+        for v in invisible {
+            let u = Unicode.Scalar(v)!
+            XCTAssertTrue(SafeText.needsEscape(u), "U+\(String(v, radix: 16))")
+            XCTAssertEqual(SafeText.escape(u), "\\u{" + String(v, radix: 16) + "}")
+        }
+        // The emoji and script joiners and the presentation selectors are kept: text needs them.
+        XCTAssertEqual(
+            SafeText.escaped("👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم", max: 100), "👩\u{200d}💻 ☕\u{fe0f} می\u{200c}خواهم")
+        XCTAssertTrue(SafeText.isClean("a\nb", keepingNewlines: true))
+        XCTAssertFalse(SafeText.isClean("a\nb"))
+        // JSON keeps such a name exact, as `\u` escapes; past U+FFFF as a surrogate pair.
+        XCTAssertEqual(JSONObject.quote("a\u{feff}b\u{e0041}"), #""a\ufeffb\udb40\udc41""#)
     }
 
     func test_otherText_keptIntact() {
@@ -65,9 +92,13 @@ final class SafeTextTests: XCTestCase {
         XCTAssertEqual(SafeText.escaped(bomb, max: 3), "e\u{301}\u{301}…[+999998 chars]")
     }
 
-    func test_needsEscape_agreesWithEscape_forEveryScalarUpTo0x3000() {
-        for v in UInt32(0)..<0x3000 {
+    func test_needsEscape_agreesWithEscape_andIsClean_forEveryScalar() {
+        for v in UInt32(0)..<0x11_0000 {
             guard let s = Unicode.Scalar(v) else { continue }
+            // The byte-level check agrees, the scalar alone and between others.
+            let alone = String(Character(s))
+            XCTAssertEqual(SafeText.isClean(alone), !SafeText.needsEscape(s), "U+\(String(v, radix: 16))")
+            XCTAssertEqual(SafeText.isClean("a→" + alone + "é"), !SafeText.needsEscape(s), "U+\(String(v, radix: 16))")
             XCTAssertEqual(SafeText.needsEscape(s), SafeText.escape(s) != nil, "U+\(String(v, radix: 16))")
             if let e = SafeText.escape(s) {
                 XCTAssertTrue(e.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, e)

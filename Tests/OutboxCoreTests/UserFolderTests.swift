@@ -55,7 +55,9 @@ final class UserFolderTests: XCTestCase {
         let (s1, _, e1) = cli(["profiles", "broken"])
         XCTAssertEqual(s1, 2)
         XCTAssertTrue(
-            e1.contains("\(home)/outbox/profiles/broken.profile:3: bad value `0` for retry.attempts, expected a whole number from 1 to 1000"),
+            e1.contains(
+                "\(home)/outbox/profiles/broken.profile:3: bad value `0` for retry.attempts, expected a whole number from 1 to 1000"
+            ),
             e1)
         try write("profile other\nbase ios\n", "mine.profile")
         let (s2, _, e2) = cli(["profiles", "mine"])
@@ -76,5 +78,41 @@ final class UserFolderTests: XCTestCase {
         let (cs, cout, _) = cli(["profiles", home + "/copy.profile"])
         XCTAssertEqual(cs, 0)
         XCTAssertTrue(cout.hasPrefix("ios: Positive User (UserCom) SDK on iOS\n"), cout)
+    }
+
+    /// Issue 22 (reliability S3 22): a folder of thousands of files is not listed
+    /// whole; a file no name can find is named as such; a built-in's name in the
+    /// folder gets a note.
+    func test_theFolder_listCapped_misnamedAndShadowedFilesSaidSo() throws {
+        for i in 0..<3000 { try write("profile p\(i)\nbase ios\n", "p\(i).profile") }
+        let (s1, _, e1) = cli(["profiles", "nosuch"])
+        XCTAssertEqual(s1, 2)
+        let names = (0..<3000).map { "p\($0)" }.sorted().prefix(10).joined(separator: ", ")
+        XCTAssertTrue(
+            e1.contains(
+                "; in \(home)/outbox/profiles: \(names) (and 2990 more: `outbox profiles` lists them), or a profile file"
+            ),
+            e1)
+        XCTAssertLessThan(e1.utf8.count, 600, "not every file: \(e1.utf8.count) bytes")
+        for i in 0..<3000 { try FileManager.default.removeItem(atPath: home + "/outbox/profiles/p\(i).profile") }
+
+        try write("profile upper\nbase ios\n", "UPPER.profile")
+        try write("profile ios\nbase ios\n", "ios.profile")
+        try write("profile mine\nbase android\n", "mine.profile")
+        let (s2, out, e2) = cli(["profiles"])
+        XCTAssertEqual(s2, 2, "a file no word finds is a problem of the folder")
+        XCTAssertTrue(out.contains("\nmine: "), out)
+        XCTAssertEqual(
+            e2,
+            """
+            outbox profiles: \(home)/outbox/profiles/UPPER.profile: `UPPER` is not a profile name, so no word finds the file; expected a file named NAME.profile, NAME being 1 to 32 of a-z, 0-9, - and _ (starting with a letter or digit)
+            outbox profiles: note: \(home)/outbox/profiles/ios.profile is not used: `ios` is a built-in's name, and a built-in comes first; give the file and its `profile` line another name to use it
+
+            """)
+        XCTAssertFalse(e2.contains("unknown profile"), e2)
+        // Neither is offered as a profile to use.
+        let (_, _, e3) = cli(["profiles", "nosuch"])
+        XCTAssertTrue(e3.contains("; in \(home)/outbox/profiles: mine, or a profile file"), e3)
+        XCTAssertEqual(ProfileLoader.userNames, ["mine"])
     }
 }

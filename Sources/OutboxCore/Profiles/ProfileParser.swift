@@ -10,6 +10,11 @@ extension Profile {
     /// Whether a word is a profile's name as a `profile` line may give it.
     public static func isName(_ s: String) -> Bool { ProfileParser.badName(s) == nil }
 
+    /// What a profile's name may be, as messages say it.
+    public static var nameForm: String {
+        "1 to \(ProfileParser.maxNameLength) of a-z, 0-9, - and _ (starting with a letter or digit)"
+    }
+
     /// Reads a profile file. `base` resolves a `base NAME` line (built-ins by
     /// default); `path` is where it was read from (nil for a built-in).
     public static func parse(
@@ -147,7 +152,8 @@ struct ProfileParser {
         var n = 0
         // Split on the newline scalar: "\r\n" is one Character, and a file saved
         // with Windows line ends must read the same (the lexer takes `\r` as a space).
-        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+        // A byte-order mark before the first line is not part of it (TextInput); `source` keeps it.
+        let lines = TextInput.droppingBOM(text).unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
         // The last line that exists: a final newline ends a line, it does not start one.
         let lastLine = max(1, lines.count - (text.unicodeScalars.last == "\n" ? 1 : 0))
         for line in lines {
@@ -281,7 +287,7 @@ struct ProfileParser {
             && s.utf8.first.map { $0 != 0x2D && $0 != 0x5F } == true
         guard ok else {
             return
-                "bad profile name \(q(s)), expected 1 to \(maxNameLength) of a-z, 0-9, - and _ (starting with a letter or digit)"
+                "bad profile name \(q(s)), expected " + Profile.nameForm
         }
         return nil
     }
@@ -299,8 +305,13 @@ struct ProfileParser {
             return "a text of \(s.unicodeScalars.count) characters, expected at most \(maxTextLength)"
         }
         if let c = s.unicodeScalars.first(where: { SafeText.needsEscape($0) }) {
+            // The bidi controls are default-ignorable too, but they are controls first.
+            let v = c.value
+            let control =
+                v < 0xAD || v == 0x061C || v == 0x200E || v == 0x200F || v == 0x2028 || v == 0x2029
+                || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
             return
-                "a control character (U+\(String(c.value, radix: 16, uppercase: true))) in a text, expected printable characters"
+                "\(control ? "a control" : "an invisible") character (U+\(String(v, radix: 16, uppercase: true))) in a text, expected printable characters"
         }
         return nil
     }
