@@ -19,7 +19,7 @@ struct CompareReport {
         let sims = played.map(\.runner.sim)
         var match = RequestMatch(runs: sims.count)
         if rows { match.update(sims) }
-        let differs = match.rows.map { $0.outcomeDiffers(in: sims) }
+        let differs = match.rows.map { $0.differs(in: sims) }
         self.sims = sims
         self.match = match
         self.differs = differs
