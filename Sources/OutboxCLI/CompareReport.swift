@@ -19,7 +19,7 @@ struct CompareReport {
         let sims = played.map(\.runner.sim)
         var match = RequestMatch(runs: sims.count)
         if rows { match.update(sims) }
-        let differs = match.rows.map { $0.outcomeDiffers(in: sims) }
+        let differs = match.rows.map { $0.differs(in: sims) }
         self.sims = sims
         self.match = match
         self.differs = differs
@@ -48,7 +48,10 @@ struct CompareReport {
     /// a legend) when three profiles must fit 80 columns.
     enum Level { case short, full }
 
-    static let legend = "cells: state or drop reason, attempts, S saved, iOS completion T true F false"
+    /// Under a short table: what each field and `-` mean (two lines, each within 80 columns).
+    static let legend =
+        "cells: state or drop reason, attempts, S saved, iOS completion T true F false;\n"
+        + "       - where it is not saved, or no completion was called"
 
     /// A profile's cell of one row, as fields laid out in columns.
     func fields(_ row: RequestMatch.Row, _ run: Int, _ level: Level) -> [String] {
@@ -283,7 +286,7 @@ struct CompareReport {
                 + " · checks: \(checks - bad) passed, \(bad) failed · ended at \(VirtualTime.clock(sim.now))"
             let rest =
                 " · \(attempts) att · \(sim.backend.received) rcvd \(sim.backend.counted) cntd"
-                + " · \(checks - bad)/\(checks) checks · end \(VirtualTime.duration(sim.now))"
+                + " · \(checks - bad)/\(checks) checks · end \(VirtualTime.clock(sim.now))"
             let short =
                 name + (counted.isEmpty ? "0 requests" : counted.map { "\($0.0) \($0.1.word)" }.joined(separator: " "))
                 + rest

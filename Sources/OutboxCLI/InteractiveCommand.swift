@@ -202,10 +202,10 @@ struct InteractiveCommand: OutboxSubcommand {
         switch Platform.readFile(spec, limit: 1 << 20) {
         case .failure(let f):
             return .failure(
-                Problem("\(spec):1: cannot read the theme file: \(f.message); expected a readable .theme file"))
+                Problem("\(spec): cannot read the theme file: \(f.message); expected a readable .theme file"))
         case .success(let bytes):
             guard RunCommand.isUTF8(bytes[...]) else {
-                return .failure(Problem("\(spec):1: cannot read the theme file: it is not UTF-8 text"))
+                return .failure(Problem("\(spec): cannot read the theme file: it is not UTF-8 text"))
             }
             text = String(decoding: bytes, as: UTF8.self)
         }

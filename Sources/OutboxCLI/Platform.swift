@@ -93,8 +93,9 @@ enum Platform {
     /// Why a file could not be read.
     struct ReadFailure: Error, Equatable {
         let message: String
-        /// The line it concerns (1 when the whole file is at fault).
-        var line = 1
+        /// The line it concerns; nil when the whole file is at fault (no such file,
+        /// a directory, too large): a message then names no line.
+        var line: Int? = nil
     }
 
     /// Reads a whole file of at most `limit` bytes. A directory, a file past the

@@ -209,7 +209,12 @@ struct RunCommand: OutboxSubcommand {
             let started = ContinuousClock.now
             var last = started
             if format == .text && !quiet && scenarios.count > 1 {
-                console.print(fit(SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")))
+                let heading = SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")
+                console.print(
+                    screen.map {
+                        TimelineWriter.fit(
+                            lead: "== ", path: Self.shown(sc.file), verdict: " (\(sc.profile.rawValue))", width: $0)
+                    } ?? heading)
             }
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
@@ -279,11 +284,15 @@ struct RunCommand: OutboxSubcommand {
                         transitions: runner.sim.transitionCount, wallMicros: Self.micros(ContinuousClock.now - started))
                 )
             }
-            let summary =
-                "\(sc.file): \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
-                + " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
+            let verdict = ": \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
+            let tail = " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
+            let summary = sc.file + verdict + tail
             if format == .text && !picture && !junit {
-                console.print(fit(SafeText.line(summary)))
+                // On a terminal the path gives way (in its middle), never the verdict.
+                console.print(
+                    screen.map {
+                        TimelineWriter.fit(path: Self.shown(sc.file), verdict: verdict, tail: tail, width: $0)
+                    } ?? SafeText.line(summary))
             } else {
                 console.error(summary)
             }
@@ -307,6 +316,10 @@ struct RunCommand: OutboxSubcommand {
     /// The heading of `run --format html`'s page: the command that made it.
     static func pictureTitle(_ files: [String]) -> String { "outbox run " + files.joined(separator: " ") }
 
+    /// A path as a line for people shows it: escaped, but whole (a terminal's
+    /// line shortens it in its middle; `SafeText.line` would cut its end).
+    static func shown(_ path: String) -> String { SafeText.line(path, maxWord: Int.max) }
+
     /// A wall-clock duration in whole microseconds.
     static func micros(_ d: Duration) -> Int {
         let c = d.components
@@ -316,7 +329,7 @@ struct RunCommand: OutboxSubcommand {
     /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).
     static func unreadable(_ path: String, _ why: Platform.ReadFailure) -> String {
         // A refusal that says what it expected ("it is a FIFO, expected a regular file") needs no second.
-        "\(path):\(why.line): cannot read the file: \(why.message)"
+        path + (why.line.map { ":\($0)" } ?? "") + ": cannot read the file: \(why.message)"
             + (why.message.contains(", expected ") ? "" : "; expected a readable scenario file")
     }
 

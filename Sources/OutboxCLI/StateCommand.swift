@@ -40,7 +40,9 @@ struct StateCommand: OutboxSubcommand {
             return 2
         }
         guard verb == "show" || verb == "reset" else {
-            console.error("outbox state: unknown action `\(SafeText.escaped(verb, max: 60))`, expected show or reset")
+            console.error(
+                "outbox state: unknown action `\(SafeText.escaped(verb, max: 60))`, expected show or reset"
+                    + Suggest.hint(verb, among: ["show", "reset"]))
             return 2
         }
         var profiles = Profile.allCases

@@ -154,10 +154,14 @@ public struct Divergence: Sendable {
 }
 
 extension RequestMatch.Row {
-    /// Whether the runs end this request differently: its state, drop reason,
+    /// Whether the runs differ on this request: its state, drop reason,
     /// attempts or saved flag, or some run never made it. Completion is compared
     /// only among iOS runs, the one profile with completion handlers.
-    public func outcomeDiffers(in sims: [Simulation]) -> Bool {
+    ///
+    /// The one meaning of "differs" (issue 22): `outbox compare` marks such a
+    /// row `!` at the end of the runs, and the live compare marks it `≠` and
+    /// counts it in `N differ` at the moment shown (docs/scenarios.md, "Compare").
+    public func differs(in sims: [Simulation]) -> Bool {
         var first: Request?
         var firstIOS: Request?
         for (run, id) in ids.enumerated() {

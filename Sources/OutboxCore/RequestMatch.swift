@@ -82,22 +82,3 @@ public struct RequestMatch: Sendable {
         return row < 0 ? nil : Int(row)
     }
 }
-
-extension RequestMatch.Row {
-    /// Whether the runs disagree on where this request is now (state, or drop
-    /// reason), or some run made it and another did not.
-    public func stateDiffers(in sims: [Simulation]) -> Bool {
-        var first: (RequestState, DropReason?)?
-        for (run, id) in ids.enumerated() {
-            guard let id else { return true }
-            let r = sims[run].request(id)
-            let here = (r.state, r.reason)
-            if let f = first {
-                if f.0 != here.0 || f.1 != here.1 { return true }
-            } else {
-                first = here
-            }
-        }
-        return false
-    }
-}

@@ -91,4 +91,21 @@ extension SafeText {
         }
         return String(out)
     }
+
+    /// The longest end of `text` that takes at most `width` columns.
+    public static func suffix(_ text: String, columns width: Int) -> String {
+        var n = 0
+        var out: [Unicode.Scalar] = []
+        for s in text.unicodeScalars.reversed() {
+            let w = columns(s)
+            if n + w > width { break }
+            n += w
+            out.append(s)
+        }
+        // A combining mark does not begin the end: it would join what goes before it.
+        while let s = out.last, columns(s) == 0 { out.removeLast() }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: out.reversed())
+        return String(view)
+    }
 }

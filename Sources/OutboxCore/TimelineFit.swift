@@ -84,6 +84,33 @@ extension TimelineWriter {
         clip([TimelineSpan(line)], width).map(\.text).joined()
     }
 
+    /// A line that names a file (`FILE: 24 passed, 0 failed · 24 transitions · …`,
+    /// `== FILE (ios)`) in at most `width` columns. The tail gives way first, cut
+    /// at its end down to ` …`; then the path, in its middle
+    /// (`/tmp/c…/examples/offline.outbox`: where it starts and its file name stay).
+    /// `lead` and `verdict` are never cut, unless the width is narrower than they
+    /// are alone (then the line is cut at its end, as `fit` does).
+    public static func fit(lead: String = "", path: String, verdict: String, tail: String = "", width: Int) -> String {
+        let fixed = SafeText.columns(of: lead) + SafeText.columns(of: verdict)
+        let p = SafeText.columns(of: path), t = SafeText.columns(of: tail)
+        if fixed + p + t <= width { return lead + path + verdict + tail }
+        // What is left of a cut tail: ` …`, so the line shows that more was there.
+        let least = min(t, 2)
+        if fixed + p + least <= width { return lead + path + verdict + cut(tail, width - fixed - p) }
+        if fixed + least < width { return lead + middle(path, width - fixed - least) + verdict + cut(tail, least) }
+        return fit(lead + middle(path, 1) + verdict, width: width)
+    }
+
+    /// `s` in at most `w` columns: its start and its end with `…` between them
+    /// (a quarter of the room for the start, the rest for the end, where a
+    /// path's file name is).
+    public static func middle(_ s: String, _ w: Int) -> String {
+        guard SafeText.columns(of: s) > w else { return s }
+        guard w > 1 else { return w == 1 ? "…" : "" }
+        let start = SafeText.prefix(s, columns: (w - 1) / 4)
+        return start + "…" + SafeText.suffix(s, columns: w - 1 - SafeText.columns(of: start))
+    }
+
     private func transitionSpans(_ t: Transition, in sim: Simulation, _ c: Columns, width: Int) -> [TimelineSpan] {
         let r = sim.request(t.request)
         let name = SafeText.line(sim.names[Int(r.nameID)])

@@ -11,7 +11,8 @@ public struct CompareCounts: Equatable, Sendable {
     var rowBits: [UInt8] = []
     /// Rows in each state in at least one column.
     public private(set) var inState = [Int](repeating: 0, count: RequestState.allCases.count)
-    /// Rows whose columns differ (`RequestMatch.Row.stateDiffers`).
+    /// Rows whose columns differ (`RequestMatch.Row.differs`: state, drop reason,
+    /// attempts, saved flag or iOS completion, as `outbox compare` marks them).
     public private(set) var differ = 0
     /// Per column, the journal position (counting forgotten entries) read up to.
     var cursors: [Int] = []
@@ -58,7 +59,7 @@ public struct CompareCounts: Equatable, Sendable {
             guard let id else { continue }
             bits |= 1 << sims[c].request(id).state.rawValue
         }
-        if row.stateDiffers(in: sims) { bits |= 0x80 }
+        if row.differs(in: sims) { bits |= 0x80 }
         let old = r < rowBits.count ? rowBits[r] : 0
         for k in inState.indices {
             let was = old & (1 << k) != 0, now = bits & (1 << k) != 0

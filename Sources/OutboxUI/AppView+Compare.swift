@@ -189,7 +189,7 @@ extension AppView {
             let sel = item == m.selected
             let base: Role = sel ? .rowSelected : .normal
             if sel { buf.fill(Rect(x: 0, y: y, width: rect.width, height: 1), role: .rowSelected) }
-            if row.stateDiffers(in: sims) {
+            if row.differs(in: sims) {
                 buf.put(g.hLine == "-" ? "!=" : "≠", x: 0, y: y, role: .logWarning)
             }
             buf.put(row.name, x: 3, y: y, role: base, limit: c.nameW - 1)

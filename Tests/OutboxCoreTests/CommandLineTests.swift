@@ -111,7 +111,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(status, 2)
         XCTAssertEqual(out, "")
         XCTAssertEqual(err, "outbox compare: --format needs text, jsonl, html or svg, not `junit`\n")
-        for (command, expected) in [("run", "text, jsonl, junit, html or svg"), ("compare", "text, jsonl, html or svg")] {
+        for (command, expected) in [
+            ("run", "text, jsonl, junit, html or svg"), ("compare", "text, jsonl, html or svg"),
+        ] {
             let (status, _, err) = cli([command, "x.outbox", "--format=xml"])
             XCTAssertEqual(status, 2)
             XCTAssertEqual(err, "outbox \(command): --format needs \(expected), not `xml`\n")
@@ -176,6 +178,97 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(status, 2)
         XCTAssertEqual(out, "")
         XCTAssertTrue(err.contains("tcsh"), err)
+    }
+
+    /// The live screen is the default command, so its options are typed at the
+    /// top level (`outbox --profile ios`, as the README writes it): each shell's
+    /// script offers them there, with their values (issue 22, newcomer 2.5).
+    func testCompletionScriptsOfferTheLiveScreensOptionsAtTheTopLevel() {
+        let profiles = "linktrail ios android flutter"
+        let bash = cli(["--generate-completion-script", "bash"]).1
+        let root = bash.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "_outbox() {" }
+            .prefix { $0 != "}" }.joined(separator: "\n")
+        XCTAssertTrue(
+            root.contains(
+                "local -a non_repeating_options=(--profile --theme --speed --seed --record --state-dir --compare --play --cast)"
+            ),
+            root)
+        XCTAssertTrue(root.contains("local -a non_repeating_flags=(--force --memory --no-mouse -h --help)"), root)
+        XCTAssertTrue(
+            root.contains(
+                "    '--profile')\n        __outbox_add_completions -W 'linktrail'$'\\n''ios'$'\\n''android'$'\\n''flutter'"
+            ),
+            root)
+        XCTAssertTrue(
+            root.contains("        # Offer subcommand completions\n        compopt +o filenames 2>/dev/null\n"), root)
+        // zsh: the root's `_outbox` declares the options and their values.
+        let zsh = cli(["--generate-completion-script", "zsh"]).1
+        let zshRoot = zsh.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "_outbox() {" }
+            .prefix { $0 != "}" }.joined(separator: "\n")
+        XCTAssertTrue(zshRoot.contains("    local -ar ___profile=('linktrail' 'ios' 'android' 'flutter')\n"), zshRoot)
+        for option in ["profile", "theme", "compare"] {
+            XCTAssertTrue(zshRoot.contains("'--\(option)["), option)
+            XCTAssertTrue(zshRoot.contains("{__outbox_complete \"${___\(option)[@]}\"}'"), option)
+        }
+        for option in ["memory", "play", "record", "cast", "no-mouse"] {
+            XCTAssertTrue(zshRoot.contains("'--\(option)["), option)
+        }
+        // fish: the root's word list names them, and each is offered for `outbox` itself.
+        let fish = cli(["--generate-completion-script", "fish"]).1
+        XCTAssertTrue(
+            fish.contains(
+                "    case 'outbox'\n        __outbox_parse_subcommand 0 'profile=' 'theme=' 'speed=' 'seed=' 'record=' 'force' 'state-dir=' 'memory' 'compare=' 'play=' 'cast=' 'no-mouse' 'h/help'\n"
+            ), fish)
+        for option in ["profile", "compare"] {
+            XCTAssertTrue(
+                fish.contains(
+                    "complete -c 'outbox' -n '__outbox_should_offer_completions_for_flags_or_options \"outbox\" \(option)' -l '\(option)' "
+                ),
+                option)
+        }
+        XCTAssertTrue(fish.contains("-rfka '\(profiles)'\n"), fish)
+
+        // What bash offers, through the script's own function (no bash-completion needed).
+        let script = NSTemporaryDirectory() + "outbox-completion-\(getpid()).bash"
+        FileManager.default.createFile(atPath: script, contents: Data(bash.utf8))
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let cases: [(String, String)] = [
+            (
+                "outbox --",
+                "--force --memory --no-mouse --help --profile --theme --speed --seed --record --state-dir --compare --play --cast"
+            ),
+            ("outbox --profile ", profiles),
+            ("outbox --memory --compare ", profiles),
+            ("outbox --theme ", "default light high-contrast monochrome"),
+            ("outbox --speed 6", "60 600"),
+            ("outbox prof", "profiles"),
+            ("outbox live --profile ", profiles),
+            ("outbox run --format ", "text jsonl junit html svg"),
+            ("outbox state s", "show"),
+        ]
+        var program = "source \(script)\n"
+        program += """
+            offered() {
+              COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
+              read -ra COMP_WORDS <<<"$1"
+              [[ "$1" == *" " ]] && COMP_WORDS+=("")
+              COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+              COMPREPLY=()
+              _outbox outbox "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+              echo "${COMPREPLY[*]}"
+            }
+
+            """
+        for (line, _) in cases { program += "offered '\(line)'\n" }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/bash")
+        p.arguments = ["-c", program]
+        let out = Pipe()
+        p.standardOutput = out
+        XCTAssertNoThrow(try p.run())
+        let got = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(got, cases.map { $0.1 + "\n" }.joined())
     }
 
     // MARK: The man page

@@ -86,10 +86,11 @@ final class CompareTests: XCTestCase {
                   ios      new → queued                                          IOS-5
                   android  new → pending                                         AND-1
                   flutter  new → pending                                         FL-1
-            cells: state or drop reason, attempts, S saved, iOS completion T true F false
-            ios      2 delivered 1 dropped · 5 att · 5 rcvd 2 cntd · 1/1 checks · end 8.2s
-            android  2 queued 1 dropped · 3 att · 2 rcvd 0 cntd · 2/2 checks · end 30s
-            flutter  1 queued 2 dropped · 3 att · 2 rcvd 0 cntd · 1/1 checks · end 30s
+            cells: state or drop reason, attempts, S saved, iOS completion T true F false;
+                   - where it is not saved, or no completion was called
+            ios      2 deliv 1 drop · 5 att · 5 rcvd 2 cntd · 1/1 checks · end 00:00:08.200
+            android  2 queue 1 drop · 3 att · 2 rcvd 0 cntd · 2/2 checks · end 00:00:30.000
+            flutter  1 queue 2 drop · 3 att · 2 rcvd 0 cntd · 1/1 checks · end 00:00:30.000
             """# + "\n")
         for line in out.split(separator: "\n") { XCTAssertLessThanOrEqual(line.count, 80, String(line)) }
     }
@@ -328,9 +329,9 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(
             out,
             """
-            ios      1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 1s
-            android  1 queued · 1 att · 1 rcvd 0 cntd · 0/1 checks · end 1s
-            flutter  1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 1s
+            ios      1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 00:00:01.000
+            android  1 queued · 1 att · 1 rcvd 0 cntd · 0/1 checks · end 00:00:01.000
+            flutter  1 dropped · 1 att · 1 rcvd 0 cntd · 1/1 checks · end 00:00:01.000
 
             """)
         let broken = try write("profile ios\nat 0 launch\nat 1s fly\n", "z.outbox")
@@ -420,11 +421,12 @@ final class CompareTests: XCTestCase {
               a_very_long_eve…  delivered 1 -  delivered 1 - T  delivered 1 -  delivered 1 -
               tab\\there         delivered 1 -  delivered 1 - T  delivered 1 -  delivered 1 -
               a_very_long… (2)  delivered 1 -  delivered 1 - T  delivered 1 -  delivered 1 -
-            cells: state or drop reason, attempts, S saved, iOS completion T true F false
-            linktrail  4 delivered · 4 att · 4 rcvd 4 cntd · 0/0 checks · end 3.2s
-            ios        3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 3.2s
-            android    3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 3.2s
-            flutter    3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 3.2s
+            cells: state or drop reason, attempts, S saved, iOS completion T true F false;
+                   - where it is not saved, or no completion was called
+            linktrail  4 delivered · 4 att · 4 rcvd 4 cntd · 0/0 checks · end 00:00:03.200
+            ios        3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 00:00:03.200
+            android    3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 00:00:03.200
+            flutter    3 delivered · 3 att · 3 rcvd 3 cntd · 0/0 checks · end 00:00:03.200
 
             """)
     }

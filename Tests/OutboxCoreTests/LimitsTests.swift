@@ -190,7 +190,7 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(err, "/dev/null:1: no profile line, expected `profile linktrail|ios|android|flutter` first\n")
         (status, _, err) = cli(["run", dir.path])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(err, "\(dir.path):1: cannot read the file: it is a directory; expected a readable scenario file\n")
+        XCTAssertEqual(err, "\(dir.path): cannot read the file: it is a directory; expected a readable scenario file\n")
         XCTAssertFalse(err.contains("NSCocoaErrorDomain"))
     }
 
@@ -325,11 +325,11 @@ final class ThemeFileTests: XCTestCase {
             if case .failure(let p) = InteractiveCommand.loadTheme(spec) { return p.message }
             return nil
         }
-        XCTAssertEqual(message("/tmp"), "/tmp:1: cannot read the theme file: it is a directory; expected a readable .theme file")
+        XCTAssertEqual(message("/tmp"), "/tmp: cannot read the theme file: it is a directory; expected a readable .theme file")
         XCTAssertEqual(message("/nonexistent/x.theme"),
-                       "/nonexistent/x.theme:1: cannot read the theme file: No such file or directory; expected a readable .theme file")
+                       "/nonexistent/x.theme: cannot read the theme file: No such file or directory; expected a readable .theme file")
         if FileManager.default.fileExists(atPath: "/dev/zero") {
-            XCTAssertEqual(message("/dev/zero"), "/dev/zero:1: cannot read the theme file: it is larger than 1 MB, the most Outbox reads; expected a readable .theme file")
+            XCTAssertEqual(message("/dev/zero"), "/dev/zero: cannot read the theme file: it is larger than 1 MB, the most Outbox reads; expected a readable .theme file")
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("crlf-\(UUID().uuidString).theme")
         defer { try? FileManager.default.removeItem(at: url) }

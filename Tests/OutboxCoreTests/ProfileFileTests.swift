@@ -276,8 +276,8 @@ final class ProfileFileTests: XCTestCase {
                 "    first differs at 00:00:40.200:",
                 "      ios   in-flight → retrying    attempt 1  500                IOS-4",
                 "      acme  in-flight → retrying    attempt 1  500                ACME-2 at 00:00:40.300",
-                "ios   4 delivered 4 dropped · 9 att · 9 rcvd 5 cntd · 1/1 checks · end 90.3s",
-                "acme  4 delivered 4 dropped · 10 att · 10 rcvd 5 cntd · 6/6 checks · end 90.3s",
+                "ios   4 delivered 4 dropped · 9 att · 9 rcvd 5 cntd · 1/1 checks · end 00:01:30.300",
+                "acme  4 delivered 4 dropped · 10 att · 10 rcvd 5 cntd · 6/6 checks · end 00:01:30.300",
                 "",
             ])
         XCTAssertEqual(out.filter { $0.hasPrefix("!") }.map { String($0.prefix(18)) }, ["! doomed          "])

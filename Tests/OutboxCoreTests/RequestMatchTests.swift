@@ -34,7 +34,7 @@ final class RequestMatchTests: XCTestCase {
             }
         }
         // iOS drops a 403 (IOS-3); Android keeps it (AND-2).
-        XCTAssertTrue(m.rows[0].stateDiffers(in: [ios, android]))
+        XCTAssertTrue(m.rows[0].differs(in: [ios, android]))
         XCTAssertEqual(ios.request(m.rows[0].ids[0]!).state, .dropped)
         XCTAssertNotEqual(android.request(m.rows[0].ids[1]!).state, .dropped)
     }
@@ -62,7 +62,7 @@ final class RequestMatchTests: XCTestCase {
         XCTAssertEqual(m.rows.map(\.name), ["install", "open"])
         XCTAssertNotNil(m.rows[0].ids[0])
         XCTAssertNil(m.rows[0].ids[1])
-        XCTAssertTrue(m.rows[0].stateDiffers(in: [lt, fl]))
+        XCTAssertTrue(m.rows[0].differs(in: [lt, fl]))
         XCTAssertNil(m.row(ofRun: 1, id: 99))
     }
 }

@@ -102,6 +102,49 @@ final class TimelineFitTests: XCTestCase {
         XCTAssertEqual(TimelineWriter.fit("01234567", width: 8), "01234567")
     }
 
+    /// A summary or heading names a file: at any path length and width the path
+    /// gives way in its middle, then the tail, never the verdict (issue 22, item 16:
+    /// a clone at a long path lost `0 failed`).
+    func testALinesPathGivesWayInItsMiddleNeverTheVerdict() {
+        let path =
+            "/tmp/" + String(repeating: "a-long-folder-name-", count: 6)
+            + "x/outbox/examples/linktrail-offline-qa.outbox"
+        XCTAssertEqual(path.count, 164)
+        let verdict = ": 24 passed, 0 failed", tail = " · 24 transitions · ended at 00:00:09.000"
+        func fit(_ w: Int) -> String { TimelineWriter.fit(path: path, verdict: verdict, tail: tail, width: w) }
+        XCTAssertEqual(fit(400), path + verdict + tail)
+        // The tail gives way first, down to ` …`; then the path, in its middle.
+        XCTAssertEqual(fit(226), path + verdict + tail)
+        XCTAssertEqual(fit(200), path + verdict + " · 24 transiti…")
+        XCTAssertEqual(fit(187), path + verdict + " …")
+        XCTAssertEqual(
+            fit(120), "/tmp/a-long-folder-name-…er-name-a-long-folder-name-x/outbox/examples/linktrail-offline-qa.outbox: 24 passed, 0 failed …")
+        XCTAssertEqual(fit(80), "/tmp/a-long-fo…utbox/examples/linktrail-offline-qa.outbox: 24 passed, 0 failed …")
+        XCTAssertEqual(fit(60), "/tmp/a-lo…linktrail-offline-qa.outbox: 24 passed, 0 failed …")
+        XCTAssertEqual(fit(30), "/…utbox: 24 passed, 0 failed …")
+        XCTAssertEqual(fit(23), "…: 24 passed, 0 failed")
+        XCTAssertEqual(fit(22), "…: 24 passed, 0 failed")
+        // A path that fits keeps all of itself; the tail is cut at its end.
+        XCTAssertEqual(
+            TimelineWriter.fit(path: "examples/ios-retry-ladder.outbox", verdict: verdict, tail: tail, width: 80),
+            "examples/ios-retry-ladder.outbox: 24 passed, 0 failed · 24 transitions · ended …")
+        // Narrower than the verdict: cut at the end like any line.
+        XCTAssertEqual(fit(12), "…: 24 passe…")
+        for w in 1...200 { XCTAssertLessThanOrEqual(SafeText.columns(of: fit(w)), w, "width \(w)") }
+        for w in 22...200 { XCTAssertTrue(fit(w).contains(verdict), "width \(w): " + fit(w)) }
+        // A short path is never cut; the heading's lead stays.
+        XCTAssertEqual(
+            TimelineWriter.fit(lead: "== ", path: path, verdict: " (linktrail)", width: 50),
+            "== /tmp/a-l…inktrail-offline-qa.outbox (linktrail)")
+        XCTAssertEqual(
+            TimelineWriter.fit(path: "a.outbox", verdict: verdict, tail: tail, width: 40),
+            "a.outbox: 24 passed, 0 failed · 24 tran…")
+        // Wide characters count two columns; a combining mark does not start the end.
+        XCTAssertEqual(TimelineWriter.middle("購入イベント購入イベント", 9), "購…ベント")
+        XCTAssertEqual(TimelineWriter.middle("abcdefghe\u{301}xyz", 5), "a…xyz")
+        XCTAssertEqual(TimelineWriter.middle("abcdefghijk", 6), "a…hijk")
+    }
+
     // MARK: Colour
 
     /// States in their live-screen colours, the verdict green or red; without

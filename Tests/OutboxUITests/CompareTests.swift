@@ -44,7 +44,7 @@ final class CompareTests: XCTestCase {
         s.wait(1000)
         // The same 403, three ways: iOS and Flutter drop it, Android keeps it (AND-4).
         XCTAssertEqual(s.row("purchase", 2), ["dropped", "queued", "dropped"])
-        XCTAssertEqual(s.model.match.rows.map { $0.stateDiffers(in: s.model.columns) }, [false, true])
+        XCTAssertEqual(s.model.match.rows.map { $0.differs(in: s.model.columns) }, [false, true])
         XCTAssertEqual(s.model.compareCounts.differ, 1)
         // Every column on one clock.
         XCTAssertEqual(Set(s.model.columns.map(\.now)), [s.model.sim.now])
@@ -59,6 +59,42 @@ final class CompareTests: XCTestCase {
         XCTAssertTrue(s.model.paused)
     }
 
+    /// One meaning of "differs" (issue 22, newcomer 2.3): offline, iOS keeps
+    /// the purchase without an attempt (IOS-5) while Android and Flutter spend
+    /// one: all three are queued, yet they differ, on the live screen as in
+    /// `outbox compare` of the session's recording.
+    func test_aRowDiffersOnAttempts_liveAsHeadless() throws {
+        var s = Session(compare: three, width: 160, height: 45)
+        s.type("t")
+        s.wait(1000)
+        s.type("o")
+        s.type("t")
+        s.wait(3000)
+        XCTAssertEqual(s.row("purchase", 2), ["queued", "queued", "queued"])
+        let second = s.model.match.rows[1]
+        XCTAssertEqual(second.ids.enumerated().map { s.model.columns[$0].request($1!).attempts }, [0, 1, 1])
+        XCTAssertEqual(s.model.match.rows.map { $0.differs(in: s.model.columns) }, [false, true])
+        XCTAssertEqual(s.model.compareCounts.differ, 1)
+        XCTAssertEqual(s.model.compareCounts, CompareCounts.counted(s.model.columns, s.model.match))
+        let text = s.screen().text
+        XCTAssertTrue(text.contains(" 1 differ "), text)
+        let marked = text.split(separator: "\n").filter { $0.hasPrefix("≠") }
+        XCTAssertEqual(marked.count, 1, text)
+        XCTAssertTrue(marked.first?.contains("queued     0/4") ?? false, text)
+
+        // The recording, played headless: the same row is the one marked.
+        let dir = NSTemporaryDirectory() + "compare-differs-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let file = dir + "/cmp.outbox"
+        try ("profile ios\ncompare ios,android,flutter\n" + s.model.recorded.joined(separator: "\n") + "\n")
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        let console = Console.capturing()
+        XCTAssertEqual(CLI.main(["compare", "--width", "160", file], console: console), 0, console.err)
+        let bang = console.out.split(separator: "\n").filter { $0.hasPrefix("! ") }
+        XCTAssertEqual(bang.map { String($0.prefix(15)) }, ["! purchase (2) "], console.out)
+    }
+
     func test_anActionAProfileLacks_isSkippedThere_withANote() {
         var s = Session(compare: [.linktrail, .ios, .android])
         s.type("p")
@@ -67,18 +103,23 @@ final class CompareTests: XCTestCase {
             s.model.message?.text, "ping skipped on linktrail: LinkTrail attribution SDK has no ping requests")
         XCTAssertEqual(s.model.message?.isError, false)
         XCTAssertTrue(
-            s.screen().text.contains(" ping skipped on linktrail: LinkTrail attribution SDK has no ping"), s.screen().text)
+            s.screen().text.contains(" ping skipped on linktrail: LinkTrail attribution SDK has no ping"),
+            s.screen().text)
         s.type("g")
         XCTAssertTrue(
-            s.model.message!.text.hasPrefix("getinstance skipped on linktrail, ios: LinkTrail attribution SDK has no getInstance() call"),
+            s.model.message!.text.hasPrefix(
+                "getinstance skipped on linktrail, ios: LinkTrail attribution SDK has no getInstance() call"),
             s.model.message!.text)
         s.type("c")  // consent: LinkTrail's column only
         XCTAssertEqual(s.model.columns.map(\.consent), [.granted, .undecided, .undecided])
-        XCTAssertTrue(s.model.message!.text.hasPrefix("consent skipped on ios, android: Positive User (UserCom) SDK on iOS has no consent gate"))
+        XCTAssertTrue(
+            s.model.message!.text.hasPrefix(
+                "consent skipped on ios, android: Positive User (UserCom) SDK on iOS has no consent gate"))
         s.command("set requireConsent false")
         XCTAssertEqual(
             s.model.message?.text,
-            ":set requireConsent false; set skipped on ios, android: setting 'requireConsent' exists only on profiles with the consent gate")
+            ":set requireConsent false; set skipped on ios, android: setting 'requireConsent' exists only on profiles with the consent gate"
+        )
         s.command("set latency 300ms")
         XCTAssertEqual(s.model.columns.map(\.settings.latency), [300, 300, 300])
         XCTAssertEqual(s.model.message?.text, ":set latency 300ms")

@@ -265,7 +265,7 @@ final class PlayTests: XCTestCase {
         )
         console = Console.capturing()
         XCTAssertEqual(CLI.main(["--play", "/nonexistent/x.outbox"], console: console), 2)
-        XCTAssertTrue(console.err.hasPrefix("/nonexistent/x.outbox:1: cannot read the file: "), console.err)
+        XCTAssertTrue(console.err.hasPrefix("/nonexistent/x.outbox: cannot read the file: "), console.err)
         let good = try write("profile ios\nat 0 launch\n")
         for (args, why) in [
             (["--record", "/tmp/r.outbox"], "--record (the played file already replays with outbox run FILE)"),

@@ -199,7 +199,7 @@ public final class ProfileSpec: Sendable {
     public let report: Reporting
     let texts: [TextKey: Template]
     /// The `on` lines as written (a `base` line starts from them).
-    nonisolated(unsafe) let onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)]
+    let onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)]
 
     init(
         name: String, title: String, source: String, path: String?, book: [RuleInfo?], ownRules: [RuleID],
