@@ -129,11 +129,10 @@ public enum AppView {
         if m.isComparing {
             segs += compareHeader(m, g: g)
         } else if s.profile.hasConsentGate {
-            let mark = s.consent == .granted ? g.check : (s.consent == .denied ? g.cross2 : "?")
             let role: Role =
                 s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
             let req = short ? " " : (s.settings.requireConsent ? " (required) " : " (not required) ")
-            segs.append([(" consent \(mark) \(s.consent.word)" + req, role)])
+            segs.append([(" consent " + consentMark(s.consent, g) + s.consent.word + req, role)])
         }
         if !m.isComparing {
             let plans = s.plans.headerText(short: short)
@@ -199,6 +198,13 @@ public enum AppView {
             x = buf.put(" /" + m.nameFilter, x: x + 1, y: y, role: .notice)
         }
         x = buf.put(" saved \(m.sim.savedCount)", x: x + 1, y: y, role: .dim)
+    }
+
+    /// The mark before the consent's word and its space: `✓ `, `✗ `, `? `; none
+    /// in ASCII, where `v granted` read as a word (the word and its colour say it).
+    static func consentMark(_ c: Consent, _ g: Glyphs) -> String {
+        if g.isASCII { return "" }
+        return (c == .granted ? g.check : (c == .denied ? g.cross2 : "?")) + " "
     }
 
     public static func stateRole(_ s: RequestState) -> Role {
@@ -334,8 +340,13 @@ public enum AppView {
             buf.put(m.sim.profile.rule(r.rule).id, x: c.rule, y: y, role: base, limit: 6)
             if let w = window {
                 buf.put(g.vLine, x: c.timeline - 1, y: y, role: .border)
+                let x0 = c.timeline + (w.leftEdge ? 1 : 0)
                 let cells = timeline(m.sim, w.histories[i], axis: w.axis, g: g)
-                for (k, cell) in cells.enumerated() { buf[c.timeline + k, y] = cell }
+                for (k, cell) in cells.enumerated() { buf[x0 + k, y] = cell }
+                // Where the row's life goes on past an edge, the edge says so.
+                let (left, right) = beyond(w.axis, w.histories[i], now: m.sim.now)
+                if w.leftEdge && left { buf.put(g.tlMoreLeft, x: c.timeline, y: y, role: .dim) }
+                if w.rightEdge && right { buf.put(g.tlMoreRight, x: x0 + w.axis.count, y: y, role: .dim) }
             }
         }
     }
@@ -383,6 +394,7 @@ public enum AppView {
         // Segments: how the request waited between transitions.
         for (i, tr) in hist.enumerated() where !tr.to.isFinal {
             let end = i + 1 < hist.count ? hist[i + 1].time : sim.now
+            if end == tr.time && i + 1 < hist.count { continue }
             let (a, b) = (max(0, col(tr.time)), min(cols - 1, col(end)))
             guard a <= b else { continue }
             for c in a...b {
@@ -397,9 +409,10 @@ public enum AppView {
             }
         }
         // Marks, later ones on top.
-        for tr in hist {
+        for (i, tr) in hist.enumerated() {
             let c = col(tr.time)
-            if tr.to == .inFlight { set(c, g.tlAttempt, .timelineAttempt) }
+            // As in the list: one mark per attempt (`showsSend`).
+            if tr.to == .inFlight && showsSend(hist, i, step: msPerCol) { set(c, g.tlAttempt, .timelineAttempt) }
             if tr.from == .inFlight && tr.to != .inFlight {
                 if tr.to == .delivered {
                     set(c, g.tlOk, .timelineOk)
