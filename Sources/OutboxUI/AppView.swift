@@ -42,7 +42,7 @@ public enum AppView {
         if m.detailExpanded { fullDetail(&buf, m, width: width, height: height, headerRows: head.count, g: g) }
         status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
-        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m))
+        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m), profiles: m.profiles)
         case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
         case .chooseBreak: breakChooser(&buf, m, g: g)
         default: break
@@ -585,7 +585,7 @@ public enum AppView {
         var out: [(Int, String, String)] = []
         for b in KeyMap.bindings {
             guard let st = b.status else { continue }
-            if b.command == .toggleConsent && !m.profiles.contains(where: \.hasConsentGate) { continue }
+            if !b.applies(to: m.profiles) { continue }
             let toggle = [Command.toggleNetwork, .pause, .help, .quit].contains(b.command)
             if !toggle && m.usedCommands.contains(b.command) { continue }
             if (b.command == .detail || b.command == .nextPane) && m.selected == nil { continue }
@@ -595,11 +595,10 @@ public enum AppView {
             if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
             out.append((st.order, b.keys[0].label, label))
         }
-        if m.profiles.contains(where: \.hasGetInstance) && !m.usedCommands.contains(.getInstance) {
-            out.append((1, "g", "getInstance"))
-        }
-        if m.profiles.contains(where: { $0.makes(.ping) }) && !m.usedCommands.contains(.ping) {
-            out.append((0, "p", "ping"))
+        // Two keys only some profiles have, offered where they apply (the table's `needs`).
+        for (order, c, label) in [(1, Command.getInstance, "getInstance"), (0, .ping, "ping")] {
+            guard let b = KeyMap.binding(c), b.applies(to: m.profiles), !m.usedCommands.contains(c) else { continue }
+            out.append((order, b.keys[0].label, label))
         }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
@@ -623,11 +622,14 @@ public enum AppView {
 
     /// The help screen: every key of the key table, by section, in one or two
     /// columns; j/k scroll when it does not fit.
-    static func help(_ buf: inout ScreenBuffer, scroll: Int, g: Glyphs, extra: [(String, String, Bool)] = []) {
+    static func help(
+        _ buf: inout ScreenBuffer, scroll: Int, g: Glyphs, extra: [(String, String, Bool)] = [],
+        profiles: [Profile]? = nil
+    ) {
         let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
         var rows: [(String, String, Bool)] = []
         var section = ""
-        for l in KeyMap.helpLines(ascii: g.isASCII) {
+        for l in KeyMap.helpLines(ascii: g.isASCII, profiles: profiles) {
             if l.section != section {
                 section = l.section
                 rows.append((section, "", true))
