@@ -17,8 +17,8 @@ enum BenchCompare {
     static let profiles: [Profile] = [Builtins.ios, Builtins.android, Builtins.flutter]
 
     /// A story of `lines` lines: events, pings and screens under changing server
-    /// plans and network, a getinstance now and then (Android only: skipped on
-    /// the others). Returns the file as written and as each profile's run reads it.
+    /// plans and network, a getinstance now and then (only profiles with
+    /// `resend on getinstance`: skipped on the others). Returns the file as written and as each profile's run reads it.
     static func story(lines: Int) -> (file: String, rewritten: [String]) {
         var rng = SplitMix64(seed: 5)
         var file = ["profile ios", "at 0 launch"]

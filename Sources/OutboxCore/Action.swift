@@ -212,8 +212,8 @@ public struct ServerPlan: Equatable, Sendable {
     }
 }
 
-/// A LinkTrail flush (LT-8 to LT-11).
-/// What starts a LinkTrail flush (LT-8, LT-9).
+/// A flush of the offline queue (`component flush`; LinkTrail's LT-8 to LT-11).
+/// What starts a flush (LinkTrail's LT-8, LT-9).
 public enum FlushTrigger: Equatable, Sendable {
     case launch, consentGranted, deferred
     case success(Int32)

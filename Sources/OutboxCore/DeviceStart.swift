@@ -6,9 +6,9 @@ public struct DeviceStart: Equatable, Sendable {
     /// The saved requests, oldest first; their ids are 1, 2, ... in this order
     /// (ids restart in each process: a launch gives them the run's first ids).
     public var saved: [SavedRequest] = []
-    /// LinkTrail's consent decision (LT-1).
+    /// The consent gate's decision (LinkTrail's LT-1).
     public var consent: Consent = .undecided
-    /// Whether LinkTrail's install was created (LT-3): a launch then makes none.
+    /// Whether the consent gate's install was created (LinkTrail's LT-3): a launch then makes none.
     public var installCreated = false
     /// How many times the device was opened before; salts new idempotency keys (LT-7).
     public var opens: UInt64 = 0
@@ -49,7 +49,7 @@ public struct DeviceStart: Equatable, Sendable {
     }
 
     /// The scenario lines that give these contents on `profile` (none when empty):
-    /// a `device` line for LinkTrail's device-wide facts, then one `saved` line a
+    /// a `device` line for the consent gate's device-wide facts, then one `saved` line a
     /// request. `Scenario.parse` reads them back to the same contents.
     public func lines(profile: Profile) -> [String] {
         var out: [String] = []
@@ -92,7 +92,7 @@ public struct DeviceStart: Equatable, Sendable {
     /// `profile`. `lenient` (a file played on another profile by `outbox
     /// compare`): a `key` on a profile without idempotency keys is read, checked
     /// and left out rather than an error. The id is 0: the caller numbers the
-    /// lines; `keyGiven` is false when a LinkTrail line gave no `key` (the caller
+    /// lines; `keyGiven` is false when a line for a profile with idempotency keys gave no `key` (the caller
     /// gives it the one LT-7 would).
     static func parseSaved(_ w: [String], profile: Profile, lenient: Bool)
         -> Result<(request: SavedRequest, keyGiven: Bool), Problem>

@@ -9,7 +9,7 @@ public struct SavedRequest: Equatable, Sendable {
     public var currency: String
     public var attributes: [Attribute]
     public var attempts: Int32
-    /// Waiting for consent (a LinkTrail install, LT-3) rather than for a flush.
+    /// Waiting for consent (the consent gate's install, LinkTrail's LT-3) rather than for a flush.
     public var waitingForConsent: Bool
 
     public init(

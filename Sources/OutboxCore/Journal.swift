@@ -18,9 +18,9 @@ public struct Transition: Sendable {
 public enum LogSource: UInt8, Sendable {
     /// A line the SDK writes to its log.
     case sdk
-    /// An `onError` report (LinkTrail).
+    /// An `onError` report (`report onerror`).
     case onError
-    /// A completion handler call (iOS).
+    /// A completion handler call (`report completion`).
     case completion
     /// What the backend did with a request.
     case backend
@@ -93,7 +93,7 @@ public enum LogEvent: Sendable, Equatable {
     case refused(line: Int32)
 
     // The SDK.
-    /// The SDK started (LinkTrail's configure): the consent it found, whether it is required.
+    /// The SDK started (the consent gate's configure): the consent it found, whether it is required.
     case configured(consent: Consent, required: Bool)
     /// The app set consent.
     case consentSet(Consent)
@@ -190,9 +190,9 @@ public enum ResendTrigger: UInt8, Sendable {
     case launch
     /// The network came back.
     case networkBack
-    /// The app called `getInstance()` (Android).
+    /// The app called `getInstance()` (`resend on getinstance`).
     case getInstance
-    /// A flush (LinkTrail: launch, consent granted, a successful send).
+    /// A flush (`component flush`: launch, consent granted, a successful send).
     case flush
 }
 

@@ -6,7 +6,7 @@
 /// line (docs/performance.md; a test holds it there).
 public struct Request: Sendable, BitwiseCopyable {
     public let createdAt: Millis
-    /// LinkTrail only (LT-7): the idempotency key, fixed at creation. 0 means none.
+    /// With idempotency keys (`keys rule R`, LinkTrail's LT-7): the key, fixed at creation. 0 means none.
     public let idempotencyKey: UInt64
     /// When the next attempt is due (retrying), or -1.
     public internal(set) var nextAttemptAt: Millis = -1
@@ -15,7 +15,7 @@ public struct Request: Sendable, BitwiseCopyable {
     public let nameID: Int32
     /// Every attempt over the request's whole life, across launches.
     public internal(set) var attempts: Int32 = 0
-    /// Attempts counted against the retry budget in this run (iOS resets it at launch, IOS-6).
+    /// Attempts counted against the retry budget in this run (a launch's resend may reset it: iOS, IOS-6).
     public internal(set) var budgetUsed: Int32 = 0
     // Attempt bookkeeping. `generation` changes whenever an attempt or timer is
     // cancelled, so stale timers are recognised in O(1) when they fire.
@@ -33,7 +33,7 @@ public struct Request: Sendable, BitwiseCopyable {
     public let kind: RequestKind
     public internal(set) var state: RequestState
     public internal(set) var reason: DropReason?
-    /// The completion handler's result (iOS).
+    /// The completion handler's result (`report completion`).
     public internal(set) var completion: Completion = .none
     /// The rule behind the last transition.
     public internal(set) var rule: RuleID
@@ -86,7 +86,7 @@ public struct Request: Sendable, BitwiseCopyable {
         get { flag(Flag.restored) }
         set { set(Flag.restored, newValue) }
     }
-    /// The attempt on the wire was sent by a LinkTrail flush (LT-8, LT-11).
+    /// The attempt on the wire was sent by a flush (`component flush`; LinkTrail's LT-8, LT-11).
     public internal(set) var inFlush: Bool {
         get { flag(Flag.inFlush) }
         set { set(Flag.inFlush, newValue) }

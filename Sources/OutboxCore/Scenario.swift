@@ -1,4 +1,5 @@
-/// A parsed scenario file: a profile, settings and timed lines (scenario-format.md).
+/// A parsed scenario file: a profile, settings and timed lines (docs/scenarios.md; the
+/// contract is the shared spec shared/spec/scenario-format.md, outside this repository).
 public struct Scenario: Sendable {
     public let file: String
     /// The profile it plays: the file's `profile` line, or the one it was parsed
@@ -308,7 +309,7 @@ struct ScenarioParser {
     /// The `saved` and `device` lines so far.
     var device = DeviceStart()
     var seenDevice = false
-    /// Indices in `device.saved` of LinkTrail lines that gave no `key`: given LT-7's at the end.
+    /// Indices in `device.saved` of lines that gave no `key` on a profile with idempotency keys: given one at the end (LT-7).
     var keyless: [Int] = []
     /// The request names the lines played create, in the order first met.
     var createdNames = Set<String>()

@@ -2,7 +2,8 @@
 public enum TimelineFormat: String, CaseIterable, Sendable {
     /// For people: one aligned line per entry.
     case text
-    /// One JSON object a line (scenario-format.md).
+    /// One JSON object a line (docs/scenarios.md, "JSONL"; the contract it keeps is
+    /// the project's shared spec, shared/spec/scenario-format.md, outside this repository).
     case jsonl
 }
 

@@ -140,7 +140,7 @@ public struct Outcome: Equatable, Hashable, Sendable, BitwiseCopyable {
     }
 }
 
-/// The result a completion handler got (iOS only).
+/// The result a completion handler got (profiles with `report completion`).
 public enum Completion: UInt8, Sendable, BitwiseCopyable {
     case none, success, failure
 
@@ -153,7 +153,7 @@ public enum Completion: UInt8, Sendable, BitwiseCopyable {
     }
 }
 
-/// LinkTrail's consent decision.
+/// The consent gate's decision (`component consent-gate`).
 public enum Consent: UInt8, Sendable {
     case undecided, granted, denied
 

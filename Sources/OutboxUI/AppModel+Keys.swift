@@ -100,6 +100,11 @@ extension AppModel {
     }
 
     mutating func run(_ command: Command) -> UIEffect? {
+        // A key the profile lacks (KeyMap's `needs`) says so, and does nothing else.
+        if let why = KeyMap.lacking(command, on: profiles) {
+            message = (why, true)
+            return nil
+        }
         usedCommands.insert(command)
         if paneCommand(command) { return nil }
         switch command {
@@ -108,13 +113,8 @@ extension AppModel {
         case .toggleNetwork: perform(sim.online ? .networkWentOffline : .networkWentOnline)
         case .toggleConsent:
             // Comparing, the first column with the consent gate decides; the others skip it with a note.
-            guard let lt = columns.first(where: { $0.profile.hasConsentGate }) else {
-                let names = profiles.map(\.rawValue).joined(separator: ", ")
-                message = (
-                    "consent needs the consent gate; \(names) \(isComparing ? "have" : "has") no consent gate", true
-                )
-                return nil
-            }
+            // (No column with it: `KeyMap.lacking` said so above.)
+            guard let lt = columns.first(where: { $0.profile.hasConsentGate }) else { return nil }
             perform(lt.consent == .granted ? .consentDenied : .consentGranted)
         case .trackPurchase:
             perform(.eventTracked(TrackedEvent(name: "purchase", value: Amount.parse("49.99"), currency: "USD")))

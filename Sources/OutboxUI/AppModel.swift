@@ -351,7 +351,7 @@ public struct AppModel {
         recordedOnFirst.append(onFirst)
     }
 
-    /// A purge (LinkTrail's consent denial) shows its log line in a banner for a
+    /// A purge (a consent denial under the consent gate, LinkTrail's LT-2) shows its log line in a banner for a
     /// moment. Chosen by the line's event, never its words.
     mutating func purgeBanner(_ s: Simulation, from journalBefore: Int) {
         for e in s.journal[journalBefore...] {

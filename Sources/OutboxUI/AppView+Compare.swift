@@ -77,7 +77,7 @@ extension AppView {
         }
         status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
-        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m))
+        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m), profiles: m.profiles)
         case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
         case .chooseBreak: breakChooser(&buf, m, g: g)
         default: break
@@ -88,10 +88,9 @@ extension AppView {
     static func compareHeader(_ m: AppModel, g: Glyphs) -> [[(String, Role)]] {
         var segs: [[(String, Role)]] = []
         if let lt = m.columns.first(where: { $0.profile.hasConsentGate }) {
-            let mark = lt.consent == .granted ? g.check : (lt.consent == .denied ? g.cross2 : "?")
             let role: Role =
                 lt.consent == .granted ? .consentGranted : (lt.consent == .denied ? .consentDenied : .consentUndecided)
-            segs.append([(" consent \(mark) \(lt.consent.word) (\(lt.profile.rawValue)) ", role)])
+            segs.append([(" consent " + consentMark(lt.consent, g) + "\(lt.consent.word) (\(lt.profile.rawValue)) ", role)])
         }
         // One plan set for all; a plan of N answers is used up at each column's pace.
         var plans: [String] = []

@@ -71,7 +71,7 @@ public enum AppView {
         if m.detailExpanded { fullDetail(&buf, m, width: width, height: height, headerRows: head.count, g: g) }
         status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
-        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m))
+        case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m), profiles: m.profiles)
         case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
         case .chooseBreak: breakChooser(&buf, m, g: g)
         default: break
@@ -162,11 +162,10 @@ public enum AppView {
         if m.isComparing {
             segs += compareHeader(m, g: g)
         } else if s.profile.hasConsentGate {
-            let mark = s.consent == .granted ? g.check : (s.consent == .denied ? g.cross2 : "?")
             let role: Role =
                 s.consent == .granted ? .consentGranted : (s.consent == .denied ? .consentDenied : .consentUndecided)
             let req = short ? " " : (s.settings.requireConsent ? " (required) " : " (not required) ")
-            segs.append([(" consent \(mark) \(s.consent.word)" + req, role)])
+            segs.append([(" consent " + consentMark(s.consent, g) + s.consent.word + req, role)])
         }
         if !m.isComparing {
             let plans = s.plans.headerText(short: short)
@@ -242,6 +241,13 @@ public enum AppView {
             x = buf.put(" /" + m.nameFilter, x: x + 1, y: y, role: .notice)
         }
         x = buf.put(" saved \(m.sim.savedCount)", x: x + 1, y: y, role: .dim)
+    }
+
+    /// The mark before the consent's word and its space: `✓ `, `✗ `, `? `; none
+    /// in ASCII, where `v granted` read as a word (the word and its colour say it).
+    static func consentMark(_ c: Consent, _ g: Glyphs) -> String {
+        if g.isASCII { return "" }
+        return (c == .granted ? g.check : (c == .denied ? g.cross2 : "?")) + " "
     }
 
     public static func stateRole(_ s: RequestState) -> Role {
@@ -377,8 +383,13 @@ public enum AppView {
             buf.put(m.sim.profile.rule(r.rule).id, x: c.rule, y: y, role: base, limit: 6)
             if let w = window {
                 buf.put(g.vLine, x: c.timeline - 1, y: y, role: .border)
+                let x0 = c.timeline + (w.leftEdge ? 1 : 0)
                 let cells = timeline(m.sim, w.histories[i], axis: w.axis, g: g)
-                for (k, cell) in cells.enumerated() { buf[c.timeline + k, y] = cell }
+                for (k, cell) in cells.enumerated() { buf[x0 + k, y] = cell }
+                // Where the row's life goes on past an edge, the edge says so.
+                let (left, right) = beyond(w.axis, w.histories[i], now: m.sim.now)
+                if w.leftEdge && left { buf.put(g.tlMoreLeft, x: c.timeline, y: y, role: .dim) }
+                if w.rightEdge && right { buf.put(g.tlMoreRight, x: x0 + w.axis.count, y: y, role: .dim) }
             }
         }
     }
@@ -426,6 +437,7 @@ public enum AppView {
         // Segments: how the request waited between transitions.
         for (i, tr) in hist.enumerated() where !tr.to.isFinal {
             let end = i + 1 < hist.count ? hist[i + 1].time : sim.now
+            if end == tr.time && i + 1 < hist.count { continue }
             let (a, b) = (max(0, col(tr.time)), min(cols - 1, col(end)))
             guard a <= b else { continue }
             for c in a...b {
@@ -440,9 +452,10 @@ public enum AppView {
             }
         }
         // Marks, later ones on top.
-        for tr in hist {
+        for (i, tr) in hist.enumerated() {
             let c = col(tr.time)
-            if tr.to == .inFlight { set(c, g.tlAttempt, .timelineAttempt) }
+            // As in the list: one mark per attempt (`showsSend`).
+            if tr.to == .inFlight && showsSend(hist, i, step: msPerCol) { set(c, g.tlAttempt, .timelineAttempt) }
             if tr.from == .inFlight && tr.to != .inFlight {
                 if tr.to == .delivered {
                     set(c, g.tlOk, .timelineOk)
@@ -618,7 +631,7 @@ public enum AppView {
         var out: [(Int, String, String)] = []
         for b in KeyMap.bindings {
             guard let st = b.status else { continue }
-            if b.command == .toggleConsent && !m.profiles.contains(where: \.hasConsentGate) { continue }
+            if !b.applies(to: m.profiles) { continue }
             let toggle = [Command.toggleNetwork, .pause, .help, .quit].contains(b.command)
             if !toggle && m.usedCommands.contains(b.command) { continue }
             if (b.command == .detail || b.command == .nextPane) && m.selected == nil { continue }
@@ -628,11 +641,10 @@ public enum AppView {
             if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
             out.append((st.order, b.keys[0].label, label))
         }
-        if m.profiles.contains(where: \.hasGetInstance) && !m.usedCommands.contains(.getInstance) {
-            out.append((1, "g", "getInstance"))
-        }
-        if m.profiles.contains(where: { $0.makes(.ping) }) && !m.usedCommands.contains(.ping) {
-            out.append((0, "p", "ping"))
+        // Two keys only some profiles have, offered where they apply (the table's `needs`).
+        for (order, c, label) in [(1, Command.getInstance, "getInstance"), (0, .ping, "ping")] {
+            guard let b = KeyMap.binding(c), b.applies(to: m.profiles), !m.usedCommands.contains(c) else { continue }
+            out.append((order, b.keys[0].label, label))
         }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }
@@ -656,11 +668,14 @@ public enum AppView {
 
     /// The help screen: every key of the key table, by section, in one or two
     /// columns; j/k scroll when it does not fit.
-    static func help(_ buf: inout ScreenBuffer, scroll: Int, g: Glyphs, extra: [(String, String, Bool)] = []) {
+    static func help(
+        _ buf: inout ScreenBuffer, scroll: Int, g: Glyphs, extra: [(String, String, Bool)] = [],
+        profiles: [Profile]? = nil
+    ) {
         let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
         var rows: [(String, String, Bool)] = []
         var section = ""
-        for l in KeyMap.helpLines(ascii: g.isASCII) {
+        for l in KeyMap.helpLines(ascii: g.isASCII, profiles: profiles) {
             if l.section != section {
                 section = l.section
                 rows.append((section, "", true))

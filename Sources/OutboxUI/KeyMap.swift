@@ -1,3 +1,5 @@
+import OutboxCore
+
 /// A mouse event, decoded by the terminal layer from SGR mouse reports
 /// (`ESC [ < b ; x ; y M|m`) or curses' KEY_MOUSE: what happened and the cell
 /// under the pointer (0-based column and row).
@@ -121,6 +123,48 @@ public enum Command: String, CaseIterable, Sendable {
     case pin
 }
 
+/// What a key needs of the profile: a capability not every profile has
+/// (`Profile`'s capabilities, docs/profiles.md). The help, the status bar and the
+/// key handling offer a key only where a profile on the screen has what it needs.
+public enum KeyNeed: Sendable, Equatable {
+    /// `component consent-gate`.
+    case consentGate
+    /// `resend on getinstance`.
+    case getInstance
+    /// `requests KIND` (ping, screen, product, notification, logout).
+    case kind(RequestKind)
+
+    public func has(_ p: Profile) -> Bool {
+        switch self {
+        case .consentGate: return p.hasConsentGate
+        case .getInstance: return p.hasGetInstance
+        case .kind(let k): return p.makes(k)
+        }
+    }
+
+    /// What it is, as the help and docs/keys.md name it.
+    public var word: String {
+        switch self {
+        case .consentGate: return "the consent gate"
+        case .getInstance: return "getInstance()"
+        case .kind(.logout): return "logout"
+        case .kind(let k): return "\(k.word) requests"
+        }
+    }
+
+    /// The same without its article ("consent gate"), after "has no".
+    public var bareWord: String { self == .consentGate ? "consent gate" : word }
+
+    /// Where a profile file gets it (docs/keys.md).
+    public var profileLine: String {
+        switch self {
+        case .consentGate: return "`component consent-gate`"
+        case .getInstance: return "`resend on getinstance`"
+        case .kind(let k): return "`requests \(k.word)`"
+        }
+    }
+}
+
 /// One row of the key table.
 public struct KeyBinding: Sendable {
     public let keys: [Key]
@@ -129,6 +173,14 @@ public struct KeyBinding: Sendable {
     public let help: String
     /// Shown in the status bar, in this order; nil when not shown there.
     public let status: (order: Int, label: String)?
+    /// What the key needs of the profile; nil: every profile has it.
+    public let needs: KeyNeed?
+
+    /// Whether one of these profiles (the screen's columns) has what the key needs.
+    public func applies(to profiles: [Profile]) -> Bool {
+        guard let needs else { return true }
+        return profiles.contains(where: needs.has)
+    }
 }
 
 /// The one key table: key handling, the help screen, the status bar and
@@ -138,18 +190,18 @@ public enum KeyMap {
         b([.char("?")], .help, "general", "show or hide this help", (20, "help")),
         b([.char("q")], .quit, "general", "quit Outbox (the device keeps what the rules save)", (21, "quit")),
         b([.char("o")], .toggleNetwork, "device", "network online/offline", (1, "offline")),
-        b([.char("c")], .toggleConsent, "device", "consent grant/deny (LinkTrail)", (2, "consent")),
+        b([.char("c")], .toggleConsent, "device", "consent grant/deny", (2, "consent"), .consentGate),
         b([.char("L")], .relaunch, "device", "quit and relaunch the app (launch when closed)", (9, "relaunch")),
-        b([.char("g")], .getInstance, "device", "UserCom.getInstance() (Android)", nil),
+        b([.char("g")], .getInstance, "device", "call getInstance(): the saved requests go out again", nil, .getInstance),
         b([.char("F")], .chooseFlap, "device", "network flap: online/offline over and over (5s/2s, ...; s stops); :network flap UP DOWN", nil),
         b([.char("J")], .chooseJitter, "device", "latency jitter: each attempt's latency drawn from latency ± D; :set latency.jitter D", nil),
         b([.char("t")], .trackPurchase, "requests", "track a test purchase (49.99 USD)", (0, "track")),
         b([.char("T")], .trackBurst, "requests", "track a burst of 20 events", nil),
-        b([.char("p")], .ping, "requests", "send a ping (UserCom)", nil),
-        b([.char("s")], .screen, "requests", "send a screen event (UserCom)", nil),
-        b([.char("r")], .product, "requests", "send a product event (UserCom)", nil),
-        b([.char("n")], .notification, "requests", "send a notification report (UserCom)", nil),
-        b([.char("u")], .logout, "requests", "logout: logout, token-removal, anonymous-ping (UserCom)", nil),
+        b([.char("p")], .ping, "requests", "send a ping", nil, .kind(.ping)),
+        b([.char("s")], .screen, "requests", "send a screen event", nil, .kind(.screen)),
+        b([.char("r")], .product, "requests", "send a product event", nil, .kind(.product)),
+        b([.char("n")], .notification, "requests", "send a notification report", nil, .kind(.notification)),
+        b([.char("u")], .logout, "requests", "logout: logout, token-removal, anonymous-ping", nil, .kind(.logout)),
         b([.char("x")], .chooseAnswer, "backend", "choose what the backend answers next (once, N times, always, a chance N%; for the selected request or its kind)", (3, "backend")),
         b([.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)", (8, "pause")),
         b([.char("+"), .char("=")], .faster, "clock", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", (10, "speed")),
@@ -184,8 +236,20 @@ public enum KeyMap {
         b([.wheel], .wheel, "mouse", "scrolls the pane under the pointer (list, detail, log) 3 lines; the help too", nil),
     ]
 
-    static func b(_ keys: [Key], _ c: Command, _ section: String, _ help: String, _ status: (Int, String)?) -> KeyBinding {
-        KeyBinding(keys: keys, command: c, section: section, help: help, status: status.map { (order: $0.0, label: $0.1) })
+    static func b(
+        _ keys: [Key], _ c: Command, _ section: String, _ help: String, _ status: (Int, String)?, _ needs: KeyNeed? = nil
+    ) -> KeyBinding {
+        KeyBinding(
+            keys: keys, command: c, section: section, help: help, status: status.map { (order: $0.0, label: $0.1) },
+            needs: needs)
+    }
+
+    /// Why a key is not offered on these profiles (none of them has what it needs), or nil.
+    public static func lacking(_ c: Command, on profiles: [Profile]) -> String? {
+        guard let b = binding(c), let need = b.needs, !b.applies(to: profiles) else { return nil }
+        let names = profiles.map(\.rawValue).joined(separator: ", ")
+        let key = b.keys[0].label
+        return "`\(key)` needs \(need.word); \(names) \(profiles.count > 1 ? "have" : "has") none (? lists the keys here)"
     }
 
     /// The command a key runs, or nil.
@@ -246,13 +310,33 @@ public enum KeyMap {
         (":log", "request N: only its lines (no N: the selected one's); :log all: every line"),
     ]
 
-    /// The help screen's lines.
-    public static func helpLines(ascii: Bool = false) -> [(keys: String, help: String, section: String)] {
+    /// The help screen's lines: the keys that apply to `profiles` (the screen's
+    /// columns; nil: every key), and one line naming the keys left out and why.
+    public static func helpLines(ascii: Bool = false, profiles: [Profile]? = nil)
+        -> [(keys: String, help: String, section: String)]
+    {
         var out: [(String, String, String)] = []
+        var hidden: [KeyBinding] = []
         for s in sections {
             for binding in bindings where binding.section == s {
+                if let profiles, !binding.applies(to: profiles) {
+                    hidden.append(binding)
+                    continue
+                }
                 out.append((binding.keys.map { $0.label(ascii: ascii) }.joined(separator: " "), binding.help, s))
             }
+        }
+        if let profiles, !hidden.isEmpty {
+            var needs: [String] = []
+            for b in hidden where !needs.contains(b.needs!.bareWord) { needs.append(b.needs!.bareWord) }
+            let names = profiles.map(\.rawValue).joined(separator: ", ")
+            out.append(
+                (
+                    "not here",
+                    hidden.map { $0.keys[0].label(ascii: ascii) }.joined(separator: " ")
+                        + ": \(names) \(profiles.count > 1 ? "have" : "has") no "
+                        + needs.joined(separator: ", ") + " (docs/keys.md lists every key)", "general"
+                ))
         }
         for l in compareLines { out.append((l.keys, l.help, "compare")) }
         for l in timeLines { out.append((l.keys, l.help, "breakpoints and play")) }
@@ -264,11 +348,16 @@ public enum KeyMap {
     public static var markdown: String {
         var out = "# Keys\n\nGenerated from the key table (`Sources/OutboxUI/KeyMap.swift`) by `outbox keys`;"
         out += " a test checks this page matches it.\n"
+        out += "\nA key whose **needs** column names a capability is offered (in the help, the status bar) and"
+        out += " taken only on a profile that has it (comparing: when one column's profile has it; the others skip"
+        out += " it with a note). Pressed on a profile without it, the key says what it needs, and `?` lists"
+        out += " the keys left out on that line: on `ios`, `c` (the consent gate) and `g` (getInstance()).\n"
         for s in sections {
-            out += "\n## \(s)\n\n| key | what it does |\n|---|---|\n"
+            out += "\n## \(s)\n\n| key | what it does | needs |\n|---|---|---|\n"
             for binding in bindings where binding.section == s {
                 let keys = binding.keys.map { "`\($0.label == "`" ? "backtick" : $0.label)`" }.joined(separator: " ")
-                out += "| \(keys) | \(binding.help.replacingPipes) |\n"
+                let needs = binding.needs.map { "\($0.word) (\($0.profileLine))" } ?? ""
+                out += "| \(keys) | \(binding.help.replacingPipes) | \(needs) |\n"
             }
         }
         out += "\n## compare\n\n| option or command | what it does |\n|---|---|\n"

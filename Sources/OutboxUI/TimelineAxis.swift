@@ -69,9 +69,16 @@ public struct TimelineAxis: Equatable, Sendable {
     /// (`backwards`, the anchor's column last) or the future (the anchor's column
     /// first), until `cols` columns are made. `moments` are sorted. Going forward
     /// the axis stops at now: later columns stand for the future, ordinary and empty.
-    public static func build(moments: [Millis], step: Millis, anchor: Millis, now: Millis, cols: Int, backwards: Bool)
-        -> TimelineAxis
-    {
+    ///
+    /// `split` (sorted) are moments that must not share a column with another of
+    /// them in the same ordinary column (one row's marks close together, such as
+    /// jittered attempts): such a column is stretched locally into one column per
+    /// moment, each starting at its moment, so every mark keeps a cell of its own.
+    /// `keep` is a stretch never cut (a life drawn to scale).
+    public static func build(
+        moments: [Millis], step: Millis, anchor: Millis, now: Millis, cols: Int, backwards: Bool,
+        split: [Millis] = [], keep: Range<Millis>? = nil
+    ) -> TimelineAxis {
         var times: [Millis] = []
         var cut: [Unicode.Scalar?] = []
         times.reserveCapacity(cols)
@@ -111,6 +118,30 @@ public struct TimelineAxis: Equatable, Sendable {
             }
             return lo
         }
+        /// The starts of column k's extra columns: its split moments after the first, in order.
+        func subStarts(_ k: Millis) -> [Millis] {
+            guard !split.isEmpty else { return [] }
+            let lo = k * step, hi = lo + step
+            var out: [Millis] = []
+            // Binary search for the first split moment after the column's start.
+            var a = 0, b = split.count
+            while a < b {
+                let mid = (a + b) / 2
+                if split[mid] <= lo { a = mid + 1 } else { b = mid }
+            }
+            var si = a
+            while si < split.count && split[si] < hi {
+                if out.last != split[si] { out.append(split[si]) }
+                si += 1
+            }
+            // The first stays in the column itself; the others start columns of their own.
+            return Array(out.dropFirst())
+        }
+        /// Whether the quiet columns kp+1 ..< kn may be cut (none inside `keep`).
+        func mayCut(_ kp: Millis, _ kn: Millis) -> Bool {
+            guard let keep else { return true }
+            return (kp + 1) * step >= keep.upperBound || kn * step <= keep.lowerBound
+        }
         var k = kAnchor
         // Going back, the anchor's column is the last; going forward, tracked as columns are made.
         var lastEnd = (kAnchor + 1) * step
@@ -118,8 +149,14 @@ public struct TimelineAxis: Equatable, Sendable {
             while times.count < cols {
                 let i = firstAtOrAfter(k)
                 if i < keys.count && keys[i] == k {
-                    times.append(k * step)
-                    cut.append(nil)
+                    for t in subStarts(k).reversed() where times.count < cols {
+                        times.append(t)
+                        cut.append(nil)
+                    }
+                    if times.count < cols {
+                        times.append(k * step)
+                        cut.append(nil)
+                    }
                     k -= 1
                     continue
                 }
@@ -127,7 +164,7 @@ public struct TimelineAxis: Equatable, Sendable {
                 if i > 0 && i < keys.count {
                     let kp = keys[i - 1], kn = keys[i]
                     let label = Array(cutText(firsts[i] - lasts[i - 1]).unicodeScalars)
-                    if kn - kp - 1 >= minCut && k == kn - 1 && label.count <= cols - times.count {
+                    if kn - kp - 1 >= minCut && k == kn - 1 && label.count <= cols - times.count && mayCut(kp, kn) {
                         for s in label.reversed() {
                             times.append((kp + 1) * step)
                             cut.append(s)
@@ -155,6 +192,10 @@ public struct TimelineAxis: Equatable, Sendable {
                 if i < keys.count && keys[i] == k {
                     times.append(k * step)
                     cut.append(nil)
+                    for t in subStarts(k) where times.count < cols {
+                        times.append(t)
+                        cut.append(nil)
+                    }
                     k += 1
                     lastEnd = k * step
                     continue
@@ -162,7 +203,7 @@ public struct TimelineAxis: Equatable, Sendable {
                 if i > 0 && i < keys.count {
                     let kp = keys[i - 1], kn = keys[i]
                     let label = Array(cutText(firsts[i] - lasts[i - 1]).unicodeScalars)
-                    if kn - kp - 1 >= minCut && k == kp + 1 && label.count <= cols - times.count {
+                    if kn - kp - 1 >= minCut && k == kp + 1 && label.count <= cols - times.count && mayCut(kp, kn) {
                         for s in label {
                             times.append((kp + 1) * step)
                             cut.append(s)
@@ -179,7 +220,8 @@ public struct TimelineAxis: Equatable, Sendable {
             }
         }
         let last = times.count - 1
-        let endsAtNow = last >= 0 && cut[last] == nil && times[last] == kNow * step
+        // (The last column may be one of now's column stretched: it still holds now.)
+        let endsAtNow = last >= 0 && cut[last] == nil && colOf(times[last]) == kNow
         return TimelineAxis(step: step, times: times, cut: cut, endsAtNow: endsAtNow, end: lastEnd)
     }
 }

@@ -5,7 +5,7 @@ import XCTest
 @testable import OutboxCore
 
 /// What a user of `outbox` checks: exit codes, where errors point, what is
-/// printed, and the JSONL contract of scenario-format.md.
+/// printed, and the JSONL contract (docs/scenarios.md, "JSONL").
 final class CLITests: XCTestCase {
     private var dir: URL!
 

@@ -523,8 +523,10 @@ final class ProfileStatementTests: XCTestCase {
 
     func test_saveAtCreate_savesBeforeTheFirstAttempt() {
         // The same file with `save at create`: saved at once; an unsaved kind does not exist.
+        // (Without `when-saved`: refused under `save at create`, see test_errors_eachStatementsBadForms...)
         let text = Self.saveOnFailure("").replacingOccurrences(
-            of: "save on failure rule ACME-5", with: "save at create")
+            of: "save on failure rule ACME-5", with: "save at create"
+        ).replacingOccurrences(of: " when-saved ACME-4", with: "")
         guard
             let r = U.play(
                 profile: text,
@@ -1040,6 +1042,12 @@ final class ProfileStatementTests: XCTestCase {
             ("on 4xx drop consent rule ACME-3", "bad drop reason `consent`, expected rejected, exhausted or not-saved"),
             ("on 4xx retry rule ACME-3 x", "unexpected `x`, " + on),
             ("on 5xx retry when-saved ACME-4", "unexpected `when-saved`, " + on),
+            // Issue 22: under `save at create` every request is saved, so `when-saved` would be cited on every delivery.
+            (
+                "on 2xx deliver rule ACME-1 when-saved ACME-4",
+                "`on 2xx` has `when-saved` under `save at create`: every request is saved when made, so it would be"
+                    + " cited on every delivery, expected `save on failure ...` or no `when-saved`"
+            ),
             ("on 4xx deliver rule ACME-1", "`deliver` for 4xx: only a 2xx or partial answer is delivered"),
             ("on 2xx retry rule ACME-2", "2xx is a success, expected `on 2xx deliver`"),
             ("on 204 queue rule ACME-2", "204 is a success, expected `on 204 deliver`"),
@@ -1080,6 +1088,22 @@ final class ProfileStatementTests: XCTestCase {
         for (line, message) in cases {
             XCTAssertEqual(Self.errors(adding: line), ["acme.profile:25: " + message], line)
         }
+    }
+
+    /// A `base` whose `on 2xx` has `when-saved`, switched to `save at create`: the
+    /// refusal is named at this file's save line (the `on` line is the base's).
+    func test_whenSaved_underSaveAtCreate_fromABase_isNamedAtTheSaveLine() {
+        let text = """
+            profile mine
+            base android
+            save at create
+            """
+        XCTAssertEqual(
+            U.errors(text, path: "mine.profile"),
+            [
+                "mine.profile:3: `on 2xx` has `when-saved` under `save at create`: every request is saved when made,"
+                    + " so it would be cited on every delivery, expected `save on failure ...` or no `when-saved`"
+            ])
     }
 
     func test_errors_numbersAreRangeChecked() {

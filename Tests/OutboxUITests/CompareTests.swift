@@ -136,7 +136,8 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(two.model.message?.isError, true)
         XCTAssertEqual(two.model.recorded, ["at 0 launch"])
         two.type("c")
-        XCTAssertEqual(two.model.message?.text, "consent needs the consent gate; ios, flutter have no consent gate")
+        XCTAssertEqual(
+            two.model.message?.text, "`c` needs the consent gate; ios, flutter have none (? lists the keys here)")
         XCTAssertEqual(s.model.recorded.count, lines)
     }
 

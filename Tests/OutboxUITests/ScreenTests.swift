@@ -42,11 +42,16 @@ final class ScreenTests: XCTestCase {
         XCTAssertEqual(last, s.screen().text, "scrolled to the end")
         // Every word of every entry is on screen somewhere: long ones go on over
         // the next rows (80 columns leave 61 for the text), never cut.
-        for b in KeyMap.bindings {
+        for b in KeyMap.bindings where b.applies(to: [.linktrail]) {
             for piece in AppView.wrap(b.help, width: 61) {
                 XCTAssertTrue(seen.contains(piece), "help screen lacks: \(piece) (of \(b.help))")
             }
         }
+        // The keys LinkTrail lacks are not offered, and one line says which and why.
+        for b in KeyMap.bindings where !b.applies(to: [.linktrail]) {
+            XCTAssertFalse(seen.contains(b.help), "help screen offers \(b.help) on linktrail")
+        }
+        XCTAssertTrue(seen.contains("not here   g p s r n u: linktrail has no getInstance(), ping requests,"), seen)
         s.press(.escape)
         XCTAssertEqual(s.model.mode, .normal)
         var wide = Session(.linktrail, width: 200, height: 60)
@@ -79,12 +84,42 @@ final class ScreenTests: XCTestCase {
     func test_keyWithoutUse_saysSoBriefly() {
         var s = Session(.linktrail)
         s.type("g")
-        XCTAssertTrue(s.screen().text.contains("has no getInstance() call"), s.screen().text)
+        XCTAssertEqual(s.model.message?.text, "`g` needs getInstance(); linktrail has none (? lists the keys here)")
+        XCTAssertTrue(s.screen().text.contains("`g` needs getInstance(); linktrail has none"), s.screen().text)
+        s.type("p")
+        XCTAssertEqual(s.model.message?.text, "`p` needs ping requests; linktrail has none (? lists the keys here)")
+        XCTAssertEqual(s.model.recorded, ["at 0 launch"])
         var i = Session(.ios)
         i.type("c")
-        XCTAssertTrue(i.screen().text.contains("no consent gate"), i.screen().text)
+        XCTAssertEqual(i.model.message?.text, "`c` needs the consent gate; ios has none (? lists the keys here)")
         i.type("Y")
         XCTAssertTrue(i.screen().text.contains("press ? for help"))
+    }
+
+    /// Issue 22, item 22: the help, the status bar and the keys offer only what
+    /// the profile has (the key table's `needs`): no `c` on iOS, no `p` or `g`
+    /// on LinkTrail; a compare offers what any column has.
+    func test_keysOffered_followTheProfilesCapabilities() {
+        let ios = KeyMap.helpLines(profiles: [.ios])
+        XCTAssertFalse(ios.contains { $0.keys == "c" }, "\(ios)")
+        XCTAssertFalse(ios.contains { $0.keys == "g" })
+        XCTAssertTrue(ios.contains { $0.keys == "p" })
+        XCTAssertEqual(
+            ios.first { $0.keys == "not here" }?.help,
+            "c g: ios has no consent gate, getInstance() (docs/keys.md lists every key)")
+        let android = KeyMap.helpLines(profiles: [.android])
+        XCTAssertTrue(android.contains { $0.keys == "g" })
+        let both = KeyMap.helpLines(profiles: [.ios, .linktrail])
+        XCTAssertTrue(both.contains { $0.keys == "c" } && both.contains { $0.keys == "p" })
+        XCTAssertEqual(KeyMap.helpLines().count, KeyMap.helpLines(profiles: Builtins.all).count)
+        // The status bar: consent on LinkTrail only, ping and getInstance where they are.
+        func bar(_ p: Profile) -> [String] { AppView.statusKeys(Session(p, width: 200).model).map(\.0) }
+        XCTAssertFalse(bar(.ios).contains("c"))
+        XCTAssertTrue(bar(.ios).contains("p"))
+        XCTAssertFalse(bar(.ios).contains("g"))
+        XCTAssertTrue(bar(.linktrail).contains("c"))
+        XCTAssertFalse(bar(.linktrail).contains("p"))
+        XCTAssertTrue(bar(.android).contains("g"))
     }
 
     func test_tinyAndHugeSizes_neverCrash() {

@@ -59,14 +59,18 @@ final class TimelineTests: XCTestCase {
         var s = iosLadder()
         s.wait(210_800)
         XCTAssertEqual(lane(s), "1 col = 1 s          \n     ✗+30s✗+60s✗+2m✗■")
-        s.type("z")  // 500 ms: the third answer (90.6 s) gets a column of its own
-        XCTAssertEqual(lane(s), "1 col = 500 ms (z)   \n    ✗+30s✗+60s◌✗+2m✗■")
-        s.type("z")  // 200 ms: every attempt and its answer apart
-        XCTAssertEqual(lane(s), "1 col = 200 ms (z)   \n ◌✗+30s◌✗+60s◌✗+2m◌✗■")
+        // 500 ms: the third answer (90.6 s) falls a column after its send; still one
+        // mark per attempt (no `◌` once answered, the send inside the cut).
+        s.type("z")
+        XCTAssertEqual(lane(s), "1 col = 500 ms (z)   \n     ✗+30s✗+60s✗+2m✗■")
+        s.type("z")  // 200 ms: every send a column before its answer, still 4 marks
+        XCTAssertEqual(lane(s), "1 col = 200 ms (z)   \n     ✗+30s✗+60s✗+2m✗■")
         s.type("zz")
         XCTAssertEqual(s.model.message?.text, "the timeline is at its finest: 1 col = 100 ms")
-        // Too fine for the whole life: the latest part shows, up to the drop.
-        XCTAssertEqual(lane(s), "1 col = 100 ms (z)   \n+30s◌ ✗+60s◌ ✗+2m◌ ✗■")
+        // Too fine for the whole life: the latest part shows, up to the drop; the
+        // cut edge says more lies to the left. A 200 ms flight takes 2 columns:
+        // its send shows (`◌`), then its answer.
+        XCTAssertEqual(lane(s), "1 col = 100 ms (z)   \n‹───◌ ✗+60s◌ ✗+2m◌ ✗■")
         s.type("f")
         XCTAssertEqual(s.model.message?.text, "timeline: fits #1's whole life")
         XCTAssertEqual(lane(s), "1 col = 1 s          \n     ✗+30s✗+60s✗+2m✗■")
@@ -74,7 +78,8 @@ final class TimelineTests: XCTestCase {
         XCTAssertEqual(lane(s), "1 col = 10 s (z)     \n      ✗──✗─────✗+2m✗■")
         for _ in 0..<20 { s.type("Z") }
         XCTAssertEqual(s.model.timelineZoom, TimelineAxis.ladder.count - 1)
-        XCTAssertEqual(lane(s), "1 col = 1 h (z)      \n                   ✗■")
+        // Four answers in one hour's column: the column is stretched, a cell each.
+        XCTAssertEqual(lane(s), "1 col = 1 h (z)      \n                ✗✗✗✗■")
     }
 
     /// While it waits, the lane ends at now; the selected request decides the
@@ -87,15 +92,17 @@ final class TimelineTests: XCTestCase {
         s.wait(20 * 60_000)
         s.command("track again")
         s.wait(31_000)
-        // The newest is selected: its life from 23:30.8 to now, the older row cut the same way.
+        // The newest is selected: its life from 23:30.8 to now, the older row cut
+        // the same way; the older row's life goes on off the left edge (`‹`).
         XCTAssertEqual(s.model.selected, 2)
         let lines = s.screen().lines
-        XCTAssertEqual(String(lines[3].suffix(22)), "│+60s✗+2m✗■+18m +30s  ")
-        XCTAssertEqual(String(lines[4].suffix(22)), "│+60s +2m  +18m✗+30s✗─")
+        XCTAssertEqual(String(lines[3].suffix(22)), "│‹───✗+2m✗■+18m +30s  ")
+        XCTAssertEqual(String(lines[4].suffix(22)), "│     +2m  +18m✗+30s✗─")
         s.type("k")  // the dropped one: its whole life, then the time since
         let again = s.screen().lines
         XCTAssertEqual(String(again[3].suffix(22)), "│✗+30s✗+60s✗+2m✗■+18m ")
-        XCTAssertEqual(String(again[4].suffix(22)), "│ +30s +60s +2m  +18m✗")
+        // The newer row goes on past the right edge (to now): `›` there.
+        XCTAssertEqual(String(again[4].suffix(22)), "│ +30s +60s +2m  +18m›")
     }
 
     /// Whatever the fit chose for the rows on screen, `z` shows the next finer

@@ -119,6 +119,9 @@ enum AnswerClass {
 }
 
 struct ProfileParser {
+    /// The `on` classes this file writes itself (not taken from a `base`), and its save line.
+    var ownOn: Set<String> = []
+    var saveAt: Int?
     let file: String
     /// The raw number the file's first new rule takes.
     let firstOwnRule: Int
@@ -477,6 +480,7 @@ struct ProfileParser {
     }
 
     mutating func saveLine(_ n: Int, _ w: [String]) {
+        saveAt = n
         if w.count == 3 && w[1] == "at" && w[2] == "create" {
             d.save = .atCreate
             return
@@ -556,6 +560,7 @@ struct ProfileParser {
             return fail(n, "\(cls) is a success, expected `on \(cls) deliver`")
         }
         d.on[cls] = (action, rule, whenSaved, n)
+        ownOn.insert(cls)
     }
 
     mutating func resendLine(_ n: Int, _ w: [String]) {
@@ -665,6 +670,18 @@ struct ProfileParser {
         }
         for (cls, e) in d.on.sorted(by: { $0.value.line < $1.value.line }) where resolvedRule(cls) == nil {
             fail(e.line, "`on \(cls)` cites no rule and no broader class gives one, expected `rule ID` at its end")
+        }
+        // `when-saved` tells a resend's delivery from a first one: under `save at
+        // create` every request is saved when made, so it would be cited on every
+        // delivery. Refused (docs/profiles.md, `on CLASS ACTION`).
+        if d.save == .atCreate {
+            for (cls, e) in d.on.sorted(by: { $0.value.line < $1.value.line }) where e.whenSaved != nil {
+                // An `on` line taken from a `base` is named at this file's save line.
+                fail(
+                    ownOn.contains(cls) ? e.line : (saveAt ?? end),
+                    "`on \(cls)` has `when-saved` under `save at create`: every request is saved when made, so it"
+                        + " would be cited on every delivery, expected `save on failure ...` or no `when-saved`")
+            }
         }
         if d.resendGetInstance == nil, d.resendLaunch?.viaGetInstance == true {
             fail(end, "`resend on launch via getinstance` needs `resend on getinstance rule ID`")

@@ -23,7 +23,7 @@ extension RuleID {
 public enum Rules {
     /// The shared rules, in raw order.
     static let sharedInfo: [RuleInfo] = [
-        RuleInfo(id: "NET", text: "While offline every attempt fails at once as a transport error (not on iOS); going offline fails every attempt on the wire.", isAssumption: false, isShared: true),
+        RuleInfo(id: "NET", text: "While offline every attempt fails at once as a transport error (not under `offline hold`, which sends nothing); going offline fails every attempt on the wire.", isAssumption: false, isShared: true),
         RuleInfo(id: "LAT", text: "An attempt takes `latency` from send to answer and reaches the backend at half of it.", isAssumption: false, isShared: true),
         RuleInfo(id: "TMO", text: "`server timeout`, or a timeout shorter than the latency, fails the attempt as a transport error after `timeout`.", isAssumption: false, isShared: true),
         RuleInfo(id: "ANS", text: "The backend's answer is fixed when the attempt is sent; only attempts made online use the plan up.", isAssumption: false, isShared: true),
