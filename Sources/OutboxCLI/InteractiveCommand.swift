@@ -46,7 +46,7 @@ struct InteractiveCommand: OutboxSubcommand {
             // The default named from the registry, so the help cannot disagree with it.
             "the SDK profile: "
                 + Builtins.all.map { $0 == Builtins.standard ? "\($0.rawValue) (default)" : $0.rawValue }
-                    .joined(separator: ", ") + ", a user profile's name, or PATH.profile",
+                .joined(separator: ", ") + ", a user profile's name, or PATH.profile",
             valueName: "NAME|PATH.profile"),
         completion: .list(Builtins.all.map(\.rawValue)))
     var profile: String?

@@ -118,6 +118,17 @@ extension AppModel {
             if !isComparing {
                 panes.focusBeforeFull = focus
                 focus = .detail
+            } else {
+                // Taller, the compare's detail shows more of each column's history; when
+                // it showed everything already, say so rather than add blank rows unexplained.
+                let head = AppView.headerLines(self, width: panes.width, g: .unicode).count
+                let before = AppView.compareLayout(self, width: panes.width, height: panes.height, headerRows: head)
+                if AppView.compareDetailNeeds(self, width: panes.width) <= before.detail.height
+                    || selectedMatchRow == nil
+                {
+                    detailExpanded = false
+                    message = ("the detail shows every column's whole story already", false)
+                }
             }
         }
     }

@@ -90,7 +90,9 @@ extension AppView {
         if let lt = m.columns.first(where: { $0.profile.hasConsentGate }) {
             let role: Role =
                 lt.consent == .granted ? .consentGranted : (lt.consent == .denied ? .consentDenied : .consentUndecided)
-            segs.append([(" consent " + consentMark(lt.consent, g) + "\(lt.consent.word) (\(lt.profile.rawValue)) ", role)])
+            segs.append([
+                (" consent " + consentMark(lt.consent, g) + "\(lt.consent.word) (\(lt.profile.rawValue)) ", role)
+            ])
         }
         // One plan set for all; a plan of N answers is used up at each column's pace.
         var plans: [String] = []
@@ -112,6 +114,8 @@ extension AppView {
             return
         }
         var x = buf.put(width < 100 ? "" : " Rows ", x: 0, y: y, role: .paneTitle)
+        // A row counts in every tab of a state any column has (so the tabs may add up
+        // to more than `all`); the help's compare section says so.
         for span in tabSpans(m, width: width) {
             let role: Role = span.tab == m.tab ? .tabActive : (span.tab.state.map(stateRole) ?? .tab)
             x = buf.put(span.text, x: span.x, y: y, role: role)
@@ -119,8 +123,32 @@ extension AppView {
         if !m.nameFilter.isEmpty || { if case .filter = m.mode { return true } else { return false } }() {
             x = buf.put(" /" + m.nameFilter, x: x + 1, y: y, role: .notice)
         }
-        let saved = m.columns.map { String($0.savedCount) }.joined(separator: "/")
-        buf.put(" saved \(saved)", x: x + 1, y: y, role: .dim)
+        buf.put(compareSavedText(m, room: width - x - 1), x: x + 1, y: y, role: .dim)
+    }
+
+    /// The devices' saved counts, each named by its profile when there is room
+    /// (` saved ios 0 · android 1 · flutter 0`), else in column order (` saved 0/1/0`,
+    /// which the help's compare section explains).
+    static func compareSavedText(_ m: AppModel, room: Int) -> String {
+        let named = " saved " + m.columns.map { "\($0.profile.rawValue) \($0.savedCount)" }.joined(separator: " · ")
+        if named.count <= room { return named }
+        return " saved " + m.columns.map { String($0.savedCount) }.joined(separator: "/")
+    }
+
+    /// The rows the compare's detail needs to show every column's whole story:
+    /// its two lines of facts, every transition and the whole text of the last one's rule.
+    static func compareDetailNeeds(_ m: AppModel, width: Int) -> Int {
+        guard let row = m.selectedMatchRow.map({ m.match.rows[$0] }) else { return 0 }
+        let n = m.columns.count
+        let colW = max(8, (width - (n - 1)) / n) - 1
+        var need = 0
+        for (i, s) in m.columns.enumerated() {
+            guard let id = row.ids[i] else { continue }
+            let hist = s.history(of: id)
+            let why = hist.last.map { wrap(s.profile.rule($0.rule).text, width: colW - 2).count } ?? 0
+            need = max(need, 2 + hist.count + why)
+        }
+        return need
     }
 
     static func compareList(_ buf: inout ScreenBuffer, _ m: AppModel, rect: Rect, g: Glyphs) {

@@ -228,7 +228,12 @@ public enum AppView {
     static func tabs(_ buf: inout ScreenBuffer, _ m: AppModel, y: Int, width: Int, g: Glyphs) {
         if let b = m.banner {
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .banner)
-            buf.put(" " + b.text, x: 0, y: y, role: .banner)
+            // The banner takes the tabs' row: the device's saved count (what the
+            // purge left) stays at its right end, where the tabs show it.
+            let saved = " saved \(m.sim.savedCount) "
+            let room = width - saved.count
+            let x = buf.put(" " + b.text, x: 0, y: y, role: .banner, limit: max(0, room - 1))
+            if x < room { buf.put(saved, x: room, y: y, role: .banner) }
             return
         }
         var x = buf.put(width < 100 ? "" : " Requests ", x: 0, y: y, role: .paneTitle)
@@ -632,12 +637,16 @@ public enum AppView {
         for b in KeyMap.bindings {
             guard let st = b.status else { continue }
             if !b.applies(to: m.profiles) { continue }
-            let toggle = [Command.toggleNetwork, .pause, .help, .quit].contains(b.command)
+            // (Enter is a toggle while the detail is enlarged: its label says it goes back.)
+            let toggle =
+                [Command.toggleNetwork, .pause, .help, .quit].contains(b.command)
+                || (b.command == .detail && m.detailExpanded)
             if !toggle && m.usedCommands.contains(b.command) { continue }
             if (b.command == .detail || b.command == .nextPane) && m.selected == nil { continue }
             var label = st.label
             if b.command == .toggleNetwork { label = m.sim.online ? "offline" : "online" }
             if b.command == .pause { label = m.paused ? "resume" : "pause" }
+            if b.command == .detail && m.detailExpanded { label = "back" }
             if b.command == .relaunch && !m.sim.appRunning { label = "launch" }
             out.append((st.order, b.keys[0].label, label))
         }

@@ -288,6 +288,8 @@ public enum KeyMap {
     public static let compareLines: [(keys: String, help: String)] = [
         ("--compare", "P,P,...: 2 to 4 profiles side by side (devices in memory); keys act on all"),
         (":compare", "P,P,... compares afresh from 0; :compare off keeps the first column"),
+        ("tabs", "comparing, a row counts in each state any column is in (the tabs may add up to more than all)"),
+        ("saved", "comparing, each column's device: saved ios 0 · android 1, or 0/1 in column order when narrow"),
     ]
 
     /// Not keys: breakpoints and playing a file from the command line (issue 12),
@@ -366,6 +368,12 @@ public enum KeyMap {
         out += " lacks is skipped in its column with a note; the devices are in memory |\n"
         out += "| `:compare P,P,...` | switch to a compare of these profiles, afresh from 0 |\n"
         out += "| `:compare off` | back to one column: the first, with its clock and requests |\n"
+        out += "\nComparing, the list's rows are requests matched across the columns; a state tab keeps the rows where"
+        out += " any column is in that state, so a row counts in each such tab and the tabs may add up to more than"
+        out += " `all`. `saved` names each column's saved count (`saved ios 0 · android 1 · flutter 0`), or lists"
+        out += " them in column order (`saved 0/1/0`) when the line is narrow. Enter makes the detail taller when"
+        out += " there is more of the columns' histories to show (Enter or Esc goes back, and the status bar says"
+        out += " so); when everything shows already it says that instead.\n"
         out += "\n## breakpoints and play\n\n| option or command | what it does |\n|---|---|\n"
         out += "| `:break STATE` | pause the clock when a request enters STATE: `pending`, `in-flight`, `retrying`, `queued`,"
         out += " `delivered` or `dropped`; the clock stops before the next instant is processed, the header says why"

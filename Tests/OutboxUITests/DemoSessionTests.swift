@@ -22,7 +22,10 @@ final class DemoSessionTests: XCTestCase {
         XCTAssertEqual(s.states("purchase"), ["dropped", "dropped", "dropped"])
         XCTAssertEqual(s.model.sim.savedCount, 0)
         let screen = s.screen()
-        XCTAssertTrue(screen.text.contains("consent denied: purged 1 saved · 1 in flight · 1 retrying (LT-2)"), screen.text)
+        // The banner takes the tabs' row; the device's new saved count stays at its end.
+        let bannerRow = screen.lines[2]
+        XCTAssertTrue(bannerRow.hasPrefix(" consent denied: purged 1 from the queue · 1 in flight · 1 retrying"), bannerRow)
+        XCTAssertTrue(bannerRow.hasSuffix("  saved 0 "), bannerRow)
         assertSnapshot(screen.text, "purge-80x24")
         assertSnapshot(screen.roleLayer(roleLegend), "purge-80x24.roles")
         let big = s.screen(120, 40)

@@ -67,7 +67,7 @@ final class LogEventRolesTests: XCTestCase {
 
     func test_rewordedLogText_sameBannerAndColours() {
         let plain = session(reworded: false), reworded = session(reworded: true)
-        let purge = "consent denied: purged 1 saved · 1 in flight · 1 retrying (LT-2)"
+        let purge = "consent denied: purged 1 from the queue · 1 in flight · 1 retrying (LT-2)"
         XCTAssertEqual(plain.model.banner?.text, purge)
         XCTAssertEqual(reworded.model.banner?.text, rot13(purge), "the banner's words are the line's words")
         XCTAssertEqual(reworded.model.banner?.until, plain.model.banner?.until)

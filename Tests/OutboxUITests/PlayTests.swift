@@ -346,7 +346,7 @@ final class PlayTests: XCTestCase {
         let id = s.model.sim.requests(named: "purchase")[0]
         XCTAssertEqual(s.model.sim.request(id).reason, .consent)
         XCTAssertTrue(
-            s.screen().text.contains("consent denied: purged 0 saved · 1 in flight · 0 retrying (LT-2)"),
+            s.screen().text.contains("consent denied: purged 0 from the queue · 1 in flight · 0 retrying"),
             s.screen().text)
         s.passWall(5000)
         let end = s.model.sim.now

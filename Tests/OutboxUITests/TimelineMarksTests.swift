@@ -81,10 +81,12 @@ final class TimelineMarksTests: XCTestCase {
         XCTAssertEqual(
             line(s, 1), "    1 event    purchase  dropped   6/6   exhausted IOS-4  │‹─✗+3.2s✗─────✗+15s✗■")
         XCTAssertEqual(
-            line(s, 1, glyphs: .ascii), "    1 event    purchase  dropped   6/6   exhausted IOS-4  |<-X+3.2sX-----X+15sX#")
+            line(s, 1, glyphs: .ascii),
+            "    1 event    purchase  dropped   6/6   exhausted IOS-4  |<-X+3.2sX-----X+15sX#")
         s.type("f")
         XCTAssertEqual(
-            line(s, 1, glyphs: .ascii), "    1 event    purchase  dropped   6/6   exhausted IOS-4  |  XXX---XX+15sX#+38s ")
+            line(s, 1, glyphs: .ascii),
+            "    1 event    purchase  dropped   6/6   exhausted IOS-4  |  XXX---XX+15sX#+38s ")
     }
 
     /// The right edge: an older request selected and zoomed in shows its own life

@@ -180,7 +180,7 @@ final class TimelinePictureTests: XCTestCase {
             ])
         let purge = svg.classed("purge")
         XCTAssertEqual(purge.count, 1)
-        XCTAssertEqual(purge[0].tooltip, "16.8s consent denied: purged 2 saved · 1 in flight · 1 retrying (LT-2)")
+        XCTAssertEqual(purge[0].tooltip, "16.8s consent denied: purged 2 from the queue · 1 in flight · 1 retrying (LT-2)")
         XCTAssertFalse(svg.classed("flush").isEmpty)
         // Only the picture on stdout; the summary goes to stderr.
         XCTAssertEqual(err, Self.purge + ": 17 passed, 0 failed · 27 transitions · ended at 00:00:30.000\n")

@@ -127,7 +127,7 @@ final class UserProfileScreenTests: XCTestCase {
             c.screen(120, 30).text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init),
             [
                 " OUTBOX compare │ 00:00:01.0 ▶ 1× │ net ● online │ backend ok │ 0 differ │ app running │ devices in memory",
-                " Rows  all 1  pending 0  in-flight 0  retrying 0  queued 0  delivered 1  dropped 0   saved 0/0",
+                " Rows  all 1  pending 0  in-flight 0  retrying 0  queued 0  delivered 1  dropped 0   saved ios 0 · acme 0",
                 "   name        │ios        att   next    rule    last 18s       now│acme       att   next    rule    last 18s       now",
                 "   purchase    │delivered  1/4           IOS-3                   ● │delivered  1/3           ACME-1                  ●",
                 "",

@@ -181,7 +181,7 @@ say flush.started "flush started (LT-8: {trigger}) · {count} queued"
 say flush.empty "flush (LT-8: {trigger}): nothing queued"
 say flush.more "flush under way: {trigger} asks for one more pass (LT-9)"
 say flush.ended "flush ended ({rule}: {end}) · sent {sent} · {count} left"
-say purged "consent denied: purged {saved} saved · {inflight} in flight · {retrying} retrying (LT-2)"
+say purged "consent denied: purged {saved} from the queue · {inflight} in flight · {retrying} retrying (LT-2)"
 """### + "\n",
     ]
 }

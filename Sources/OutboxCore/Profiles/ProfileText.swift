@@ -65,7 +65,7 @@ public enum TextKey: String, CaseIterable, Sendable {
         case .flushEmpty: return "flush ({trigger}): nothing queued"
         case .flushMore: return "flush under way: {trigger} asks for one more pass"
         case .flushEnded: return "flush ended ({rule}: {end}) · sent {sent} · {count} left"
-        case .purged: return "consent denied: purged {saved} saved · {inflight} in flight · {retrying} retrying"
+        case .purged: return "consent denied: purged {saved} from the queue · {inflight} in flight · {retrying} retrying"
         }
     }
 }
