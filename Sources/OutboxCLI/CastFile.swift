@@ -154,9 +154,18 @@ final class CastFile: @unchecked Sendable {
     var stopped: String? { queue.sync { failure } }
 
     /// The terminal took a new size (on the main thread, before it redraws).
+    /// The same size told twice (curses' KEY_RESIZE and the loop's own SIGWINCH
+    /// check can both report one change) is one event.
     func resized(width: Int, height: Int) {
-        queue.sync { _ = write(Asciicast.resize(micros: now(), width: width, height: height)) }
+        queue.sync {
+            guard lastSize?.width != width || lastSize?.height != height else { return }
+            lastSize = (width, height)
+            _ = write(Asciicast.resize(micros: now(), width: width, height: height))
+        }
     }
+
+    /// The size the last `"r"` event gave (touched on `queue` only).
+    private var lastSize: (width: Int, height: Int)?
 
     /// Microseconds since the start, never earlier than the event before.
     private func now() -> Int {

@@ -157,7 +157,7 @@ public struct DeviceStart: Equatable, Sendable {
                 // to the clock's range, not to the input limit of `at` lines.
                 guard let t = VirtualTime.parse(value), t <= VirtualTime.maxClock else {
                     return .failure(
-                        Problem("bad created time `\(value)`, expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h)")
+                        Problem("bad created time `\(value)`, " + VirtualTime.expected)
                     )
                 }
                 r.createdAt = t

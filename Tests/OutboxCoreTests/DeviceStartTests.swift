@@ -102,7 +102,7 @@ final class DeviceStartTests: XCTestCase {
                 saved ping ping value=3
                 saved event e attempts -1
                 saved event e attempts 1000000001
-                saved event e created 1m30s
+                saved event e created 1m30q
                 saved event e waiting
                 saved event e colour
                 saved event e attempts 1 attempts 2
@@ -119,7 +119,7 @@ final class DeviceStartTests: XCTestCase {
                 "d.outbox:5: `value=3`: only an event has a value, a currency or attributes",
                 "d.outbox:6: bad attempts `-1`, expected a whole number from 0 to 1000000000",
                 "d.outbox:7: bad attempts `1000000001`, expected a whole number from 0 to 1000000000",
-                "d.outbox:8: bad created time `1m30s`, expected 0 or a number with a unit (250ms, 1.5s, 2m, 1h)",
+                "d.outbox:8: bad created time `1m30q`, " + VirtualTime.expected,
                 "d.outbox:9: `waiting` is only for an install held by the consent gate (LT-3)",
                 "d.outbox:10: unknown word `colour` in a saved line, expected " + DeviceStart.savedForm,
                 "d.outbox:11: `attempts` given twice in a saved line",

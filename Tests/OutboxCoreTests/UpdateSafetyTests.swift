@@ -277,6 +277,6 @@ final class UpdateSafetyTests: XCTestCase {
         XCTAssertEqual(out, "")
         XCTAssertEqual(
             err,
-            "\(fifo):1: cannot read the file: it is a FIFO, expected a regular file\n")
+            "\(fifo): cannot read the file: it is a FIFO, expected a regular file\n")
     }
 }
