@@ -23,7 +23,7 @@ extension EndToEndTests {
         keys("Tab")  // the detail focused
         keys("?")
         look("Keys")
-        keys("PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn")
+        keys("PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn", "PgDn")
         look("timeline glyphs")
         keys("Escape")
         keys("x")
