@@ -293,7 +293,8 @@ final class SmallScreenTests: XCTestCase {
         let cl = c.screen().lines
         let csep = cl.firstIndex { $0.contains("─ ios ") }!
         XCTAssertTrue(cl[csep].hasSuffix(" 9-20 of 20 ─"), cl[csep])
-        XCTAssertTrue(cl[csep - 1].hasPrefix("   burst-20  │in-flight"), cl[csep - 1])
+        // Marked `≠`: iOS saves at creation, Android not yet (the saved flag differs, issue 22).
+        XCTAssertTrue(cl[csep - 1].hasPrefix("≠  burst-20  │in-flight"), cl[csep - 1])
     }
 
     /// Past the retry budget (a flush sent it again) the att column shows the
