@@ -14,7 +14,7 @@ enum Manual {
             ".SH SYNOPSIS",
             ".nf",
         ]
-        out += OutboxCommand.configuration.usage!.split(separator: "\n").map { line(String($0)) }
+        out += synopsis(OutboxCommand.configuration.usage!).map(line)
         out += [".fi", ".SH DESCRIPTION"]
         out += prose(OutboxCommand.configuration.discussion)
         out.append(".SH COMMANDS")
@@ -25,9 +25,7 @@ enum Manual {
                 ".SS \"" + (command == InteractiveCommand.self ? "outbox, outbox live" : "outbox \(name)") + "\"")
             out.append(roff(c.abstract.prefix(1).uppercased() + c.abstract.dropFirst()) + ".")
             out +=
-                [".PP", ".nf"] + CLI.parserUsage(command.synopsis).split(separator: "\n").map { line(String($0)) } + [
-                    ".fi"
-                ]
+                [".PP", ".nf"] + synopsis(command.synopsis).map(line) + [".fi"]
             if !c.discussion.isEmpty { out += [".PP"] + prose(c.discussion) }
             out += options(of: command)
         }
@@ -43,7 +41,11 @@ enum Manual {
             "\\fI$XDG_CONFIG_HOME/outbox/profiles/*.profile\\fR (else \\fI~/.config/outbox/profiles\\fR)",
             "user profiles (docs/profiles.md).",
             ".SH SEE ALSO",
-            "docs/guide.md, docs/scenarios.md, docs/profiles.md, docs/keys.md, docs/rules.md in the Outbox sources.",
+            "The guide, the scenario and profile formats, the keys and the rules: guide.md, scenarios.md,",
+            "profiles.md, keys.md and rules.md in \\fI/usr/share/doc/outbox/docs/\\fR, where the Debian package",
+            "installs them (\\fIPREFIX/share/doc/outbox/docs/\\fR after \\fBmake install\\fR, \\fIdocs/\\fR in",
+            "a checkout of the sources). The \\fIdocs/\\fR and \\fIexamples/\\fR named above are in",
+            "\\fI/usr/share/doc/outbox/\\fR.",
         ]
         return out.joined(separator: "\n") + "\n"
     }
@@ -98,6 +100,104 @@ enum Manual {
         let command: Command
     }
 
+    /// The most characters a line kept as written (`.nf`) may have: a man page's
+    /// text is indented 7 columns, and `man` at MANWIDTH=80 must not overflow.
+    static let keptWidth = 73
+
+    /// Usage forms, each wrapped at `keptWidth` between its words and brackets,
+    /// the lines after the first indented past the command's name.
+    static func synopsis(_ usage: String) -> [String] {
+        // The forms: a line that starts with blanks goes on the one before.
+        var forms: [String] = []
+        for l in usage.split(separator: "\n") {
+            let text = l.drop { $0 == " " }
+            if l.first == " ", !text.hasPrefix("outbox "), !forms.isEmpty {
+                forms[forms.count - 1] += " " + text
+            } else {
+                forms.append(String(text))
+            }
+        }
+        return forms.flatMap { form -> [String] in
+            // Words outside brackets; a bracket group is one word.
+            var words: [String] = [], word = "", depth = 0
+            for c in form {
+                if c == " " && depth == 0 {
+                    if !word.isEmpty { words.append(word) }
+                    word = ""
+                    continue
+                }
+                if c == "[" { depth += 1 } else if c == "]" { depth = max(0, depth - 1) }
+                word.append(c)
+            }
+            if !word.isEmpty { words.append(word) }
+            // The command's words (`outbox run`): what follows lines up after them.
+            let head = words.prefix { w in !w.isEmpty && w.allSatisfy { $0 >= "a" && $0 <= "z" } }
+            let hang = String(repeating: " ", count: min(20, head.joined(separator: " ").count + 1))
+            return fill(words, width: keptWidth, hang: hang)
+        }
+    }
+
+    /// Words in lines of at most `width` characters (a longer word alone on its
+    /// line), the lines after the first starting with `hang`.
+    static func fill(_ words: [String], width: Int, hang: String) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        for w in words {
+            if current.isEmpty || current == hang {
+                current += w
+            } else if current.count + 1 + w.count <= width {
+                current += " " + w
+            } else {
+                lines.append(current)
+                current = hang + w
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        return lines
+    }
+
+    /// A table (lines kept as written), each entry of it refilled at
+    /// `keptWidth` when one of its lines is longer. An entry is a line whose
+    /// text starts after a first word and two blanks (`  1  a check failed`:
+    /// its text column is under `a`), with the lines after it indented to that
+    /// column; the refilled lines keep the column.
+    static func kept(_ lines: [String]) -> [String] {
+        func column(_ l: String) -> Int? {
+            let c = Array(l)
+            var i = 0
+            while i < c.count && c[i] == " " { i += 1 }
+            while i < c.count && c[i] != " " { i += 1 }
+            var j = i
+            while j < c.count && c[j] == " " { j += 1 }
+            return j - i >= 2 && j < c.count ? j : nil
+        }
+        var out: [String] = []
+        var k = 0
+        while k < lines.count {
+            guard let col = column(lines[k]) else {
+                out.append(lines[k])
+                k += 1
+                continue
+            }
+            var entry = [lines[k]]
+            let indent = String(repeating: " ", count: col)
+            func lead(_ l: String) -> Int { l.prefix { $0 == " " }.count }
+            while k + entry.count < lines.count, lead(lines[k + entry.count]) > lead(lines[k]) {
+                entry.append(lines[k + entry.count])
+            }
+            k += entry.count
+            guard entry.contains(where: { $0.count > keptWidth }) else {
+                out += entry
+                continue
+            }
+            let words = ([String(entry[0].dropFirst(col))] + entry.dropFirst()).joined(separator: " ")
+                .split(separator: " ")
+            let filled = fill(words.map(String.init), width: keptWidth - col, hang: "")
+            out += filled.enumerated().map { ($0.offset == 0 ? String(entry[0].prefix(col)) : indent) + $0.element }
+        }
+        return out
+    }
+
     /// Text paragraphs filled; a paragraph with indented lines (a table) kept as written.
     static func prose(_ text: String) -> [String] {
         var out: [String] = []
@@ -105,7 +205,7 @@ enum Manual {
             let lines = para.split(separator: "\n").map(String.init)
             if n > 0 { out.append(".PP") }
             if lines.dropFirst().contains(where: { $0.hasPrefix(" ") }) || lines.first?.hasPrefix(" ") == true {
-                out += [".nf"] + lines.map(line) + [".fi"]
+                out += [".nf"] + kept(lines).map(line) + [".fi"]
             } else {
                 out += lines.map(line)
             }

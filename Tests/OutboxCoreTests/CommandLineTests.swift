@@ -316,6 +316,50 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    /// `man outbox` at MANWIDTH=80 stays within 80 columns: the lines roff keeps
+    /// as written (the synopsis, tables) are at most 73 characters, the page's
+    /// text being indented 7; and SEE ALSO says where the docs are installed
+    /// (issue 22, newcomer 2.14: the synopsis ran to about 120).
+    func testManPageFitsEightyColumnsAndPointsAtTheInstalledDocs() throws {
+        let page = Manual.page()
+        var kept = false
+        for line in page.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == ".nf" {
+                kept = true
+            } else if line == ".fi" {
+                kept = false
+            } else if kept {
+                let text = line.replacingOccurrences(of: "\\-", with: "-")
+                    .replacingOccurrences(of: "\\e", with: "\\").replacingOccurrences(of: "\\&", with: "")
+                XCTAssertLessThanOrEqual(text.count, Manual.keptWidth, String(text))
+            }
+        }
+        XCTAssertTrue(
+            page.contains(
+                "\n.SH SYNOPSIS\n.nf\noutbox [\\-\\-profile NAME|PATH.profile] [\\-\\-theme NAME|PATH]\n"
+                    + "       [\\-\\-speed 0.1|0.25|1|10|60|600|3600] [\\-\\-seed N] [\\-\\-no\\-mouse]\n"), page)
+        XCTAssertTrue(
+            page.contains(
+                "profiles.md, keys.md and rules.md in \\fI/usr/share/doc/outbox/docs/\\fR, where the Debian package\n"))
+        XCTAssertFalse(page.contains("in the Outbox sources"))
+        // Rendered as man does at MANWIDTH=80, where groff is installed.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else {
+            throw XCTSkip("groff is not installed")
+        }
+        let groff = Process()
+        groff.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        groff.arguments = ["-man", "-Tutf8", "-rLL=80n", "-rLT=80n", "-P-cbou", packageRoot + "/docs/outbox.1"]
+        let out = Pipe()
+        groff.standardOutput = out
+        groff.standardError = Pipe()
+        try groff.run()
+        let shown = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        groff.waitUntilExit()
+        let wide = shown.split(separator: "\n").filter { $0.count > 80 }.map(String.init)
+        XCTAssertEqual(wide, [], wide.joined(separator: "\n"))
+        XCTAssertGreaterThan(shown.split(separator: "\n").count, 300)
+    }
+
     /// groff reads the page without a warning, where groff is installed.
     func testManPageFormatsWithoutWarnings() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else {
