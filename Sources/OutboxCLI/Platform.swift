@@ -466,7 +466,9 @@ extension Platform {
         free(resolved)
         var st = stat()
         guard stat(target, &st) == 0 else { return .failure(ReplaceFailure(errorText(errno))) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(ReplaceFailure("it is \(kind(st.st_mode)), expected a regular file")) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            return .failure(ReplaceFailure("it is \(kind(st.st_mode)), expected a regular file"))
+        }
         if let expected, let why = changed(target, since: expected) { return .failure(ReplaceFailure(why)) }
         if st.st_nlink > 1 {
             return .failure(
@@ -533,7 +535,8 @@ extension Platform {
     /// Why `path` no longer holds what was read (another file at the path, or
     /// the same one with another size, time or bytes), or nil.
     private static func changed(_ path: String, since expected: ReadContents) -> String? {
-        let message = "it changed on disk while the run played (saved by an editor, or another update?); "
+        let message =
+            "it changed on disk while the run played (saved by an editor, or another update?); "
             + "expected the file as it was read: run --update again"
         guard let now = stamp(path), now == expected.stamp else { return message }
         // The time may not move for a quick write (a coarse clock): the bytes decide too.
@@ -559,7 +562,8 @@ extension Platform {
         let mode = String(st.st_mode & 0o7777, radix: 8)
         let shown = String(repeating: "0", count: max(0, 4 - mode.count)) + mode
         if st.st_mode & bit == 0 {
-            return "it is read-only (mode \(shown)); expected a file you may write: make it writable first (chmod u+w), or edit it by hand"
+            return
+                "it is read-only (mode \(shown)); expected a file you may write: make it writable first (chmod u+w), or edit it by hand"
         }
         if faccessat(AT_FDCWD, path, W_OK, AT_EACCESS) != 0 {
             let e = errno

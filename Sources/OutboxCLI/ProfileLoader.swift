@@ -110,9 +110,12 @@ enum ProfileLoader {
                     return .failure(
                         Problem(
                             "\(SafeText.escaped(word, max: 200)): cannot read the profile file: no home folder for `~/` (HOME is "
-                                + (h.map { $0.isEmpty ? "empty" : "`\(SafeText.escaped($0, max: 100))`, not an absolute path" }
+                                + (h.map {
+                                    $0.isEmpty ? "empty" : "`\(SafeText.escaped($0, max: 100))`, not an absolute path"
+                                }
                                     ?? "not set")
-                                + ", and the user database gives none); expected an absolute HOME, or the profile's full path"))
+                                + ", and the user database gives none); expected an absolute HOME, or the profile's full path"
+                        ))
                 }
                 path = home + word.dropFirst()
                 looked = path

@@ -106,7 +106,8 @@ extension RunCommand {
                 if let other = targets[real] {
                     refusals.append(
                         SafeText.line(
-                            "\(f.file): cannot update the file: it is \(other) by another name; expected each file once"))
+                            "\(f.file): cannot update the file: it is \(other) by another name; expected each file once"
+                        ))
                     continue
                 }
                 targets[real] = f.file
@@ -147,7 +148,8 @@ extension RunCommand {
         }
         for p in pending {
             for stale in p.replace.removedStale {
-                console.error(SafeText.line("\(found[p.index].file): removed \(stale), left by an update that was stopped"))
+                console.error(
+                    SafeText.line("\(found[p.index].file): removed \(stale), left by an update that was stopped"))
             }
         }
         for f in found {
