@@ -21,6 +21,13 @@ extension EndToEndTests {
     }
 
     func test_fileSizeLimit_recordingCastAndExportEndWhole_theExitLinesCountWhatLanded() throws {
+        // Seen in CI (2026-12-02): the ThreadSanitizer-built program dies of
+        // SIGBUS before its first frame under `ulimit -f 0`, in the sanitizer's
+        // runtime (ThreadSanitizer: BUS on unknown address), not in a write of
+        // Outbox's; AddressSanitizer and the plain build run it.
+        try XCTSkipIf(
+            ProcessInfo.processInfo.environment["OUTBOX_SANITIZER"] == "thread",
+            "the ThreadSanitizer runtime dies of SIGBUS under a file size limit")
         XCTAssertEqual(sh("command -v tmux").0, 0, "tmux is needed (.ci/run installs it)")
         let tooLarge = String(cString: strerror(EFBIG))
         let rec = work + "/rec.outbox", cast = work + "/c.cast"
