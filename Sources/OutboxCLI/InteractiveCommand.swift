@@ -632,6 +632,7 @@ struct InteractiveCommand: OutboxSubcommand {
                         message: "outbox: stopped by \(Terminal.signalName(sig)); the app was closed as on q",
                         signal: sig)
                 }
+                // Curses draws the terminal's size up to AppView.maxWidth × maxHeight.
                 model.setScreen(width: term.width, height: term.height)
                 model.setScreenWidth(term.width)
                 // A message covers the hint bar for a few seconds of wall time, then goes.
@@ -643,77 +644,111 @@ struct InteractiveCommand: OutboxSubcommand {
                     messageText = nil
                     dirty = true
                 }
-                if dirty || Loop.wallMs() - lastFrame >= frameMs {
-                    term.draw(AppView.render(model, width: term.width, height: term.height, glyphs: glyphs))
+                // A frame when something changed: a key, a message, or the clock moving.
+                // A paused (or held) screen with nothing new draws nothing.
+                let moving = !model.paused && !model.heldBySize
+                if dirty || (moving && Loop.wallMs() - lastFrame >= frameMs) {
+                    term.draw(AppView.render(model, width: term.realWidth, height: term.realHeight, glyphs: glyphs))
+                    frames += 1
                     lastFrame = Loop.wallMs()
                     dirty = false
                 }
-                let wait: Int32 = model.paused ? 1000 : Int32(frameMs)
+                let wait: Int32 = moving ? Int32(frameMs) : 1000
                 if let key = term.readKey(timeoutMs: wait) {
-                    if key == .resize { term.refreshSize() }
-                    let columnsBefore = model.others.count
-                    model.isRecording = recording != nil  // `E` pins into it
-                    let effect = model.handle(key)
-                    if model.others.count != columnsBefore && effect == nil {
-                        newRecordingPart(why: ":compare off: one column, the first")
-                    } else {
-                        saveRecording()
-                    }
                     dirty = true
-                    switch effect {
-                    case .quit?:
-                        quit()
-                        return Outcome(status: 0)
-                    case .export(let path, let replace)?:
-                        export(to: path, replace: replace)
-                    case .switchProfile(let p)?:
-                        if model.sim.appRunning { model.perform(.appQuit) }
-                        saveRecording()  // the quit ends this part
-                        closeStore()
-                        switch InteractiveCommand.openStore(p, options) {
-                        case .success(let store):
-                            model = carryingTime(InteractiveCommand.newModel(p, seed: seed, store: store))
-                            newRecordingPart(why: ":profile \(p.rawValue): its device, a new clock")
-                        case .failure(let e):
-                            // Back to the device we had; say why the switch failed.
-                            if case .success(let again) = InteractiveCommand.openStore(model.sim.profile, options) {
-                                model = carryingTime(
-                                    InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again))
-                                newRecordingPart(why: "the \(model.sim.profile.rawValue) device reopened, a new clock")
-                            }
-                            model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
-                        }
-                    case .startCompare(let profiles)?:
-                        // As a profile switch: the app closes on the device it ran on, and
-                        // the compare starts afresh (its own clock at 0, devices in memory).
-                        if model.sim.appRunning { model.perform(.appQuit) }
-                        saveRecording()  // the quit ends this part
-                        closeStore()
-                        model = carryingTime(InteractiveCommand.newCompareModel(profiles, seed: seed))
-                        model.message = (
-                            "comparing " + profiles.map(\.rawValue).joined(separator: ", ")
-                                + " from 0, devices in memory; :compare off keeps the first", false
-                        )
-                        newRecordingPart(
-                            why: ":compare " + profiles.map(\.rawValue).joined(separator: ",") + ", a new clock")
-                    case .play(let path)?:
-                        play(path)
-                    case .nextTheme?:
-                        let names = InteractiveCommand.themeNames
-                        let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
-                        theme = Theme.builtin(next)!
-                        if !term.colors { theme = Theme.monochrome }
-                        term.use(theme)
-                        model.message = ("theme: " + theme.name, false)
-                    case nil:
-                        break
+                    if let end = handle(key) { return end }
+                    // Keys already waiting (a paste) are all taken before the next
+                    // frame: one frame per batch, not one per character.
+                    var taken = 1
+                    while taken < Loop.keysPerFrame, Terminal.stopSignal == 0, !term.resizePending,
+                        let more = term.readKey(timeoutMs: 0)
+                    {
+                        if let end = handle(more) { return end }
+                        taken += 1
                     }
                 }
+                // Wall time × speed, exact at ⅒× and ¼× (the model carries what is under a
+                // millisecond). A stop (Ctrl-Z, kill -STOP) counts for nothing, and any gap
+                // is capped (AppModel.maxWallStepMs): `fg` never plays hours in one frame.
                 let now = Loop.wallMs()
-                // Wall time × speed, exact at ⅒× and ¼× (the model carries what is under a millisecond).
-                model.wallTimePassed(ms: Int64(now - lastWall))
-                lastWall = now
+                if Terminal.takeContinued() {
+                    model.wallTimePassed(ms: Int64(now - lastWall), stopped: true)
+                    lastWall = Loop.wallMs()
+                    model.message = ("resumed: the clock did not run while Outbox was stopped", false)
+                    dirty = true
+                } else {
+                    model.wallTimePassed(ms: Int64(now - lastWall))
+                    lastWall = now
+                }
             }
+        }
+
+        /// Keys taken at most between two frames.
+        static let keysPerFrame = 100_000
+        /// Frames drawn so far (a test of the loop's batching reads it).
+        var frames = 0
+
+        /// One key: to the model, then what its effect asks of the loop; an
+        /// outcome when the loop must end.
+        mutating func handle(_ key: Key) -> Outcome? {
+            if key == .resize { term.refreshSize() }
+            let columnsBefore = model.others.count
+            model.isRecording = recording != nil  // `E` pins into it
+            let effect = model.handle(key)
+            if model.others.count != columnsBefore && effect == nil {
+                newRecordingPart(why: ":compare off: one column, the first")
+            } else {
+                saveRecording()
+            }
+            switch effect {
+            case .quit?:
+                quit()
+                return Outcome(status: 0)
+            case .export(let path, let replace)?:
+                export(to: path, replace: replace)
+            case .switchProfile(let p)?:
+                if model.sim.appRunning { model.perform(.appQuit) }
+                saveRecording()  // the quit ends this part
+                closeStore()
+                switch InteractiveCommand.openStore(p, options) {
+                case .success(let store):
+                    model = carryingTime(InteractiveCommand.newModel(p, seed: seed, store: store))
+                    newRecordingPart(why: ":profile \(p.rawValue): its device, a new clock")
+                case .failure(let e):
+                    // Back to the device we had; say why the switch failed.
+                    if case .success(let again) = InteractiveCommand.openStore(model.sim.profile, options) {
+                        model = carryingTime(
+                            InteractiveCommand.newModel(model.sim.profile, seed: seed, store: again))
+                        newRecordingPart(why: "the \(model.sim.profile.rawValue) device reopened, a new clock")
+                    }
+                    model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
+                }
+            case .startCompare(let profiles)?:
+                // As a profile switch: the app closes on the device it ran on, and
+                // the compare starts afresh (its own clock at 0, devices in memory).
+                if model.sim.appRunning { model.perform(.appQuit) }
+                saveRecording()  // the quit ends this part
+                closeStore()
+                model = carryingTime(InteractiveCommand.newCompareModel(profiles, seed: seed))
+                model.message = (
+                    "comparing " + profiles.map(\.rawValue).joined(separator: ", ")
+                        + " from 0, devices in memory; :compare off keeps the first", false
+                )
+                newRecordingPart(
+                    why: ":compare " + profiles.map(\.rawValue).joined(separator: ",") + ", a new clock")
+            case .play(let path)?:
+                play(path)
+            case .nextTheme?:
+                let names = InteractiveCommand.themeNames
+                let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
+                theme = Theme.builtin(next)!
+                if !term.colors { theme = Theme.monochrome }
+                term.use(theme)
+                model.message = ("theme: " + theme.name, false)
+            case nil:
+                break
+            }
+            return nil
         }
 
         /// A new session (`:profile`, `:compare`) keeps the screen's speed and breakpoints.

@@ -76,6 +76,9 @@ public struct ServerPlans: Equatable, Sendable {
     var nameIndex: [String: Int] = [:]
     /// How many of `names` have a plan (are not empty).
     var plannedNames = 0
+    /// No name before this index of `names` has a plan: the header finds the
+    /// first planned name without going over the rest (`headerText`, each frame).
+    var firstPlannedName = 0
     /// No chance layer and no target: an attempt takes `all.base` (the hot path).
     public private(set) var isPlain = true
 
@@ -93,6 +96,21 @@ public struct ServerPlans: Equatable, Sendable {
     public var targeted: [(target: ServerTarget, plan: TargetPlan)] {
         var out = namePlans.map { (ServerTarget.name($0.name), $0.plan) }
         for (i, p) in kinds.enumerated() where !p.isEmpty { out.append((.kind(RequestKind(rawValue: UInt8(i))!), p)) }
+        return out
+    }
+
+    /// The first `n` of `targeted`, going over no more names than it takes (a
+    /// pane shows a few rows of 10^5 plans).
+    public func targeted(first n: Int) -> [(target: ServerTarget, plan: TargetPlan)] {
+        var out: [(target: ServerTarget, plan: TargetPlan)] = []
+        var i = firstPlannedName
+        while out.count < n && i < names.count {
+            if !names[i].plan.isEmpty { out.append((.name(names[i].name), names[i].plan)) }
+            i += 1
+        }
+        for (k, p) in kinds.enumerated() where out.count < n && !p.isEmpty {
+            out.append((.kind(RequestKind(rawValue: UInt8(k))!), p))
+        }
         return out
     }
 
@@ -119,6 +137,7 @@ public struct ServerPlans: Equatable, Sendable {
                 let had = !names[i].plan.isEmpty
                 names[i].plan.plan(answer, rep)
                 plannedNames += (names[i].plan.isEmpty ? 0 : 1) - (had ? 1 : 0)
+                nameChanged(i)
             } else {
                 var p = TargetPlan()
                 p.plan(answer, rep)
@@ -130,6 +149,35 @@ public struct ServerPlans: Equatable, Sendable {
             }
         }
         settle()
+    }
+
+    /// Keeps `firstPlannedName` true after the plan of `names[i]` changed.
+    mutating func nameChanged(_ i: Int) {
+        if !names[i].plan.isEmpty {
+            firstPlannedName = min(firstPlannedName, i)
+        } else if i == firstPlannedName {
+            while firstPlannedName < names.count && names[firstPlannedName].plan.isEmpty { firstPlannedName += 1 }
+        }
+    }
+
+    /// How many targeted plans are in force and the first's label, as `targeted`
+    /// has them, without building it: names are counted, not gone over.
+    var targetedSummary: (count: Int, first: String?) {
+        var first: String?
+        var i = firstPlannedName
+        while i < names.count {
+            if !names[i].plan.isEmpty {
+                first = ServerTarget.name(names[i].name).label
+                break
+            }
+            i += 1
+        }
+        var count = plannedNames
+        for (k, p) in kinds.enumerated() where !p.isEmpty {
+            count += 1
+            if first == nil { first = ServerTarget.kind(RequestKind(rawValue: UInt8(k))!).label }
+        }
+        return (count, first)
     }
 
     mutating func settle() {
@@ -144,6 +192,7 @@ public struct ServerPlans: Equatable, Sendable {
             let a = names[i].plan.take(level: 2, draw: draw)
             if names[i].plan.isEmpty {
                 plannedNames -= 1
+                nameChanged(i)
                 settle()
             }
             if let a { return a }
@@ -173,10 +222,10 @@ public struct ServerPlans: Equatable, Sendable {
     /// (`+3` when `short`, or `+3 for purchase, …` with more than one).
     public func headerText(short: Bool = false) -> String {
         var s = all.text
-        let t = targeted
-        guard !t.isEmpty else { return s }
+        let t = targetedSummary
+        guard t.count > 0, let first = t.first else { return s }
         if short { return s + " +\(t.count)" }
-        s += " +\(t.count) for " + t[0].target.label
+        s += " +\(t.count) for " + first
         if t.count > 1 { s += ", …" }
         return s
     }

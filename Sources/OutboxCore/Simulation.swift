@@ -28,6 +28,15 @@ public struct Simulation {
     public var keepsLogLines = true
     /// How many transitions happened, journaled or not.
     public internal(set) var transitionCount = 0
+    /// Transitions that `compactJournal` moved out of the journal (every
+    /// transition before `journalStart` that was not forgotten by
+    /// `forgetJournal`), oldest first, and their journal positions: a request's
+    /// history stays whole however many log lines are forgotten.
+    public internal(set) var compactedTransitions: [Transition] = []
+    var compactedPositions: [Int] = []
+    /// How many log lines `compactJournal` forgot (the oldest), and how many network changes.
+    public internal(set) var forgottenLogLines = 0
+    public internal(set) var forgottenNetworkChanges = 0
 
     public internal(set) var backend = Backend()
     public internal(set) var online = true
@@ -126,12 +135,36 @@ public struct Simulation {
     public func history(of id: Int32) -> [Transition] {
         var out: [Transition] = []
         var i = requests[Int(id) - 1].lastTransition
-        while i >= 0 && Int(i) >= journalStart {
-            guard case .transition(let t) = journal[Int(i) - journalStart] else { break }
+        while i >= 0 {
+            let t: Transition
+            if Int(i) >= journalStart {
+                guard case .transition(let j) = journal[Int(i) - journalStart] else { break }
+                t = j
+            } else {
+                guard let k = compactedIndex(of: Int(i)) else { break }
+                t = compactedTransitions[k]
+            }
             out.append(t)
             i = t.previous
         }
         return out.reversed()
+    }
+
+    /// Where the transition at journal position `p` is in `compactedTransitions`, or nil.
+    func compactedIndex(of p: Int) -> Int? {
+        var lo = 0, hi = compactedPositions.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if compactedPositions[mid] < p { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < compactedPositions.count && compactedPositions[lo] == p ? lo : nil
+    }
+
+    /// What is kept of the journal, oldest first: the transitions `compactJournal`
+    /// moved out, then the journal (an export writes these).
+    public var keptJournal: [JournalEntry] {
+        guard !compactedTransitions.isEmpty else { return journal }
+        return compactedTransitions.map { .transition($0) } + journal
     }
 
     /// The idempotency key as shown to people (LT-7), or nil.
@@ -602,6 +635,46 @@ public struct Simulation {
         journalStart += journal.count
         journal.removeAll(keepingCapacity: true)
         logPositions.removeAll(keepingCapacity: true)
+    }
+
+    /// Bounds what the journal keeps for a session that never ends (the live
+    /// screen): once more than `2 × logLines` log lines are kept, the oldest are
+    /// forgotten down to the newest `logLines`, and every transition before the
+    /// oldest line kept moves to `compactedTransitions` (histories stay whole).
+    /// Likewise past `2 × networkChanges` network changes the oldest are forgotten
+    /// down to about `networkChanges`, ending on a change that turned the network
+    /// on, so what is kept still reads from "online". Positions (`journalStart +
+    /// index`) keep counting what was forgotten. Returns whether anything went.
+    @discardableResult
+    public mutating func compactJournal(logLines: Int, networkChanges keep: Int) -> Bool {
+        var did = false
+        if logPositions.count > 2 * max(1, logLines) {
+            let drop = logPositions.count - max(1, logLines)
+            let cut = Int(logPositions[drop])  // the oldest line kept
+            for i in 0..<cut {
+                if case .transition(let t) = journal[i] {
+                    compactedTransitions.append(t)
+                    compactedPositions.append(journalStart + i)
+                }
+            }
+            forgottenLogLines += drop
+            journal.removeFirst(cut)
+            journalStart += cut
+            logPositions.removeFirst(drop)
+            for k in logPositions.indices { logPositions[k] -= Int32(cut) }
+            did = true
+        }
+        if networkChanges.count > 2 * max(2, keep) {
+            // The newest `keep` stay; the last one forgotten turned the network on.
+            var drop = networkChanges.count - max(2, keep)
+            while drop > 0 && !networkChanges[drop - 1].online { drop -= 1 }
+            if drop > 0 {
+                networkChanges.removeFirst(drop)
+                forgottenNetworkChanges += drop
+                did = true
+            }
+        }
+        return did
     }
 
     /// Stores or forgets a request on the device, before the model goes on.

@@ -7,11 +7,20 @@ nonisolated(unsafe) private var pendingSignal: Int32 = 0
 /// The descriptor of the real terminal while mouse reporting is on, else -1: a
 /// crash turns reporting off there (a plain global, read by the crash handler).
 nonisolated(unsafe) private var mouseReportingFd: Int32 = -1
+/// Set by SIGWINCH (and SIGCONT): the terminal's size must be read again.
+nonisolated(unsafe) private var pendingResize: Int32 = 0
+/// Set by SIGCONT: the process was stopped (Ctrl-Z, kill -STOP) and goes on.
+nonisolated(unsafe) private var pendingContinue: Int32 = 0
 
 /// The terminal: the only place that talks to ncurses.
 public final class Terminal {
+    /// The area curses keeps and the screen draws: the terminal's size, at most
+    /// `AppView.maxWidth` × `AppView.maxHeight` (a bigger terminal's rest stays blank).
     public private(set) var width: Int = 0
     public private(set) var height: Int = 0
+    /// The terminal's own size, which may be bigger than the drawn area.
+    public private(set) var realWidth: Int = 0
+    public private(set) var realHeight: Int = 0
     public let utf8: Bool
     public private(set) var colors: Bool
     private var screen: OpaquePointer?
@@ -76,6 +85,30 @@ public final class Terminal {
     /// The first stop signal received, or 0.
     public static var stopSignal: Int32 { pendingSignal }
 
+    /// SIGWINCH and SIGCONT only note themselves: the loop reads the new size
+    /// (`refreshSize`, bounded: curses never holds a 10000×10000 screen) and
+    /// learns that the process was stopped (`takeContinued`). Installed before
+    /// curses starts, so curses installs no SIGWINCH handler of its own (its
+    /// SIGTSTP handler, which gives the terminal back during Ctrl-Z, stays).
+    static func catchScreenSignals() {
+        _ = pendingResize
+        _ = pendingContinue
+        _ = outbox_catch_signal_restarting(SIGWINCH) { _ in pendingResize = 1 }
+        _ = outbox_catch_signal_restarting(SIGCONT) { _ in
+            pendingContinue = 1
+            pendingResize = 1
+        }
+    }
+
+    /// Whether the process was stopped and continued since the last call
+    /// (SIGCONT: after Ctrl-Z and `fg`, or kill -STOP and -CONT). The loop then
+    /// counts none of the stopped time on the virtual clock.
+    public static func takeContinued() -> Bool {
+        guard pendingContinue != 0 else { return false }
+        pendingContinue = 0
+        return true
+    }
+
     /// Ends the process as the signal would have, once everything is restored and
     /// saved: the parent sees a death by that signal (`$?` = 128 + the number).
     /// Returns only if the signal's default action does not end the process.
@@ -111,11 +144,26 @@ public final class Terminal {
     public init?(noColor: Bool, mouse: Bool = true, cast: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
         outbox_setlocale()
         utf8 = outbox_locale_is_utf8() != 0
+        Terminal.catchScreenSignals()
         if let cast {
             guard let t = ScreenTap(real: 1, sink: cast) else { return nil }
             tap = t
         }
-        guard let s = tap.map({ outbox_newterm_out($0.file) }) ?? outbox_newterm() else {
+        // A terminal bigger than the drawn area: curses starts at the bounded size
+        // (it reads LINES and COLUMNS first), not with screens of 10^8 cells.
+        let real = Terminal.size()
+        let big = real.map { $0.columns > AppView.maxWidth || $0.rows > AppView.maxHeight } ?? false
+        let saved = (getenv("LINES").map { String(cString: $0) }, getenv("COLUMNS").map { String(cString: $0) })
+        if big, let r = real {
+            outbox_setenv("LINES", String(min(r.rows, AppView.maxHeight)))
+            outbox_setenv("COLUMNS", String(min(r.columns, AppView.maxWidth)))
+        }
+        let started = tap.map({ outbox_newterm_out($0.file) }) ?? outbox_newterm()
+        if big {
+            outbox_setenv("LINES", saved.0)
+            outbox_setenv("COLUMNS", saved.1)
+        }
+        guard let s = started else {
             tap?.finish()
             return nil
         }
@@ -136,9 +184,21 @@ public final class Terminal {
         }
         width = Int(outbox_cols())
         height = Int(outbox_lines())
+        (realWidth, realHeight) = real.map { ($0.columns, $0.rows) } ?? (width, height)
         if mouse { startMouse() }
         tap?.started()
     }
+
+    /// The real terminal's size (standard output), or nil.
+    static func size() -> (columns: Int, rows: Int)? {
+        var rows: Int32 = 0, cols: Int32 = 0
+        guard outbox_winsize(1, &rows, &cols) == 0 else { return nil }
+        return (Int(cols), Int(rows))
+    }
+
+    /// Whether the terminal's size may have changed (SIGWINCH, SIGCONT) since the
+    /// last `refreshSize`; `readKey` then returns `.resize`.
+    public var resizePending: Bool { pendingResize != 0 }
 
     /// Whether mouse reports are asked for (until `restore`).
     public private(set) var mouse = false
@@ -180,6 +240,7 @@ public final class Terminal {
         }
         self.width = Int(outbox_cols())
         self.height = Int(outbox_lines())
+        (realWidth, realHeight) = (self.width, self.height)
     }
 
     private var file: UnsafeMutablePointer<FILE>?
@@ -259,8 +320,17 @@ public final class Terminal {
         }
     }
 
-    /// Picks up a new size after KEY_RESIZE.
+    /// Picks up a new size (after `.resize`): the terminal's, read from it, and
+    /// curses' windows made the bounded part of it that is drawn.
     public func refreshSize() {
+        pendingResize = 0
+        if screen != nil, file == nil, let r = Terminal.size() {
+            (realWidth, realHeight) = (r.columns, r.rows)
+            let rows = min(r.rows, AppView.maxHeight), cols = min(r.columns, AppView.maxWidth)
+            if rows != Int(outbox_lines()) || cols != Int(outbox_cols()) { _ = outbox_resizeterm(Int32(rows), Int32(cols)) }
+        } else {
+            (realWidth, realHeight) = (Int(outbox_cols()), Int(outbox_lines()))
+        }
         width = Int(outbox_cols())
         height = Int(outbox_lines())
         last = nil
@@ -276,8 +346,13 @@ public final class Terminal {
         lastWrite = 0
         let full = last == nil || last!.width != buf.width || last!.height != buf.height
         var text = [wchar_t](repeating: 0, count: 2)
-        for y in 0..<buf.height {
-            for x in 0..<buf.width {
+        // Never more than curses holds; a stop signal ends a long draw between rows.
+        for y in 0..<min(buf.height, height) {
+            if pendingSignal != 0 {
+                last = nil
+                return
+            }
+            for x in 0..<min(buf.width, width) {
                 let c = buf[x, y]
                 // The second column of a wide character: drawn with the first.
                 if c.isWideTail || (!full && last![x, y] == c) { continue }
@@ -305,6 +380,7 @@ public final class Terminal {
 
     /// Waits up to `timeoutMs` for a key (-1: forever); nil on timeout.
     public func readKey(timeoutMs: Int32) -> Key? {
+        if pendingResize != 0 { return .resize }
         tap?.mirror()
         timeout(timeoutMs)
         var isCode: Int32 = 0

@@ -20,11 +20,11 @@ extension AppModel {
         var out = "", lines = 0
         for s in columns {
             let writer = TimelineWriter(format: .jsonl, profile: isComparing ? s.profile.rawValue : nil)
-            for e in s.journal {
+            for e in s.keptJournal {
                 out += writer.line(e, in: s)
                 out += "\n"
             }
-            lines += s.journal.count
+            lines += s.compactedTransitions.count + s.journal.count
         }
         return (out, lines)
     }
@@ -36,7 +36,7 @@ extension AppModel {
     public func exportFile(for path: String) -> (text: String, what: String) {
         guard path.lowercased().hasSuffix(".html") else {
             let (text, lines) = exportText()
-            return (text, "\(lines) lines")
+            return (text, "\(lines) lines" + forgottenNote)
         }
         var runs: [TimelinePicture.Run] = []
         for (k, s) in columns.enumerated() {
@@ -50,8 +50,14 @@ extension AppModel {
         let page = TimelinePicture().html(
             [TimelinePicture.Story(file: file, runs: runs)],
             title: "outbox: " + file + " at " + VirtualTime.clock(sim.now))
-        let lines = columns.reduce(0) { $0 + $1.journal.count }
-        return (page, "\(lines) lines as HTML")
+        let lines = columns.reduce(0) { $0 + $1.compactedTransitions.count + $1.journal.count }
+        return (page, "\(lines) lines as HTML" + forgottenNote)
+    }
+
+    /// What an export leaves out: the log lines the live screen forgot (AppModel+Bounds.swift).
+    var forgottenNote: String {
+        let n = columns.reduce(0) { $0 + $1.forgottenLogLines }
+        return n == 0 ? "" : " (without the \(n) oldest log lines, forgotten by the live screen)"
     }
 
     /// `e`: the question, with the default path to accept or edit.

@@ -23,7 +23,16 @@ extension AppModel {
             default: mode = .normal
             }
             return nil
-        case .command(let text):
+        case .command(var text):
+            // Typing (a paste is 10^5 of these): the character goes on the end in
+            // place, not the line copied for every key (as `editLine` would).
+            if case .char(let c) = key, c.value >= 0x20 {
+                mode = .normal
+                text.unicodeScalars.append(c)
+                commandLine.hint = nil
+                mode = .command(text)
+                return nil
+            }
             return commandLineKey(text, key)
         case .filter(let text):
             switch editLine(text, key) {

@@ -51,6 +51,8 @@ extension AppModel {
     public mutating func setScreen(width: Int, height: Int) {
         panes.width = width
         panes.height = height
+        // Under the "too small" notice nothing shows: the clock waits (AppModel+Time).
+        heldBySize = width < AppView.minWidth || height < AppView.minHeight
         setListHeight(AppView.listRows(self, width: width, height: height))
     }
 

@@ -45,16 +45,26 @@ public struct Speed: Equatable, Hashable, Sendable {
 }
 
 extension AppModel {
-    /// The loop's clock: `ms` of wall time passed. Moves virtual time by
-    /// `ms × speed`, carrying what is under a millisecond to the next call, so
-    /// that at ⅒× 2000 ms of wall time in 33 ms frames move it exactly 200 ms.
-    /// Paused, nothing moves and nothing is carried.
-    public mutating func wallTimePassed(ms: Int64) {
-        guard !paused, ms > 0 else {
+    /// The most wall time one frame turns into virtual time: a longer gap
+    /// between frames is a stall (the process stopped by kill -STOP, a machine
+    /// asleep, a slow frame), not time the user watched, so the clock loses the
+    /// rest instead of playing hours of it in one tick (at 3600×, 250 ms is 15
+    /// virtual minutes).
+    public static let maxWallStepMs: Int64 = 250
+
+    /// The loop's clock: `ms` of wall time passed since the last frame. Moves
+    /// virtual time by `ms × speed` (at most `maxWallStepMs` of wall time),
+    /// carrying what is under a millisecond to the next call, so that at ⅒×
+    /// 2000 ms of wall time in 33 ms frames move it exactly 200 ms. Paused, or
+    /// under the "too small" notice (`heldBySize`), nothing moves and nothing is
+    /// carried. `stopped`: the process was stopped and continued during the gap
+    /// (Ctrl-Z then `fg`): none of it counts.
+    public mutating func wallTimePassed(ms: Int64, stopped: Bool = false) {
+        guard !paused, !heldBySize, !stopped, ms > 0 else {
             wallCarry = 0
             return
         }
-        wallCarry += ms * clockSpeed.msPerSecond
+        wallCarry += min(ms, AppModel.maxWallStepMs) * clockSpeed.msPerSecond
         let whole = wallCarry / 1000
         guard whole > 0 else { return }
         wallCarry -= whole * 1000
@@ -117,6 +127,7 @@ extension AppModel {
         let hit = breakHit()
         paused = true
         wallCarry = 0
+        defer { compactJournals() }
         if hit {
             selectBreakHit()
             return

@@ -113,6 +113,8 @@ public struct AppModel {
     public internal(set) var pauseWhy: String?
     /// Wall time not yet turned into virtual time, in virtual µs (`wallTimePassed`).
     var wallCarry: Int64 = 0
+    /// The screen is too small to show anything (`setScreen`): the clock waits.
+    public internal(set) var heldBySize = false
     /// The breakpoints set, in the order set.
     public internal(set) var breakpoints: [Breakpoint] = []
     /// Per column, the journal position (counting forgotten entries) checked for breakpoints.
@@ -182,6 +184,8 @@ public struct AppModel {
     /// The commands used so far: the hint bar leaves them out for the next ones.
     public internal(set) var usedCommands: Set<Command> = []
     let memo = FilterMemo()
+    /// How much of the journals a session keeps (AppModel+Bounds.swift).
+    public var journalLimits = JournalLimits()
 
     /// The clock's speed.
     public var clockSpeed: Speed { AppModel.speeds[speedIndex] }
@@ -297,6 +301,7 @@ public struct AppModel {
         if let b = banner, b.until <= sim.now { banner = nil }
         if listSize != before { followNewest(from: before) }
         selectBreakHit()
+        compactJournals()
     }
 
     /// Requests (one column) or matched rows (a compare): what the unfiltered list holds.

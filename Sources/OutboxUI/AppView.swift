@@ -4,9 +4,38 @@ import OutboxCore
 public enum AppView {
     public static let minWidth = 60
     public static let minHeight = 15
+    /// The most the screen draws (issue 22): a bigger terminal (tmux allows
+    /// 10000×10000) gets its top-left 1000×500, the last row of it saying so,
+    /// and the rest stays blank. A frame's cost is bounded by this, whatever the size.
+    public static let maxWidth = 1000
+    public static let maxHeight = 500
 
-    /// Draws the whole screen.
+    /// The part of a terminal of this size that is drawn.
+    public static func drawnSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        (min(width, maxWidth), min(height, maxHeight))
+    }
+
+    /// The line under the drawn area of a terminal bigger than it, or nil.
+    public static func bigNotice(width: Int, height: Int) -> String? {
+        guard width > maxWidth || height > maxHeight else { return nil }
+        let d = drawnSize(width: width, height: height)
+        return "This terminal is \(width)×\(height); Outbox draws its top-left \(d.width)×\(d.height) and leaves the rest blank."
+    }
+
+    /// Draws the whole screen: at most `maxWidth` × `maxHeight` cells, however big
+    /// the terminal (the buffer is that size: the terminal draws no more).
     public static func render(_ m: AppModel, width: Int, height: Int, glyphs g: Glyphs = .unicode) -> ScreenBuffer {
+        guard let notice = bigNotice(width: width, height: height) else {
+            return renderScreen(m, width: width, height: height, glyphs: g)
+        }
+        let d = drawnSize(width: width, height: height)
+        var buf = renderScreen(m, width: d.width, height: d.height - 1, glyphs: g)
+        buf.grow(toHeight: d.height)
+        buf.put(notice, x: 0, y: d.height - 1, role: .notice, limit: d.width)
+        return buf
+    }
+
+    static func renderScreen(_ m: AppModel, width: Int, height: Int, glyphs g: Glyphs) -> ScreenBuffer {
         var buf = ScreenBuffer(width: width, height: height)
         buf.cutMark = g.ellipsis.unicodeScalars.first!
         buf.ascii = g.isASCII
@@ -89,7 +118,7 @@ public enum AppView {
     static func tooSmall(_ buf: inout ScreenBuffer) {
         let lines = [
             "Outbox needs at least \(minWidth)×\(minHeight);", "this terminal is \(buf.width)×\(buf.height).",
-            "Make it larger, or press q to quit.",
+            "Make it larger, or press q to quit.", "The clock is paused until it is larger.",
         ]
         let top = max(0, buf.height / 2 - 1)
         for (i, l) in lines.enumerated() {
@@ -505,7 +534,7 @@ public enum AppView {
             for (cur, amount) in revenue { lines.append("revenue \(amount.text) \(m.sim.names[Int(cur)])") }
         }
         lines.append("next answer: " + m.sim.plans.all.text)
-        for t in m.sim.plans.targeted { lines.append(t.target.label + ": " + t.plan.text) }
+        for t in m.sim.plans.targeted(first: max(0, rect.height - lines.count)) { lines.append(t.target.label + ": " + t.plan.text) }
         for (i, l) in lines.prefix(rect.height).enumerated() {
             buf.put(" " + l, x: rect.x, y: rect.y + i, role: .normal, limit: rect.width)
         }
@@ -532,7 +561,10 @@ public enum AppView {
         switch m.mode {
         case .command(let t):
             buf.fill(Rect(x: 0, y: y, width: width, height: 1), role: .commandLine)
-            let x = buf.put(":" + t + "_", x: 0, y: y, role: .commandLine)
+            // A line longer than the bar (a paste) shows its end, where the typing goes.
+            let room = max(1, width - 2)
+            let shownText = t.unicodeScalars.count > room ? g.ellipsis + String(t.unicodeScalars.suffix(room - 1)) : t
+            let x = buf.put(":" + shownText + "_", x: 0, y: y, role: .commandLine)
             // What Tab found when it could not finish the word.
             if let hint = m.commandLine.hint { buf.put("  " + hint, x: x, y: y, role: .commandLine) }
             return

@@ -54,7 +54,7 @@ public struct Rect: Equatable, Sendable {
 /// holds `Cell.tailMark`; a combining mark takes none and is left out.
 public struct ScreenBuffer: Equatable, Sendable {
     public let width: Int
-    public let height: Int
+    public private(set) var height: Int
     public private(set) var cells: [Cell]
     /// Drawn in the last column of text that `put` had to cut (`Glyphs.ellipsis`).
     public var cutMark: Unicode.Scalar = "…"
@@ -75,6 +75,13 @@ public struct ScreenBuffer: Equatable, Sendable {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    /// Blank rows added at the bottom, to `height` rows in all.
+    mutating func grow(toHeight h: Int) {
+        guard h > height else { return }
+        cells.append(contentsOf: repeatElement(.blank, count: (h - height) * width))
+        height = h
     }
 
     public subscript(x: Int, y: Int) -> Cell {

@@ -134,7 +134,7 @@ public struct TimelinePicture {
         var transitions: [[Transition]] = Array(repeating: [], count: sim.requests.count + 1)
         var notes: [[LogLine]] = Array(repeating: [], count: sim.requests.count + 1)
         var device: [LogLine] = []
-        for e in sim.journal {
+        for e in sim.keptJournal {
             switch e {
             case .transition(let t):
                 if Int(t.request) < transitions.count { transitions[Int(t.request)].append(t) }
@@ -429,7 +429,7 @@ public struct TimelinePicture {
         }
         out += "<h3>Log\(suffix)</h3>\n<pre class=\"log\">"
         let writer = TimelineWriter(format: .text)
-        for e in sim.journal { out += xml(writer.line(e, in: sim)) + "\n" }
+        for e in sim.keptJournal { out += xml(writer.line(e, in: sim)) + "\n" }
         return out + "</pre>\n"
     }
 
@@ -563,7 +563,7 @@ struct Axis {
         var times: Set<Millis> = [0]
         for run in runs {
             times.insert(run.sim.now)
-            for e in run.sim.journal { times.insert(e.time) }
+            for e in run.sim.keptJournal { times.insert(e.time) }
             for c in run.sim.networkChanges { times.insert(c.time) }
             // Checks draw nothing on the lanes: their moments do not split a quiet stretch.
         }

@@ -60,6 +60,23 @@ static inline int outbox_spawn_pty(char *const argv[], int rows, int cols, int *
 static inline WINDOW *outbox_stdscr(void) { return stdscr; }
 static inline int outbox_lines(void) { return LINES; }
 static inline int outbox_cols(void) { return COLS; }
+
+/// The size of the terminal on `fd` (rows, columns); -1 when it cannot be read.
+static inline int outbox_winsize(int fd, int *rows, int *cols) {
+    struct winsize ws;
+    if (ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_row == 0 || ws.ws_col == 0) return -1;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 0;
+}
+
+/// Curses' windows made `rows` × `cols` (the live screen's drawn area).
+static inline int outbox_resizeterm(int rows, int cols) { return resizeterm(rows, cols); }
+
+/// Sets or clears an environment variable (LINES and COLUMNS before newterm).
+static inline void outbox_setenv(const char *name, const char *value) {
+    if (value) setenv(name, value, 1); else unsetenv(name);
+}
 static inline int outbox_colors(void) { return COLORS; }
 static inline int outbox_color_pairs(void) { return COLOR_PAIRS; }
 
@@ -239,6 +256,21 @@ static inline int outbox_catch_signal(int sig, void (*handler)(int)) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(sig, &sa, NULL) == 0 ? 1 : -1;
+}
+
+/// As `outbox_catch_signal`, with SA_RESTART: a read or write it interrupts goes
+/// on (curses' own SIGWINCH handler is installed so), while a wait for a key
+/// (poll) still ends early.
+static inline int outbox_catch_signal_restarting(int sig, void (*handler)(int)) {
+    struct sigaction old;
+    if (sigaction(sig, NULL, &old) != 0) return -1;
+    if (old.sa_handler == SIG_IGN) return 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = handler;
+    sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     return sigaction(sig, &sa, NULL) == 0 ? 1 : -1;
 }
