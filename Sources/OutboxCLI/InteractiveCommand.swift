@@ -639,6 +639,7 @@ struct InteractiveCommand: OutboxSubcommand {
                 if model.message?.text != messageText {
                     messageText = model.message?.text
                     messageSince = Loop.wallMs()
+                    dirty = true
                 } else if messageText != nil && Loop.wallMs() - messageSince >= Loop.messageMs {
                     model.message = nil
                     messageText = nil
@@ -677,8 +678,12 @@ struct InteractiveCommand: OutboxSubcommand {
                     model.message = ("resumed: the clock did not run while Outbox was stopped", false)
                     dirty = true
                 } else {
+                    // The clock can stop itself (a breakpoint, the end of a play):
+                    // that frame is drawn, as no timer frame follows a pause.
+                    let pausedBefore = model.paused
                     model.wallTimePassed(ms: Int64(now - lastWall))
                     lastWall = now
+                    if model.paused != pausedBefore { dirty = true }
                 }
             }
         }

@@ -153,11 +153,17 @@ extension AppView {
             return
         }
         let end = max(0, lines.count - m.logScroll)
-        let first = max(0, end - rect.height)
+        var first = max(0, end - rect.height), top = rect.y
+        // Scrolled up to the oldest line kept: the first row says what went before it.
+        if first == 0, rect.height > 1, m.panes.logRequest == nil, let note = m.forgottenLogNote {
+            buf.put(" " + note, x: rect.x, y: rect.y, role: .dim, limit: rect.width)
+            top += 1
+            first = max(0, end - rect.height + 1)
+        }
         let needle = m.panes.logSearch.lowercased()
         for (i, k) in (first..<end).enumerated() {
             guard case .log(let l) = m.sim.journal[Int(lines[k])] else { continue }
-            let y = rect.y + i
+            let y = top + i
             let current = k == m.panes.logMatch
             let role = logRole(l)
             if current { buf.fill(Rect(x: rect.x, y: y, width: rect.width, height: 1), role: .rowSelected) }
