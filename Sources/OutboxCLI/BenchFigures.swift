@@ -140,33 +140,10 @@ enum BenchFigures {
         return (baseline, empty.sorted()[runs / 2], full.sorted()[runs / 2])
     }
 
-    /// Key press to updated screen while a 600× fast-forward runs: `?` opens the
-    /// help, another key closes it; p50 and p99 in milliseconds.
+    /// Key press to updated screen during a 600× fast-forward on linktrail with
+    /// consent granted (BenchLiveCompare.keyLatency).
     static func keyLatency(presses: Int) -> (p50: Double, p99: Double) {
-        guard let pty = PseudoTerminal([executable, "--memory", "--speed", "600"], rows: 30, cols: 100),
-            pty.wait(for: "OUTBOX")
-        else { return (-1, -1) }
-        defer { pty.stop() }
-        // Load: consent, a failing backend, bursts of events that keep retrying.
-        pty.type("c")
-        pty.type("xda")
-        for _ in 0..<5 { pty.type("T") }
-        _ = pty.wait(for: "burst-20", timeoutMs: 3000)
-        var samples: [Double] = []
-        for _ in 0..<presses {
-            var mark = pty.output.count
-            var t0 = nowNs()
-            pty.type("?")
-            guard pty.wait(for: "any other key closes", from: mark, timeoutMs: 2000) else { return (-1, -1) }
-            samples.append(Double(nowNs() - t0) / 1e6)
-            mark = pty.output.count
-            t0 = nowNs()
-            pty.type("z")
-            guard pty.wait(for: "kind", from: mark, timeoutMs: 2000) else { return (-1, -1) }
-            samples.append(Double(nowNs() - t0) / 1e6)
-        }
-        samples.sort()
-        return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)])
+        BenchLiveCompare.keyLatency(["--memory"], setup: "c", marker: "flush idle", presses: presses)
     }
 
     /// Resident memory in bytes, now (Platform.residentBytes).
