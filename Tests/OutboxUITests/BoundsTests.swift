@@ -84,7 +84,8 @@ final class BoundsTests: XCTestCase {
         XCTAssertEqual(s.model.sim.now, t1, "stopped: nothing")
         s.model.speedIndex = AppModel.speeds.firstIndex { $0.msPerSecond == 3_600_000 }!
         s.model.wallTimePassed(ms: 3_600_000)
-        XCTAssertEqual(s.model.sim.now - t1, AppModel.maxWallStepMs * 3600, "3600×: 15 virtual minutes, not an hour's worth")
+        XCTAssertEqual(
+            s.model.sim.now - t1, AppModel.maxWallStepMs * 3600, "3600×: 15 virtual minutes, not an hour's worth")
     }
 
     /// Under the "too small" notice the clock waits, and says so.
@@ -117,7 +118,8 @@ final class BoundsTests: XCTestCase {
             lines[499].trimmingCharacters(in: .whitespaces),
             "This terminal is 10000×10000; Outbox draws its top-left 1000×500 and leaves the rest blank.")
         let smaller = AppView.render(s.model, width: 1000, height: 499)
-        XCTAssertEqual(Array(lines.prefix(499)), smaller.text.split(separator: "\n", omittingEmptySubsequences: false).map { $0 })
+        XCTAssertEqual(
+            Array(lines.prefix(499)), smaller.text.split(separator: "\n", omittingEmptySubsequences: false).map { $0 })
         // Only one side too big: bounded on that side only.
         let wide = AppView.render(s.model, width: 5_000, height: 30)
         XCTAssertEqual(wide.width, 1000)

@@ -16,7 +16,8 @@ extension EndToEndTests {
     /// the clock having not run while it was stopped, and the screen says so.
     func test_ctrlZ_thenFg_theClockDidNotRunWhileStopped() {
         let run = work + "/run.sh"
-        XCTAssertNoThrow(try (outbox("--memory --profile ios") + "\n").write(toFile: run, atomically: true, encoding: .utf8))
+        XCTAssertNoThrow(
+            try (outbox("--memory --profile ios") + "\n").write(toFile: run, atomically: true, encoding: .utf8))
         XCTAssertTrue(start("PS1='$ ' exec bash --norc --noprofile -i", width: 80, height: 24))
         usleep(500_000)
         keys("sh \(run)", "Enter")
