@@ -48,6 +48,26 @@ public final class PseudoTerminal {
         return contains(needle, from: from)
     }
 
+    /// Reads until the program has written nothing for `quietMs` (the end of a
+    /// frame: curses writes a frame in one burst), or `capMs` have passed.
+    public func settle(quietMs: Int = 15, capMs: Int = 500) {
+        var waited = 0, quiet = 0
+        while waited < capMs && quiet < quietMs {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let r = poll(&p, 1, 5)
+            waited += 5
+            guard r > 0 else {
+                quiet += 5
+                continue
+            }
+            var buf = [UInt8](repeating: 0, count: 65536)
+            let n = read(fd, &buf, buf.count)
+            if n <= 0 { return }
+            output.append(contentsOf: buf[0..<n])
+            quiet = 0
+        }
+    }
+
     private func contains(_ needle: [UInt8], from: Int) -> Bool {
         guard output.count - from >= needle.count, !needle.isEmpty else { return false }
         var i = max(0, from)
