@@ -263,15 +263,20 @@ public struct TimelinePicture {
                 let relaunch =
                     !launch && i + 1 < device.count && device[i + 1].time == l.time
                     && device[i + 1].event.kind == "app-launched"
+                // The launch right after a close at one instant: its word is that close's "relaunch".
+                let relaunched =
+                    launch && i > 0 && device[i - 1].time == l.time && device[i - 1].event.kind == "app-closed"
                 canvas.used("app")
                 out +=
                     "<g class=\"app\" data-legend=\"app\">"
                     + canvas.mark(line(x, y + 6, x, y + 28, stroke: colour(.logOutbox), width: 2), x - 1, y + 6, 2, 22)
-                out += canvas.label(
+                if !relaunched {
+                    out += canvas.label(
                     [
                         .init(x + 3, lower), .init(x + 3, upper), .init(x - 3, lower, anchor: "end"),
                         .init(x - 3, upper, anchor: "end"),
                     ], relaunch ? "relaunch" : launch ? "launch" : "close", role: .logOutbox, size: 9, priority: 5)
+                }
                 out += "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
             }
         }
