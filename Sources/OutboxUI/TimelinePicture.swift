@@ -313,9 +313,11 @@ public struct TimelinePicture {
         out += line(
             Self.left, y + Self.laneHeight - 0.5, Self.left + axis.width, y + Self.laneHeight - 0.5,
             stroke: colour(.border), opacity: 0.25)
-        // The stretches between transitions, drawn by the state they are in.
+        // The stretches between transitions, drawn by the state they are in (a
+        // state left at the instant it was entered draws nothing but its mark).
         for (k, t) in ts.enumerated() where !t.to.isFinal {
             let until = k + 1 < ts.count ? ts[k + 1].time : axis.end
+            if until == t.time && t.to != .inFlight { continue }
             let x0 = axis.x(t.time), x1 = axis.x(until)
             let span = Self.short(t.time) + " to " + (k + 1 < ts.count ? Self.short(until) : "the end")
             let what: String

@@ -187,10 +187,10 @@ final class TimelinePictureTests: XCTestCase {
     }
 
     /// The device row's labels never overlap: a quit and a launch at one
-    /// instant share "relaunch"; a label with no room on either of the device
-    /// row's two rows is left out, its mark and tooltip kept (the quit and the
-    /// launch just after the relaunch), and the quit after them, with room
-    /// again, is on the upper row.
+    /// instant share "relaunch"; a label goes right of its mark or left of it,
+    /// on either of the device row's two rows, and one with room nowhere is left
+    /// out, its mark and tooltip kept (the quit and the launch just after the
+    /// relaunch, 6 pixels apart); the quit after them has room again.
     func test_deviceRow_labelsNeverOverlap() throws {
         let dir = NSTemporaryDirectory() + "outbox-labels-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
