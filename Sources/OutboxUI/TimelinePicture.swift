@@ -234,7 +234,9 @@ public struct TimelinePicture {
                 canvas.used("flush")
                 out +=
                     "<g class=\"flush\" data-legend=\"flush\">"
-                    + canvas.mark(rect(x0, y + 17, max(x - x0, 3), 6, fill: colour(.paneTitle), opacity: 0.8), x0, y + 17, max(x - x0, 3), 6)
+                    + canvas.mark(
+                        rect(x0, y + 17, max(x - x0, 3), 6, fill: colour(.paneTitle), opacity: 0.8), x0, y + 17,
+                        max(x - x0, 3), 6)
                 out += canvas.label(
                     [.init(x0, upper), .init(x0 - 2, upper, anchor: "end")], "flush", role: .paneTitle, size: 10,
                     priority: 4)
@@ -272,10 +274,10 @@ public struct TimelinePicture {
                     + canvas.mark(line(x, y + 6, x, y + 28, stroke: colour(.logOutbox), width: 2), x - 1, y + 6, 2, 22)
                 if !relaunched {
                     out += canvas.label(
-                    [
-                        .init(x + 3, lower), .init(x + 3, upper), .init(x - 3, lower, anchor: "end"),
-                        .init(x - 3, upper, anchor: "end"),
-                    ], relaunch ? "relaunch" : launch ? "launch" : "close", role: .logOutbox, size: 9, priority: 5)
+                        [
+                            .init(x + 3, lower), .init(x + 3, upper), .init(x - 3, lower, anchor: "end"),
+                            .init(x - 3, upper, anchor: "end"),
+                        ], relaunch ? "relaunch" : launch ? "launch" : "close", role: .logOutbox, size: 9, priority: 5)
                 }
                 out += "<title>\(xml(Self.short(l.time) + " " + l.text))</title></g>"
             }
@@ -426,9 +428,15 @@ public struct TimelinePicture {
         let diamond = { (key: String) in self.diamond(11, -4, fill: self.colour(self.noteRole(key))) }
         let changes = canvas.paints["change"] ?? []
         let items: [(String, String, String)] = [
-            ("attempt", "attempt (in flight)", rect(0, -6, 22, 12, fill: colour(.timelineAttempt), opacity: 0.85, rx: 2)),
+            (
+                "attempt", "attempt (in flight)",
+                rect(0, -6, 22, 12, fill: colour(.timelineAttempt), opacity: 0.85, rx: 2)
+            ),
             ("answer-ok", "answer ok", "<circle cx=\"11\" cy=\"0\" r=\"5\" fill=\"\(colour(.timelineOk))\"/>"),
-            ("answer-failed", "answer failed", "<circle cx=\"11\" cy=\"0\" r=\"5\" fill=\"\(colour(.timelineFail))\"/>"),
+            (
+                "answer-failed", "answer failed",
+                "<circle cx=\"11\" cy=\"0\" r=\"5\" fill=\"\(colour(.timelineFail))\"/>"
+            ),
             (
                 "change", "change of state (its new state's colour)",
                 changes.enumerated().map { rect(Double($0.offset) * 5, -7, 3, 14, fill: $0.element) }.joined()

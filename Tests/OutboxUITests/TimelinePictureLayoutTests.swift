@@ -62,7 +62,8 @@ final class TimelinePictureLayoutTests: XCTestCase {
             out.append(try picture("docs/pictures/" + name, String(contentsOfFile: docs + "/" + name, encoding: .utf8)))
         }
         out.append(
-            try picture("docs/timeline.html", String(contentsOfFile: uiPackageRoot + "/docs/timeline.html", encoding: .utf8)))
+            try picture(
+                "docs/timeline.html", String(contentsOfFile: uiPackageRoot + "/docs/timeline.html", encoding: .utf8)))
         XCTAssertGreaterThan(out.count, 30)
         return out
     }
@@ -134,7 +135,9 @@ final class TimelinePictureLayoutTests: XCTestCase {
             var byKey: [String: XMLNode] = [:]
             for e in entries { byKey[e.attributes["data-legend"] ?? ""] = e }
             let legendNodes = Set(legend.all.map { ObjectIdentifier($0) })
-            let marks = p.svg.all.filter { $0.attributes["data-legend"] != nil && !legendNodes.contains(ObjectIdentifier($0)) }
+            let marks = p.svg.all.filter {
+                $0.attributes["data-legend"] != nil && !legendNodes.contains(ObjectIdentifier($0))
+            }
             XCTAssertFalse(marks.isEmpty, p.name)
             func shapes(_ n: XMLNode) -> [String] {
                 n.children.filter { ["rect", "circle", "line", "path"].contains($0.name) }.map {
@@ -144,7 +147,9 @@ final class TimelinePictureLayoutTests: XCTestCase {
             for m in marks {
                 let key = m.attributes["data-legend"]!
                 guard let entry = byKey[key] else {
-                    XCTFail("\(p.name): a \(key) mark (\(m.tooltip ?? "")) has no legend entry; the legend has \(entries.map { $0.allText })")
+                    XCTFail(
+                        "\(p.name): a \(key) mark (\(m.tooltip ?? "")) has no legend entry; the legend has \(entries.map { $0.allText })"
+                    )
                     continue
                 }
                 let shape = try XCTUnwrap(shapes(m).first, "\(p.name): a \(key) mark draws no shape")
@@ -170,7 +175,8 @@ final class TimelinePictureLayoutTests: XCTestCase {
             for i in all.indices {
                 for j in all.indices where j > i && all[i].box.overlaps(all[j].box) {
                     XCTFail(
-                        "\(p.name): `\(all[i].node.text)` at \(all[i].box) overlaps `\(all[j].node.text)` at \(all[j].box)")
+                        "\(p.name): `\(all[i].node.text)` at \(all[i].box) overlaps `\(all[j].node.text)` at \(all[j].box)"
+                    )
                 }
             }
             checked += all.count
