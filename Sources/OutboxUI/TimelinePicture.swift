@@ -135,7 +135,10 @@ public struct TimelinePicture {
         out +=
             " class=\"timeline\" width=\"\(Self.n(width))\" height=\"\(Self.n(height))\" viewBox=\"0 0 \(Self.n(width)) \(Self.n(height))\""
         // On a page, a stretched picture shrinks to a narrower window; a long one scrolls.
-        if !standalone && width <= Self.fitWidth + 1 { out += " style=\"max-width: 100%; height: auto\"" }
+        // Its text stays at 80% of its size or more: a narrower window scrolls.
+        if !standalone && width <= Self.fitWidth + 1 {
+            out += " style=\"max-width: 100%; min-width: \(Self.n((width * 0.8).rounded()))px; height: auto\""
+        }
         out += " font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"12\">\n"
         out += "<title>\(xml("outbox timeline: " + story.file))</title>\n"
         out += rect(0, 0, width, height, fill: colour(.normal, bg: true)) + "\n"
