@@ -6,8 +6,8 @@ import XCTest
 @testable import OutboxUI
 
 /// Issue 22, item 21: the timeline picture as a reader sees it. Over every
-/// example's picture (`outbox run` and `outbox compare --profiles
-/// ios,android,flutter`) and every page kept in docs/: every kind of mark drawn
+/// example's picture (`outbox run`, `outbox compare` on the file's own profiles
+/// and with `--profiles ios,android,flutter`) and every page kept in docs/: every kind of mark drawn
 /// has its legend entry, drawn the same way; no two texts overlap (their boxes
 /// estimated from the characters and the font size); every text reads at 4.5:1
 /// or more (WCAG AA) on what is drawn behind it; tick labels stay apart; a short
@@ -31,7 +31,7 @@ final class TimelinePictureLayoutTests: XCTestCase {
     static var examples: [String] {
         let fm = FileManager.default
         var files: [String] = []
-        for dir in ["examples", "examples/differences"] {
+        for dir in ["examples", "examples/differences", "examples/what-if"] {
             let names = (try? fm.contentsOfDirectory(atPath: uiPackageRoot + "/" + dir)) ?? []
             files += names.filter { $0.hasSuffix(".outbox") }.sorted().map { uiPackageRoot + "/" + dir + "/" + $0 }
         }
@@ -56,6 +56,10 @@ final class TimelinePictureLayoutTests: XCTestCase {
             let (_, cmp, cerr) = cli(["compare", "--format", "html", "--profiles", "ios,android,flutter", file])
             XCTAssertFalse(cmp.isEmpty, file + ": " + cerr)
             out.append(try picture("compare " + file, cmp))
+            // And on the profiles the file names itself (the what-ifs' own .profile files).
+            let (_, own, oerr) = cli(["compare", "--format", "svg", file])
+            XCTAssertFalse(own.isEmpty, file + ": " + oerr)
+            out.append(try picture("compare (its profiles) " + file, own))
         }
         let docs = uiPackageRoot + "/docs/pictures"
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: docs)) ?? []).sorted() {
