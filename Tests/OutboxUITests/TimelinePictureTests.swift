@@ -187,8 +187,10 @@ final class TimelinePictureTests: XCTestCase {
     }
 
     /// The device row's labels never overlap: a quit and a launch at one
-    /// instant share "relaunch"; a label that would start inside the one before
-    /// it on its row is left out, its mark and tooltip kept.
+    /// instant share "relaunch"; a label goes right of its mark or left of it,
+    /// on either of the device row's two rows, and one with room nowhere is left
+    /// out, its mark and tooltip kept (the quit and the launch just after the
+    /// relaunch, 6 pixels apart); the quit after them has room again.
     func test_deviceRow_labelsNeverOverlap() throws {
         let dir = NSTemporaryDirectory() + "outbox-labels-\(getpid())"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -200,20 +202,23 @@ final class TimelinePictureTests: XCTestCase {
         at 1s quit
         at 1s launch
         at 1.05s quit
+        at 1.06s launch
+        at 1.07s quit
         at 5s launch
         """.write(toFile: file, atomically: true, encoding: .utf8)
         let (status, out, err) = cli(["run", "--format", "svg", file])
         XCTAssertEqual(status, 0, err)
         let app = try parsed(out).classed("app")
-        XCTAssertEqual(app.count, 5, "one mark each")
+        XCTAssertEqual(app.count, 7, "one mark each")
         XCTAssertEqual(
             app.map { $0.children.first { $0.name == "text" }?.text },
-            ["launch", "relaunch", nil, nil, "launch"])
+            ["launch", "relaunch", nil, nil, nil, "close", "launch"])
         XCTAssertEqual(
             app.map(\.tooltip),
             [
                 "0 app launched (launch 1)", "1s app closed · 0 saved on the device", "1s app launched (launch 2)",
-                "1.05s app closed · 0 saved on the device", "5s app launched (launch 3)",
+                "1.05s app closed · 0 saved on the device", "1.06s app launched (launch 3)",
+                "1.07s app closed · 0 saved on the device", "5s app launched (launch 4)",
             ])
     }
 
@@ -325,7 +330,7 @@ final class TimelinePictureTests: XCTestCase {
         let committed = try String(contentsOfFile: uiPackageRoot + "/docs/timeline.html", encoding: .utf8)
         XCTAssertEqual(committed, try Self.ladderPage(), "docs/timeline.html is stale: run scripts/timeline-png")
         let png = try Data(contentsOf: URL(fileURLWithPath: uiPackageRoot + "/docs/timeline.png"))
-        XCTAssertEqual(PNGHeader(png)?.size, PNGHeader.Size(width: 1200, height: 900))
+        XCTAssertEqual(PNGHeader(png)?.size, PNGHeader.Size(width: 1400, height: 900))
     }
 
     /// The page scripts/timeline-png renders: the ladder, run from the package's root.
