@@ -1,10 +1,10 @@
 import Foundation
+import OutboxTerminal
 import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxStore
-import OutboxTerminal
 
 #if canImport(Darwin)
     import Darwin
