@@ -487,8 +487,10 @@ enum Help {
 
     static let state = """
         show   prints what each simulated device holds: its saved requests (every
-               field needed to resend them), LinkTrail's consent decision and
-               whether the install was created. It only reads.
+               field needed to resend them), the consent decision (on a
+               profile with the consent gate: linktrail, or a file with
+               `component consent-gate`) and whether the install was created.
+               It only reads.
         reset  moves a device's database aside (renamed with a .reset-<time>
                suffix, then -2, -3, ... if that name is taken; never deleted and
                never over an earlier backup) so the device starts empty. It
@@ -542,9 +544,10 @@ enum Help {
         Plays each scenario file once per profile, on the virtual clock, and shows
         the runs side by side: one row per request (matched by name and creation
         order), one column per profile with its final state or drop reason,
-        attempts, saved flag and (iOS) completion. Rows where the profiles end
-        differently are marked `!`, with the first moment they part and the
-        transition and rule each profile made there.
+        attempts, saved flag and, on a profile with completion handlers (ios, or
+        a file with `report completion`), the completion. Rows where the
+        profiles end differently are marked `!`, with the first moment they part
+        and the transition and rule each profile made there.
 
         Each profile's run is exactly `outbox run` of the file rewritten for that
         profile: a line the profile lacks (getinstance off Android, consent off

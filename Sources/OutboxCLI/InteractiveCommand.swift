@@ -204,8 +204,9 @@ struct InteractiveCommand: OutboxSubcommand {
         let text: String
         switch Platform.readFile(spec, limit: 1 << 20) {
         case .failure(let f):
-            return .failure(
-                Problem("\(spec): cannot read the theme file: \(f.message); expected a readable .theme file"))
+            // A refusal that says what it expected ("it is a FIFO, expected a regular file") needs no second.
+            let expected = f.message.contains(", expected ") ? "" : "; expected a readable .theme file"
+            return .failure(Problem("\(spec): cannot read the theme file: \(f.message)\(expected)"))
         case .success(let bytes):
             guard RunCommand.isUTF8(bytes[...]) else {
                 return .failure(Problem("\(spec): cannot read the theme file: it is not UTF-8 text"))

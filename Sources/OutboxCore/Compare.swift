@@ -156,14 +156,16 @@ public struct Divergence: Sendable {
 extension RequestMatch.Row {
     /// Whether the runs differ on this request: its state, drop reason,
     /// attempts or saved flag, or some run never made it. Completion is compared
-    /// only among iOS runs, the one profile with completion handlers.
+    /// only among the runs whose profile has completion handlers
+    /// (`Profile.hasCompletions`: `report completion`, as the built-in ios and
+    /// a profile file based on it have); the others call none.
     ///
     /// The one meaning of "differs" (issue 22): `outbox compare` marks such a
     /// row `!` at the end of the runs, and the live compare marks it `≠` and
     /// counts it in `N differ` at the moment shown (docs/scenarios.md, "Compare").
     public func differs(in sims: [Simulation]) -> Bool {
         var first: Request?
-        var firstIOS: Request?
+        var firstWithCompletion: Request?
         for (run, id) in ids.enumerated() {
             guard let id else { return true }
             let r = sims[run].request(id)
@@ -175,8 +177,8 @@ extension RequestMatch.Row {
                 first = r
             }
             if sims[run].profile.hasCompletions {
-                if let f = firstIOS, f.completion != r.completion { return true }
-                firstIOS = firstIOS ?? r
+                if let f = firstWithCompletion, f.completion != r.completion { return true }
+                firstWithCompletion = firstWithCompletion ?? r
             }
         }
         return false

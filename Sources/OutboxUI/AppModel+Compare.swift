@@ -12,7 +12,8 @@ public struct CompareCounts: Equatable, Sendable {
     /// Rows in each state in at least one column.
     public private(set) var inState = [Int](repeating: 0, count: RequestState.allCases.count)
     /// Rows whose columns differ (`RequestMatch.Row.differs`: state, drop reason,
-    /// attempts, saved flag or iOS completion, as `outbox compare` marks them).
+    /// attempts, saved flag or, among profiles with completion handlers, completion,
+    /// as `outbox compare` marks them).
     public private(set) var differ = 0
     /// Per column, the journal position (counting forgotten entries) read up to.
     var cursors: [Int] = []

@@ -311,7 +311,7 @@ extension AppView {
             let steps = Array(hist.suffix(max(1, room - shownWhy.count)))
             for (k, t) in steps.enumerated() {
                 // Narrow (four columns at 80): the state and the rule matter more than the time.
-                let clock = colW >= 24 ? String(VirtualTime.clock(t.time).dropFirst(3).dropLast(2)) + " " : ""
+                let clock = colW >= 24 ? Self.detailClock(t.time) + " " : ""
                 var lx = buf.put(clock, x: x, y: y + k, role: .dim, limit: colW)
                 lx = buf.put(t.to.word, x: lx, y: y + k, role: stateRole(t.to), limit: x + colW - lx)
                 lx = buf.put(" " + s.profile.rule(t.rule).id, x: lx, y: y + k, role: .helpKey, limit: x + colW - lx)
@@ -327,5 +327,15 @@ extension AppView {
                 buf.put("  " + l + more, x: x, y: y + k, role: .dim, limit: colW)
             }
         }
+    }
+}
+
+extension AppView {
+    /// A transition's time in the compare's detail: minutes, seconds and tenths
+    /// (`01:02.5`) in the first hour; past it the hours too (`01:00:02.5`), so a
+    /// time an hour or more in is never shown as its minutes alone.
+    static func detailClock(_ ms: Millis) -> String {
+        let full = VirtualTime.clock(ms)
+        return String((ms >= 3_600_000 ? Substring(full) : full.dropFirst(3)).dropLast(2))
     }
 }

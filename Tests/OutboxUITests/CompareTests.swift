@@ -326,6 +326,41 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(s.model.rowCount, 0)
     }
 
+    /// The detail's clock dropped the hours (`00:02.2` for 1:00:02.2): past the
+    /// first hour it shows them (issue 22, word leftovers).
+    func test_detailClock_showsTheHours_pastTheFirstHour() {
+        var s = Session(compare: [.ios, .android], width: 120, height: 30)
+        s.type("t")
+        s.wait(3_600_000)
+        s.type("t")
+        s.wait(1000)
+        s.type("j")
+        XCTAssertEqual(s.model.selectedMatchRow, 1)
+        let lines = s.screen().text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            String($0).replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+        }
+        // The detail of the second purchase, made an hour in: each clock with its hour.
+        let detail = lines.drop { !$0.hasPrefix("─ purchase (2) ─ ios ") }.prefix(6)
+        XCTAssertEqual(
+            Array(detail.dropFirst(3)),
+            [
+                " 01:00:00.0 pending IOS-1                                  │ 01:00:00.0 pending AND-1",
+                " 01:00:00.0 in-flight IOS-2                                │ 01:00:00.0 in-flight AND-1",
+                " 01:00:00.2 delivered IOS-3 200                            │ 01:00:00.2 delivered AND-1 200",
+            ], lines.joined(separator: "\n"))
+        // The first purchase, in the first hour: minutes, seconds and tenths.
+        s.type("k")
+        let first = s.screen().text.split(separator: "\n").map {
+            String($0).replacingOccurrences(of: " +$", with: "", options: .regularExpression)
+        }
+        XCTAssertTrue(
+            first.contains(" 00:00.2 delivered IOS-3 200                               │ 00:00.2 delivered AND-1 200"),
+            first.joined(separator: "\n"))
+        XCTAssertEqual(AppView.detailClock(62_500), "01:02.5")
+        XCTAssertEqual(AppView.detailClock(3_602_500), "01:00:02.5")
+        XCTAssertEqual(AppView.detailClock(3_599_999), "59:59.9")
+    }
+
     // MARK: Whole screens
 
     /// The screens of the issue: after `t`, then `:server 403 always`, `t` and
