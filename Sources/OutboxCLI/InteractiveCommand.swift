@@ -547,6 +547,20 @@ struct InteractiveCommand: OutboxSubcommand {
     /// Text from the command line or a file, fit to quote in a message.
     static func shown(_ s: String) -> String { SafeText.escaped(s, max: 200) }
 
+    /// What a write says of the hidden files it removed from its folder
+    /// (`Platform.removeStaleTemporaries`), after its own words: "" for none,
+    /// `; removed .outbox-export-4242, left by an export that was stopped` for
+    /// one, `; removed 2 hidden files left by writes that were stopped (NAME, NAME)`.
+    static func removedNote(_ removed: [Platform.StaleTemporary]) -> String {
+        func name(_ path: String) -> String {
+            shown(String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]))
+        }
+        guard let first = removed.first else { return "" }
+        if removed.count == 1 { return "; removed \(name(first.path)), left by \(first.writer) that was stopped" }
+        return "; removed \(removed.count) hidden files left by writes that were stopped ("
+            + removed.map { name($0.path) }.joined(separator: ", ") + ")"
+    }
+
     static var termName: String { ProcessInfo.processInfo.environment["TERM"] ?? "" }
     static let runInstead = "use `outbox run FILE` for a headless timeline"
     static let setTerm = "or set TERM to e.g. xterm-256color"
@@ -829,13 +843,17 @@ struct InteractiveCommand: OutboxSubcommand {
                 return
             }
             let (text, what) = model.exportFile(for: path)
-            switch Platform.writeDocument(path, Array(text.utf8), replace: replace, budget: budget) {
+            let done = Platform.writeDocument(path, Array(text.utf8), replace: replace, budget: budget)
+            let removed = InteractiveCommand.removedNote(done.removedStale)
+            switch done.failure {
             case nil:
-                model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : ""), false)
+                model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : "") + removed, false)
             case .exists?:
                 model.askReplace(given)  // made while the export was written: asked, never replaced
             case .other(let why)?:
-                model.message = ("export failed: cannot write \(shownPath): \(why); nothing was written", true)
+                model.message = (
+                    "export failed: cannot write \(shownPath): \(why); nothing was written" + removed, true
+                )
             }
         }
     }

@@ -240,8 +240,9 @@ final class UpdateSafetyTests: XCTestCase {
     }
 
     /// Defect 14: a `kill -9` mid-write left `.NAME.update-PID` for ever. The
-    /// next update of that file removes it when its process is gone, and says
-    /// so; one whose process lives (pid 1) is left alone.
+    /// next update in that folder removes it when its process is gone, and says
+    /// so, as it does an export's, a recording's or a cast's (issue 22 item 4);
+    /// one whose process lives (pid 1) is left alone.
     func test_aTemporaryOfAKilledUpdate_isRemoved_oneOfALiveProcessIsNot() throws {
         let file = try write("k.outbox", failing)
         let child = Process()
@@ -253,18 +254,24 @@ final class UpdateSafetyTests: XCTestCase {
         XCTAssertEqual(kill(gone, 0), -1, "the child's pid is free")
         let stale = try write(".k.outbox.update-\(gone)", "half a scenar", mode: 0o600)
         let alive = try write(".k.outbox.update-1", "another's", mode: 0o600)
+        let export = try write(".outbox-export-\(gone)", "[{\"at\":", mode: 0o644)
+        let cast = try write(".outbox-cast-\(gone)-1", "{\"version\": 2", mode: 0o644)
+        let liveExport = try write(".outbox-export-1", "another's", mode: 0o644)
         let (status, _, err) = try update(["-q", file])
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(
             err,
             """
             \(file): removed \(stale), left by an update that was stopped
+            \(file): removed \(cast), left by a cast that was stopped
+            \(file): removed \(export), left by an export that was stopped
             \(file):3: expect at 1s saved 9 → expect at 1s saved 0
             \(file): updated 1 expect line
 
             """)
         XCTAssertEqual(read(file), updated)
-        XCTAssertEqual(names(), [".k.outbox.update-1", "k.outbox"])
+        XCTAssertEqual(names(), [".k.outbox.update-1", ".outbox-export-1", "k.outbox"])
+        XCTAssertEqual(read(liveExport), "another's")
         XCTAssertEqual(read(alive), "another's")
     }
 

@@ -117,3 +117,15 @@ extension Profile {
     /// The three Positive User (UserCom) built-ins.
     var isUserCom: Bool { self != .linktrail }
 }
+
+/// The pid of a process that has exited (a child `sh -c 'exit 0'`, waited
+/// for): a file named with it was left by a process that is gone.
+func goneProcessID() throws -> Int32 {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/sh")
+    child.arguments = ["-c", "exit 0"]
+    try child.run()
+    child.waitUntilExit()
+    XCTAssertEqual(kill(child.processIdentifier, 0), -1, "the child's pid is free")
+    return child.processIdentifier
+}

@@ -230,6 +230,42 @@ final class WholeFilesTests: XCTestCase {
         }
     }
 
+    /// A kill during an export's write left its hidden file for ever (issue 22
+    /// items 1 and 4). The next export in that folder removes every temporary
+    /// of Outbox there whose process is gone (an export's, a recording's, a
+    /// cast's, an update's beside its file) and says so; one of a live process
+    /// (pid 1, and this one), a name that only looks like one and an update's
+    /// whose file is not there stay.
+    func test_export_removesTemporariesOfKilledWritesInItsFolder_notLiveOnes() throws {
+        var s = Session(.android)
+        s.type("t")
+        let gone = try goneProcessID()
+        let stale = [
+            ".k.outbox.update-\(gone)", ".outbox-cast-\(gone)", ".outbox-export-\(gone)",
+            ".outbox-export-\(gone)-1", ".outbox-record-\(gone)",
+        ]
+        let kept = [
+            ".gone.outbox.update-\(gone)", ".outbox-export-1", ".outbox-export-\(gone)-x",
+            ".outbox-export-\(getpid())", ".outbox-exports-\(gone)", "k.outbox",
+        ]
+        for name in stale + kept { try "half a fi".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
+        let path = dir + "/t.jsonl"
+        InteractiveCommand.Loop.export(&s.model, to: path, replace: false)
+        XCTAssertEqual(
+            s.model.message?.text,
+            "exported 4 lines to \(path); removed 5 hidden files left by writes that were stopped ("
+                + stale.joined(separator: ", ") + ")")
+        XCTAssertEqual(files(), (kept + ["t.jsonl"]).sorted())
+        // One: said by who left it; on a failed export too.
+        try "half".write(toFile: dir + "/.outbox-record-\(gone)", atomically: false, encoding: .utf8)
+        InteractiveCommand.Loop.export(&s.model, to: path, replace: true, budget: 3)
+        XCTAssertEqual(
+            s.model.message?.text,
+            "export failed: cannot write \(path): \(full); nothing was written; "
+                + "removed .outbox-record-\(gone), left by a recording that was stopped")
+        XCTAssertEqual(files(), (kept + ["t.jsonl"]).sorted())
+    }
+
     /// What an export can never write is said at once, replace or not: no
     /// "file exists; y replaces it" for a link, a directory, a FIFO or a device.
     func test_export_whatCanNeverBeWritten_isSaidAtOnce_notAsked() throws {
