@@ -335,17 +335,18 @@ struct InteractiveCommand: OutboxSubcommand {
         var recording: RecordingFile?
         if let path = o.record {
             switch RecordingFile.open(path, force: o.force, seed: o.seed, version: CLI.version) {
-            case .success(let r): recording = r
+            case .success(let r):
+                recording = r
+                if let text = removedText(r.removedStale) { console.error("outbox: --record: " + text) }
             case .failure(let why):
                 console.error("outbox: " + why.message)
                 return 2
             }
         }
-        /// A recording that never started is not left behind (unless it replaced a file).
+        /// A recording that never started is not left behind (a file `--force` would replace stays).
         func dropRecording() {
             guard var r = recording else { return }
-            r.close()
-            if r.madeFirst { Platform.remove(r.path) }
+            r.discard()
         }
         let store: any DeviceStore
         switch o.compare != nil || o.play != nil ? .success(InMemoryDeviceStore()) : openStore(o.profile, o) {
@@ -379,7 +380,9 @@ struct InteractiveCommand: OutboxSubcommand {
             }
             let size = Platform.terminalSize(1) ?? (80, 24)
             switch CastFile.open(path, force: o.force, width: size.columns, height: size.rows) {
-            case .success(let c): cast = c
+            case .success(let c):
+                cast = c
+                if let text = removedText(c.removedStale) { console.error("outbox: --cast: " + text) }
             case .failure(let why):
                 (store as? SQLiteDeviceStore)?.close()
                 dropRecording()
@@ -511,7 +514,10 @@ struct InteractiveCommand: OutboxSubcommand {
         guard let r, let why = r.failure, !model.recordingStopped else { return }
         model.recordingStopped = true
         model.message = (
-            r.empty ? "recording stopped: nothing was recorded: " + why : "recording stopped: " + why, true
+            r.empty
+                ? "recording stopped: nothing was recorded: " + why
+                    + (r.madeFirst ? "" : " (the file there was left as it was)")
+                : "recording stopped: " + why, true
         )
     }
 
@@ -525,7 +531,7 @@ struct InteractiveCommand: OutboxSubcommand {
         var line: String
         if r.empty {
             return "outbox: nothing was recorded: " + shown(r.failure ?? "")
-                + (r.madeFirst ? " (the empty file was removed)" : " (\(shown(r.path)) is left empty)")
+                + (r.madeFirst ? " (the empty file was removed)" : " (\(shown(r.path)) was left as it was)")
         }
         if r.parts.count == 1 {
             line =
@@ -552,12 +558,17 @@ struct InteractiveCommand: OutboxSubcommand {
     /// `; removed .outbox-export-4242, left by an export that was stopped` for
     /// one, `; removed 2 hidden files left by writes that were stopped (NAME, NAME)`.
     static func removedNote(_ removed: [Platform.StaleTemporary]) -> String {
+        removedText(removed).map { "; " + $0 } ?? ""
+    }
+
+    /// `removedNote` as words of its own (`removed ...`), or nil for none.
+    static func removedText(_ removed: [Platform.StaleTemporary]) -> String? {
         func name(_ path: String) -> String {
             shown(String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]))
         }
-        guard let first = removed.first else { return "" }
-        if removed.count == 1 { return "; removed \(name(first.path)), left by \(first.writer) that was stopped" }
-        return "; removed \(removed.count) hidden files left by writes that were stopped ("
+        guard let first = removed.first else { return nil }
+        if removed.count == 1 { return "removed \(name(first.path)), left by \(first.writer) that was stopped" }
+        return "removed \(removed.count) hidden files left by writes that were stopped ("
             + removed.map { name($0.path) }.joined(separator: ", ") + ")"
     }
 

@@ -603,6 +603,10 @@ extension Platform {
     /// it ("an export", "a recording", "a cast", "an update").
     typealias StaleTemporary = (path: String, writer: String)
 
+    /// A hidden file made by `createTemporary`: its path, the descriptor open
+    /// on it, and the stale temporaries removed from its folder on the way.
+    typealias Temporary = (path: String, fd: Int32, removedStale: [StaleTemporary])
+
     /// The pid in `name` when it is one of Outbox's temporaries (`TemporaryKind`),
     /// and who writes it; an update's only when its file is among `names` (the folder's).
     static func temporary(_ name: String, among names: Set<String>) -> (pid: Int32, writer: String)? {
@@ -660,7 +664,7 @@ extension Platform {
     /// `-PID-N` when taken), opened to write (O_EXCL, no link followed), after
     /// the stale temporaries of that folder are removed.
     static func createTemporary(beside path: String, _ kind: TemporaryKind, append: Bool = false) -> Result<
-        (path: String, fd: Int32, removedStale: [StaleTemporary]), CreateFailure
+        Temporary, CreateFailure
     > {
         let folder = folder(of: path)
         let stale = removeStaleTemporaries(in: folder)

@@ -20,6 +20,42 @@ extension EndToEndTests {
         "LANG=C.UTF-8 sh -c 'echo $$ > \(pidFile); ulimit -f \(blocks); exec \(binary) \(args)'"
     }
 
+    /// `--record FILE --force` where not even the header fits: FILE keeps its
+    /// bytes (it used to be emptied before the first write), no hidden file is
+    /// left, and the screen and the exit line say so.
+    func test_fileSizeLimit_recordForce_leavesTheOldFileAsItWas() throws {
+        try XCTSkipIf(
+            ProcessInfo.processInfo.environment["OUTBOX_SANITIZER"] == "thread",
+            "the ThreadSanitizer runtime dies of SIGBUS under a file size limit")
+        XCTAssertEqual(sh("command -v tmux").0, 0, "tmux is needed (.ci/run installs it)")
+        let tooLarge = String(cString: strerror(EFBIG))
+        let rec = work + "/old.outbox"
+        let old = "profile ios\nat 0 launch\n# my notes, not to be lost\n"
+        try old.write(toFile: rec, atomically: false, encoding: .utf8)
+        // The file named relatively, so the screen's message line holds it whole.
+        XCTAssertTrue(
+            start(
+                "cd \(work) && " + limitedOutbox("--memory --force --record old.outbox", blocks: 0) + "; "
+                    + Self.afterExit, width: 120, height: 24))
+        guard waitFor("recording stopped: nothing was recorded") else { return }
+        XCTAssertTrue(
+            screen().contains(
+                " recording stopped: nothing was recorded: cannot write old.outbox: \(tooLarge) (the file there was left as it was)"
+            ), screen())
+        keys("t")
+        keys("q")
+        guard waitFor("EXIT=1") else { return }
+        XCTAssertTrue(
+            screen().contains(
+                "outbox: nothing was recorded: cannot write old.outbox: \(tooLarge) (old.outbox was left as it was)"),
+            screen())
+        XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), old)
+        let left = try FileManager.default.contentsOfDirectory(atPath: work).filter {
+            !$0.hasPrefix("script-") && !$0.hasPrefix("sh-") && $0 != "outbox.pid"
+        }
+        XCTAssertEqual(left, ["old.outbox"])
+    }
+
     func test_fileSizeLimit_recordingCastAndExportEndWhole_theExitLinesCountWhatLanded() throws {
         // Seen in CI (2026-12-02): the ThreadSanitizer-built program dies of
         // SIGBUS before its first frame under `ulimit -f 0`, in the sanitizer's

@@ -131,6 +131,82 @@ final class WholeFilesTests: XCTestCase {
         XCTAssertEqual(files(), [])
     }
 
+    /// `--record FILE --force` on a disk with no room even for the header: the
+    /// old FILE is left byte for byte (it used to be emptied), no hidden file
+    /// stays, and the screen and the exit line say so. With room it is replaced,
+    /// keeping its permission bits.
+    func test_recordForce_aFullDiskBeforeTheHeader_leavesTheOldFileAsItWas() throws {
+        let rec = dir + "/old.outbox"
+        let old = "profile ios\nat 0 launch\n# my notes\n"
+        try old.write(toFile: rec, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(rec, 0o600), 0)
+        for budget in [0, 1, 100] {
+            var f = try RecordingFile.open(rec, force: true, seed: 1, version: "t").get()
+            f.budget = budget
+            var s = Session(.ios)
+            f.start(s.model)
+            InteractiveCommand.noteRecordingTrouble(&s.model, f)
+            XCTAssertEqual(
+                s.model.message?.text,
+                "recording stopped: nothing was recorded: cannot write \(rec): \(full) (the file there was left as it was)"
+            )
+            s.type("t")
+            f.append(s.model)
+            f.close()
+            XCTAssertTrue(f.empty, "budget \(budget)")
+            XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), old, "budget \(budget)")
+            XCTAssertEqual(files(), ["old.outbox"], "budget \(budget)")
+            XCTAssertEqual(
+                InteractiveCommand.recordedLine(f, s.model),
+                "outbox: nothing was recorded: cannot write \(rec): \(full) (\(rec) was left as it was)")
+        }
+        // A session that never starts (the terminal would not) leaves it too.
+        var never = try RecordingFile.open(rec, force: true, seed: 1, version: "t").get()
+        never.discard()
+        XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), old)
+        XCTAssertEqual(files(), ["old.outbox"])
+        // With room: replaced, whole, its mode kept, nothing beside it (a killed cast's hidden file removed).
+        let gone = try goneProcessID()
+        try "{".write(toFile: dir + "/.outbox-cast-\(gone)", atomically: false, encoding: .utf8)
+        var f = try RecordingFile.open(rec, force: true, seed: 1, version: "t").get()
+        XCTAssertEqual(
+            InteractiveCommand.removedText(f.removedStale),
+            "removed .outbox-cast-\(gone), left by a cast that was stopped")
+        var s = Session(.ios)
+        f.start(s.model)
+        s.type("t")
+        f.append(s.model)
+        f.close()
+        XCTAssertNil(f.failure)
+        XCTAssertEqual(
+            try String(contentsOfFile: rec, encoding: .utf8), s.model.recording(seed: 1, version: "t", path: rec))
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: rec)[.posixPermissions] as? Int), 0o600)
+        XCTAssertEqual(files(), ["old.outbox"])
+    }
+
+    /// `--cast FILE --force` whose header cannot be written: refused, the old
+    /// FILE as it was and said so, no hidden file; with room it is replaced.
+    func test_castForce_aFullDiskBeforeTheHeader_leavesTheOldFileAsItWas() throws {
+        let path = dir + "/old.cast"
+        let old = "{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.5, \"o\", \"mine\"]\n"
+        try old.write(toFile: path, atomically: false, encoding: .utf8)
+        for budget in [0, 10] {
+            guard case .failure(let p) = CastFile.open(path, force: true, width: 80, height: 24, budget: budget) else {
+                return XCTFail("opened with budget \(budget)")
+            }
+            XCTAssertEqual(
+                p.message, "cannot write the cast to `\(path)`: \(full); the file there was left as it was")
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), old)
+            XCTAssertEqual(files(), ["old.cast"])
+        }
+        let c = try CastFile.open(path, force: true, width: 100, height: 30).get()
+        c.close()
+        XCTAssertNil(c.failure)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("{\"version\":2,\"width\":100,\"height\":30,"), text)
+        XCTAssertEqual(files(), ["old.cast"])
+    }
+
     /// A new clock's part on a full disk: the part that cannot be written is
     /// removed, the one before ends whole (with its `quit`) and replays.
     func test_recording_aNewPartOnAFullDisk_isRemoved_theOneBeforeStaysWhole() throws {
