@@ -48,7 +48,7 @@ struct InteractiveCommand: OutboxSubcommand {
                 + Builtins.all.map { $0 == Builtins.standard ? "\($0.rawValue) (default)" : $0.rawValue }
                 .joined(separator: ", ") + ", a user profile's name, or PATH.profile",
             valueName: "NAME|PATH.profile"),
-        completion: .list(Builtins.all.map(\.rawValue)))
+        completion: ProfileLoader.completion())
     var profile: String?
 
     @Option(
@@ -85,7 +85,7 @@ struct InteractiveCommand: OutboxSubcommand {
 
     @Option(
         help: ArgumentHelp("2 to 4 profiles side by side, on devices in memory", valueName: "P,P,..."),
-        completion: .list(Builtins.all.map(\.rawValue)))
+        completion: ProfileLoader.completion(list: true))
     var compare: String?
 
     @Option(
