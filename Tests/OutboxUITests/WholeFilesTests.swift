@@ -19,26 +19,8 @@ import XCTest
 /// short write does): a recording's lines, `E`'s block, a new part, an export in
 /// each format, a cast. The file must end whole (a recording replays), and what
 /// Outbox says it wrote must be what is in the file.
-final class WholeFilesTests: XCTestCase {
-    var dir = ""
-
-    override func setUp() {
-        dir =
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "outbox-whole-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            ).path
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    func cli(_ args: [String]) -> (Int32, String, String) {
-        let console = Console.capturing()
-        let status = CLI.main(args, console: console)
-        return (status, console.out, console.err)
-    }
+final class WholeFilesTests: FolderTestCase {
+    override var folderName: String { "whole" }
 
     func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 
