@@ -183,6 +183,7 @@ public enum CLI {
         {
             return completionScript(args, console: console)
         }
+        if args.first == "---completion" { return customCompletion(args, console: console) }
         if let first = args.first, !first.hasPrefix("-") {
             if first == "help" { return help(Array(args.dropFirst()), console: console) }
             if OutboxCommand.command(named: first) == nil {
@@ -243,6 +244,25 @@ public enum CLI {
         }
         return report(
             ValidationError("--generate-completion-script needs bash, zsh or fish"), args: [], console: console)
+    }
+
+    /// `outbox ---completion [COMMAND] -- OPTION ...`: what the completion
+    /// script asks when Tab is pressed on a value whose words are found then
+    /// (the profiles: the user folder's are read each time). Answered by the
+    /// tree the script was made from (`CompletionRoot`: the live screen's
+    /// options at the top level), one word a line on stdout; anything it cannot
+    /// answer is exit 1 with nothing printed, so a Tab never writes over the
+    /// line being typed.
+    static func customCompletion(_ args: [String], console: Console) -> Int32 {
+        do {
+            _ = try CompletionRoot.parseAsRoot(args)
+        } catch {
+            guard CompletionRoot.exitCode(for: error) == .success else { return 1 }
+            let words = CompletionRoot.fullMessage(for: error)
+            if !words.isEmpty { console.print(words) }
+            return 0
+        }
+        return 1
     }
 
     /// The parser's message in Outbox's words: lower case, names in backquotes,

@@ -90,38 +90,64 @@ final class CastFile: @unchecked Sendable {
     let madeFirst: Bool
     /// A test's byte budget (`Platform.write(_:_:budget:)`); nil: none.
     private var budget: Int?
+    /// Temporaries of killed writes removed from the folder when the file was opened.
+    let removedStale: [Platform.StaleTemporary]
 
-    private init(path: String, fd: Int32, madeFirst: Bool, budget: Int?) {
+    private init(path: String, fd: Int32, madeFirst: Bool, budget: Int?, removedStale: [Platform.StaleTemporary]) {
         self.path = path
         self.fd = fd
         self.madeFirst = madeFirst
         self.budget = budget
+        self.removedStale = removedStale
     }
 
     /// Creates FILE (refusing one that exists unless `force`) and writes the
-    /// header; when that fails, a file this run made is removed. `budget` is a
-    /// test's byte budget.
+    /// header; when that fails, a file this run made is removed. With `force`
+    /// over a regular file the header goes to a hidden file beside it
+    /// (`.outbox-cast-PID`), renamed over FILE once it landed: a cast that
+    /// cannot even start leaves the old file as it was. The folder's
+    /// temporaries of killed writes are removed first. `budget` is a test's
+    /// byte budget.
     static func open(_ path: String, force: Bool, width: Int, height: Int, budget: Int? = nil) -> Result<
         CastFile, Problem
     > {
+        let shownPath = SafeText.escaped(path, max: 200)
         let existed = Platform.exists(path)
-        switch Platform.create(path, replace: force, append: true) {
-        case .failure(.exists):
+        let opened: Result<Platform.Temporary, Platform.CreateFailure>
+        let replacing = force ? Platform.fileMode(path) : nil
+        if replacing != nil {
+            opened = Platform.createTemporary(beside: path, .cast, append: true)
+        } else {
+            let stale = Platform.removeStaleTemporaries(in: Platform.folder(of: path))
+            opened = Platform.create(path, replace: force, append: true).map { (path, $0, stale) }
+        }
+        let kept = replacing == nil ? "" : "; the file there was left as it was"
+        switch opened {
+        case .failure(.exists) where replacing == nil:
             return .failure(Problem(existsMessage(path)))
+        case .failure(.exists):
+            return .failure(
+                Problem("cannot write the cast to `\(shownPath)`: no free name for a hidden file beside it" + kept))
         case .failure(.other(let why)):
-            return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
-        case .success(let fd):
+            return .failure(Problem("cannot write the cast to `\(shownPath)`: \(why)" + kept))
+        case .success(let t):
             let env = ProcessInfo.processInfo.environment
-            let cast = CastFile(path: path, fd: fd, madeFirst: !existed, budget: budget)
+            let cast = CastFile(
+                path: path, fd: t.fd, madeFirst: !existed, budget: budget, removedStale: t.removedStale)
             // The wall clock belongs here, in the command line: the header says when.
             let header = Asciicast.header(
                 width: width, height: height, timestamp: Int(Date().timeIntervalSince1970),
                 term: env["TERM"], shell: env["SHELL"])
             _ = cast.write(header)
+            if cast.failure == nil, let mode = replacing,
+                let why = Platform.replace(path, with: t.path, fd: t.fd, mode: mode)
+            {
+                cast.failure = "cannot put the cast in place of it: " + why
+            }
             if let why = cast.failure {
                 cast.close()
-                if cast.madeFirst { Platform.remove(path) }
-                return .failure(Problem("cannot write the cast to `\(SafeText.escaped(path, max: 200))`: \(why)"))
+                if replacing != nil { Platform.remove(t.path) } else if cast.madeFirst { Platform.remove(path) }
+                return .failure(Problem("cannot write the cast to `\(shownPath)`: \(why)" + kept))
             }
             return .success(cast)
         }

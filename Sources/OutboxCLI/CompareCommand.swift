@@ -75,7 +75,7 @@ struct CompareCommand: OutboxSubcommand {
         help: ArgumentHelp(
             "the profiles, in this order (any of linktrail, ios, android, flutter, or PATH.profile); default the file's `compare` line, else ios,android,flutter",
             valueName: "P,P,..."),
-        completion: .list(Builtins.all.map(\.rawValue)))
+        completion: ProfileLoader.completion(list: true))
     var profiles: String?
 
     @Option(

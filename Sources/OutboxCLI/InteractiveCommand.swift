@@ -48,7 +48,7 @@ struct InteractiveCommand: OutboxSubcommand {
                 + Builtins.all.map { $0 == Builtins.standard ? "\($0.rawValue) (default)" : $0.rawValue }
                 .joined(separator: ", ") + ", a user profile's name, or PATH.profile",
             valueName: "NAME|PATH.profile"),
-        completion: .list(Builtins.all.map(\.rawValue)))
+        completion: ProfileLoader.completion())
     var profile: String?
 
     @Option(
@@ -85,7 +85,7 @@ struct InteractiveCommand: OutboxSubcommand {
 
     @Option(
         help: ArgumentHelp("2 to 4 profiles side by side, on devices in memory", valueName: "P,P,..."),
-        completion: .list(Builtins.all.map(\.rawValue)))
+        completion: ProfileLoader.completion(list: true))
     var compare: String?
 
     @Option(
@@ -336,17 +336,18 @@ struct InteractiveCommand: OutboxSubcommand {
         var recording: RecordingFile?
         if let path = o.record {
             switch RecordingFile.open(path, force: o.force, seed: o.seed, version: CLI.version) {
-            case .success(let r): recording = r
+            case .success(let r):
+                recording = r
+                if let text = removedText(r.removedStale) { console.error("outbox: --record: " + text) }
             case .failure(let why):
                 console.error("outbox: " + why.message)
                 return 2
             }
         }
-        /// A recording that never started is not left behind (unless it replaced a file).
+        /// A recording that never started is not left behind (a file `--force` would replace stays).
         func dropRecording() {
             guard var r = recording else { return }
-            r.close()
-            if r.madeFirst { Platform.remove(r.path) }
+            r.discard()
         }
         let store: any DeviceStore
         switch o.compare != nil || o.play != nil ? .success(InMemoryDeviceStore()) : openStore(o.profile, o) {
@@ -380,7 +381,9 @@ struct InteractiveCommand: OutboxSubcommand {
             }
             let size = Platform.terminalSize(1) ?? (80, 24)
             switch CastFile.open(path, force: o.force, width: size.columns, height: size.rows) {
-            case .success(let c): cast = c
+            case .success(let c):
+                cast = c
+                if let text = removedText(c.removedStale) { console.error("outbox: --cast: " + text) }
             case .failure(let why):
                 (store as? SQLiteDeviceStore)?.close()
                 dropRecording()
@@ -512,7 +515,10 @@ struct InteractiveCommand: OutboxSubcommand {
         guard let r, let why = r.failure, !model.recordingStopped else { return }
         model.recordingStopped = true
         model.message = (
-            r.empty ? "recording stopped: nothing was recorded: " + why : "recording stopped: " + why, true
+            r.empty
+                ? "recording stopped: nothing was recorded: " + why
+                    + (r.madeFirst ? "" : " (the file there was left as it was)")
+                : "recording stopped: " + why, true
         )
     }
 
@@ -526,7 +532,7 @@ struct InteractiveCommand: OutboxSubcommand {
         var line: String
         if r.empty {
             return "outbox: nothing was recorded: " + shown(r.failure ?? "")
-                + (r.madeFirst ? " (the empty file was removed)" : " (\(shown(r.path)) is left empty)")
+                + (r.madeFirst ? " (the empty file was removed)" : " (\(shown(r.path)) was left as it was)")
         }
         if r.parts.count == 1 {
             line =
@@ -547,6 +553,25 @@ struct InteractiveCommand: OutboxSubcommand {
 
     /// Text from the command line or a file, fit to quote in a message.
     static func shown(_ s: String) -> String { SafeText.escaped(s, max: 200) }
+
+    /// What a write says of the hidden files it removed from its folder
+    /// (`Platform.removeStaleTemporaries`), after its own words: "" for none,
+    /// `; removed .outbox-export-4242, left by an export that was stopped` for
+    /// one, `; removed 2 hidden files left by writes that were stopped (NAME, NAME)`.
+    static func removedNote(_ removed: [Platform.StaleTemporary]) -> String {
+        removedText(removed).map { "; " + $0 } ?? ""
+    }
+
+    /// `removedNote` as words of its own (`removed ...`), or nil for none.
+    static func removedText(_ removed: [Platform.StaleTemporary]) -> String? {
+        func name(_ path: String) -> String {
+            shown(String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...]))
+        }
+        guard let first = removed.first else { return nil }
+        if removed.count == 1 { return "removed \(name(first.path)), left by \(first.writer) that was stopped" }
+        return "removed \(removed.count) hidden files left by writes that were stopped ("
+            + removed.map { name($0.path) }.joined(separator: ", ") + ")"
+    }
 
     static var termName: String { ProcessInfo.processInfo.environment["TERM"] ?? "" }
     static let runInstead = "use `outbox run FILE` for a headless timeline"
@@ -830,13 +855,17 @@ struct InteractiveCommand: OutboxSubcommand {
                 return
             }
             let (text, what) = model.exportFile(for: path)
-            switch Platform.writeDocument(path, Array(text.utf8), replace: replace, budget: budget) {
+            let done = Platform.writeDocument(path, Array(text.utf8), replace: replace, budget: budget)
+            let removed = InteractiveCommand.removedNote(done.removedStale)
+            switch done.failure {
             case nil:
-                model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : ""), false)
+                model.message = ("exported \(what) to \(shownPath)" + (replace ? " (replaced)" : "") + removed, false)
             case .exists?:
                 model.askReplace(given)  // made while the export was written: asked, never replaced
             case .other(let why)?:
-                model.message = ("export failed: cannot write \(shownPath): \(why); nothing was written", true)
+                model.message = (
+                    "export failed: cannot write \(shownPath): \(why); nothing was written" + removed, true
+                )
             }
         }
     }

@@ -441,8 +441,8 @@ extension Platform {
         /// The file replaced (a symbolic link followed) and the temporary.
         let target: String, temp: String
         let expected: ReadContents?
-        /// Temporaries of earlier updates that were killed, removed on the way.
-        let removedStale: [String]
+        /// Temporaries of earlier writes that were killed, removed on the way, and who left each.
+        let removedStale: [StaleTemporary]
     }
 
     /// Checks a file may be replaced and writes its new bytes beside it: the
@@ -456,8 +456,8 @@ extension Platform {
     ///   group, others; root as the owner, since the kernel lets root write
     ///   anything), then by `access` (a read-only file system, an ACL);
     /// - a file whose owner and group the new file cannot be given (`fchown`).
-    /// The temporary is `.NAME.update-PID`, mode 0600 until it is whole; one
-    /// left by a killed update (its pid gone) is removed first.
+    /// The temporary is `.NAME.update-PID`, mode 0600 until it is whole; the
+    /// folder's temporaries left by killed writes (`removeStaleTemporaries`) are removed first.
     static func prepareReplace(_ path: String, with bytes: [UInt8], unless expected: ReadContents?) -> Result<
         PendingReplace, ReplaceFailure
     > {
@@ -480,9 +480,8 @@ extension Platform {
         let slash = target.lastIndex(of: "/")
         let dir = slash.map { String(target[...$0]) } ?? ""
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        let prefix = "." + name + ".update-"
-        let stale = removeStaleTemporaries(in: dir, prefix: prefix)
-        let temp = dir + prefix + "\(getpid())"
+        let stale = removeStaleTemporaries(in: dir)
+        let temp = dir + "." + name + ".update-\(getpid())"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { return .failure(ReplaceFailure("cannot make \(temp): " + errorText(errno))) }
         var failure: String?
@@ -582,25 +581,124 @@ extension Platform {
         return got > 0 && groups.prefix(Int(got)).contains(gid)
     }
 
-    /// Removes `PREFIX<pid>` files in `dir` whose process is gone (`kill(pid, 0)`
-    /// says no such process): temporaries of updates killed before their rename.
-    /// A pid still alive, another user's or on another host is left alone.
-    /// Returns the paths removed.
-    private static func removeStaleTemporaries(in dir: String, prefix: String) -> [String] {
-        var removed: [String] = []
-        for name in names(in: dir.isEmpty ? "." : dir) where name.hasPrefix(prefix) {
-            let digits = name.dropFirst(prefix.count)
-            guard !digits.isEmpty, digits.allSatisfy(\.isASCII), digits.allSatisfy(\.isNumber),
-                let pid = Int32(digits), pid > 0
-            else { continue }
-            // This process's own may be another file's of this update (a link and its target).
+    /// Outbox's hidden temporaries, each beside the file it becomes, named
+    /// with the pid of the process that writes it: `.outbox-export-PID`,
+    /// `.outbox-record-PID` and `.outbox-cast-PID` (each maybe `-N`, when the
+    /// name was taken), and `--update`'s `.NAME.update-PID` (NAME: the file it
+    /// replaces, in the same folder). A kill before the rename leaves one: the
+    /// next write of Outbox in that folder removes it (`removeStaleTemporaries`).
+    enum TemporaryKind: String {
+        case export, record, cast
+        /// Who leaves a temporary of this kind, for the note that one was removed.
+        var writer: String {
+            switch self {
+            case .export: return "an export"
+            case .record: return "a recording"
+            case .cast: return "a cast"
+            }
+        }
+    }
+
+    /// A temporary removed because its writer was gone: its path, and who left
+    /// it ("an export", "a recording", "a cast", "an update").
+    typealias StaleTemporary = (path: String, writer: String)
+
+    /// A hidden file made by `createTemporary`: its path, the descriptor open
+    /// on it, and the stale temporaries removed from its folder on the way.
+    typealias Temporary = (path: String, fd: Int32, removedStale: [StaleTemporary])
+
+    /// The pid in `name` when it is one of Outbox's temporaries (`TemporaryKind`),
+    /// and who writes it; an update's only when its file is among `names` (the folder's).
+    static func temporary(_ name: String, among names: Set<String>) -> (pid: Int32, writer: String)? {
+        func pid<S: StringProtocol>(_ digits: S) -> Int32? {
+            guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let p = Int32(digits), p > 0
+            else { return nil }
+            return p
+        }
+        for kind in [TemporaryKind.export, .record, .cast] {
+            let prefix = ".outbox-\(kind.rawValue)-"
+            guard name.hasPrefix(prefix) else { continue }
+            let rest = name.dropFirst(prefix.count).split(separator: "-", omittingEmptySubsequences: false)
+            guard rest.count == 1 || (rest.count == 2 && pid(rest[1]) != nil), let p = pid(rest[0]) else { return nil }
+            return (p, kind.writer)
+        }
+        // `.NAME.update-PID`
+        let digits = name.utf8.reversed().prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+        let head = name.utf8.dropLast(digits)
+        let suffix = ".update-".utf8
+        guard name.hasPrefix("."), head.count > suffix.count + 1, head.reversed().starts(with: suffix.reversed()),
+            let p = pid(String(decoding: name.utf8.suffix(digits), as: UTF8.self))
+        else { return nil }
+        let file = String(decoding: head.dropFirst().dropLast(suffix.count), as: UTF8.self)
+        guard names.contains(file) else { return nil }
+        return (p, "an update")
+    }
+
+    /// Removes Outbox's temporaries in `dir` (`temporary(_:among:)`) whose
+    /// process is gone (`kill(pid, 0)` says no such process): left by a write
+    /// killed before its rename. One of a live pid, of another user's process
+    /// (EPERM) or of this process is left alone, as is anything not a regular
+    /// file. Returns what was removed: each path and who left it.
+    static func removeStaleTemporaries(in dir: String) -> [StaleTemporary] {
+        var removed: [StaleTemporary] = []
+        let all = names(in: dir.isEmpty ? "." : dir)
+        let set = Set(all)
+        for name in all.sorted() {
+            guard let (pid, writer) = temporary(name, among: set) else { continue }
+            // This process's own may be another file's of this write (a link and its target).
             guard pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
             let path = dir + name
             var st = stat()
             guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { continue }
-            if unlink(path) == 0 { removed.append(path) }
+            if unlink(path) == 0 { removed.append((path, writer)) }
         }
         return removed
+    }
+
+    /// The folder part of `path` with its slash (`dir/`), or "" for a bare name.
+    static func folder(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[...$0]) } ?? ""
+    }
+
+    /// A new hidden file of `kind` beside `path` (`.outbox-KIND-PID`, or
+    /// `-PID-N` when taken), opened to write (O_EXCL, no link followed), after
+    /// the stale temporaries of that folder are removed.
+    static func createTemporary(beside path: String, _ kind: TemporaryKind, append: Bool = false) -> Result<
+        Temporary, CreateFailure
+    > {
+        let folder = folder(of: path)
+        let stale = removeStaleTemporaries(in: folder)
+        var temp = "", fd: Int32 = -1
+        for n in 0..<100 {
+            temp = folder + ".outbox-\(kind.rawValue)-\(getpid())" + (n == 0 ? "" : "-\(n)")
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW | (append ? O_APPEND : 0), 0o644)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else {
+            let e = errno
+            if e == ENOENT { return .failure(.other("its folder does not exist")) }
+            return .failure(.other(errorText(e)))
+        }
+        return .success((temp, fd, stale))
+    }
+
+    /// The permission bits of the regular file at `path` (no link followed), or nil.
+    static func fileMode(_ path: String) -> UInt32? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return UInt32(st.st_mode & 0o7777)
+    }
+
+    /// Puts a whole temporary (from `createTemporary`) in place of the regular
+    /// file at `path`: given `mode` (the old file's bits), then renamed over it.
+    /// Why not, or nil; on a failure the temporary is removed and `path` is as it was.
+    static func replace(_ path: String, with temp: String, fd: Int32, mode: UInt32) -> String? {
+        if fchmod(fd, mode_t(mode)) != 0 || rename(temp, path) != 0 {
+            let why = errorText(errno)
+            unlink(temp)
+            return why
+        }
+        return nil
     }
 
     /// The names in a folder (`.` and `..` left out); none when it cannot be read.
@@ -691,19 +789,36 @@ extension Platform {
         return x == y
     }
 
+    /// What `writeDocument` did: why it failed (nil: the document is in
+    /// place), and the stale temporaries it removed from the folder on the way.
+    struct DocumentWrite {
+        let failure: CreateFailure?
+        let removedStale: [StaleTemporary]
+    }
+
     /// Writes a whole document (an export) to `path`, whole or not at all: the
-    /// bytes go to a new hidden file beside it (`.outbox-export-PID`), are forced
-    /// to the disk, then take the path: by `link` for a new file (so a file that
+    /// bytes go to a new hidden file beside it (`.outbox-export-PID`, see
+    /// `TemporaryKind`), are forced to the disk, then take the path: by `link`
+    /// for a new file (so a file that
     /// appeared there meanwhile is refused as `.exists`, never replaced), by
     /// `rename` over a regular file with `replace` (given its permission bits).
     /// On any failure the hidden file is removed and nothing at `path` changed:
     /// a full disk never leaves a half-written or empty file. A link, a
     /// directory, a FIFO or a device is refused by name at once (replace or not:
     /// it can never be written); a regular file there without `replace` is
-    /// `.exists`. `budget` is the test seam of `write(_:_:budget:)`.
+    /// `.exists`. Temporaries that killed writes left in the folder are removed
+    /// first. `budget` is the test seam of `write(_:_:budget:)`.
     static func writeDocument(_ path: String, _ bytes: [UInt8], replace: Bool, budget: Int? = nil)
-        -> CreateFailure?
+        -> DocumentWrite
     {
+        var removed: [StaleTemporary] = []
+        let failure = writeDocument(path, bytes, replace: replace, budget: budget, removed: &removed)
+        return DocumentWrite(failure: failure, removedStale: removed)
+    }
+
+    private static func writeDocument(
+        _ path: String, _ bytes: [UInt8], replace: Bool, budget: Int?, removed: inout [StaleTemporary]
+    ) -> CreateFailure? {
         var st = stat()
         var mode: mode_t = 0o644
         if lstat(path, &st) == 0 {
@@ -713,18 +828,11 @@ extension Platform {
         } else if errno != ENOENT {
             return .other(errorText(errno))
         }
-        let slash = path.lastIndex(of: "/")
-        let folder = slash.map { String(path[...$0]) } ?? ""
-        var temp = "", fd: Int32 = -1
-        for n in 0..<100 {
-            temp = folder + ".outbox-export-\(getpid())" + (n == 0 ? "" : "-\(n)")
-            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-            if fd >= 0 || errno != EEXIST { break }
-        }
-        guard fd >= 0 else {
-            let e = errno
-            if e == ENOENT { return .other("its folder does not exist") }
-            return .other(errorText(e))
+        let temp: String, fd: Int32
+        switch createTemporary(beside: path, .export) {
+        case .failure(let f): return f
+        case .success(let t):
+            (temp, fd, removed) = t
         }
         var left = budget
         var failure: String?

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Dispatch
 import OutboxCore
 import OutboxFoundation
@@ -23,6 +24,31 @@ enum ProfileLoader {
 
     /// The names of the profiles in the user folder that can be used by name, sorted.
     static var userNames: [String] { userFiles.usable }
+
+    /// What a shell's Tab offers for a profile (`--profile`, `profiles`,
+    /// `state --profile`): the built-ins' names, then the user folder's usable
+    /// ones (`userNames`), read when Tab is pressed, so a profile saved a
+    /// moment ago is offered. With `list` (`--compare`, `compare --profiles`:
+    /// `P,P,...`) the word's last name is completed after the ones before it
+    /// (`ios,an` gives `ios,android`), a name already in the list left out.
+    /// Only the names that start with `word`'s last name are given.
+    static func completions(for word: String, list: Bool = false) -> [String] {
+        var head = "", last = Substring(word)
+        var taken: Set<Substring> = []
+        if list, let comma = word.lastIndex(of: ",") {
+            head = String(word[...comma])
+            last = word[word.index(after: comma)...]
+            taken = Set(word[..<comma].split(separator: ","))
+        }
+        let names = Builtins.all.map(\.rawValue) + userNames
+        return names.filter { $0.hasPrefix(last) && !taken.contains(Substring($0)) }.map { head + $0 }
+    }
+
+    /// `completions(for:list:)` as the parser's custom completion: it is given
+    /// the words, the index of the one completed, and that word up to the cursor.
+    static func completion(list: Bool = false) -> CompletionKind {
+        .custom { _, _, prefix in completions(for: prefix, list: list) }
+    }
 
     /// The `.profile` files of the user folder by what their names allow, each
     /// list sorted: `usable` by name; `misnamed`, whose name is not a profile's

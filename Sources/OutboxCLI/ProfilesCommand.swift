@@ -13,7 +13,7 @@ struct ProfilesCommand: OutboxSubcommand {
     @Argument(
         help: ArgumentHelp(
             "a profile: a built-in's name, a user profile's, or a .profile file", valueName: "NAME|PATH.profile"),
-        completion: .list(Builtins.all.map(\.rawValue)))
+        completion: ProfileLoader.completion())
     var names: [String] = []
 
     @Flag(help: "print the profile's file exactly (a built-in's is where to start your own)")

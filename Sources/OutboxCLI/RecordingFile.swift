@@ -4,6 +4,11 @@ import OutboxUI
 /// `--record FILE`: the live session as a scenario file, written as it happens
 /// (docs/reliability.md, "Recordings").
 ///
+/// `--force` over an existing file writes the new recording to a hidden file
+/// beside it (`.outbox-record-PID`) until the first write (the header) landed,
+/// then renames it over the file: a recording that cannot even start (a full
+/// disk) leaves the old file as it was, never emptied.
+///
 /// The file is opened once. Its header and the device's starting contents are
 /// written when the session starts, then each action the user takes is one
 /// `write(2)` of one line at the end (O_APPEND): the file is never rewritten, and
@@ -26,6 +31,12 @@ struct RecordingFile {
     /// Whether the first file was made by this process (not an existing one replaced).
     let madeFirst: Bool
     private var fd: Int32
+    /// With `--force` over a file: the hidden file written until the first
+    /// write landed, and the old file's permission bits it then takes; nil
+    /// once renamed over `parts[0]` (or for a new file).
+    private var pending: (temp: String, mode: UInt32)?
+    /// Temporaries of killed writes removed from the folder when the file was opened.
+    private(set) var removedStale: [Platform.StaleTemporary] = []
     /// How many of the model's recorded lines were handed to the current part.
     private var written = 0
     /// The `at` lines (actions) and `expect` lines in the files, every part: what landed.
@@ -33,8 +44,8 @@ struct RecordingFile {
     private(set) var checks = 0
     /// Why the last write failed, or nil. Nothing is written after it.
     private(set) var failure: String?
-    /// The first write (the header) failed: the file holds nothing (removed
-    /// when this process made it) and nothing was recorded.
+    /// The first write (the header) failed: nothing was recorded; a file this
+    /// process made is removed, one `--force` would have replaced is as it was.
     private(set) var empty = false
     /// A test's byte budget, as on a disk with that much room (`Platform.write(_:_:budget:)`); nil: none.
     var budget: Int?
@@ -46,13 +57,34 @@ struct RecordingFile {
     /// Which file the recording is writing (its device and inode), or nil once closed.
     var identity: (device: UInt64, inode: UInt64)? { fd >= 0 ? Platform.identity(of: fd) : nil }
 
-    /// Opens the file: a new one, or with `force` one that exists is emptied. An
-    /// existing file without `force` is refused and left untouched.
+    /// Opens the file: a new one, or with `force` a hidden one beside a regular
+    /// file that exists, to replace it once the first write landed (`start`).
+    /// An existing file without `force` is refused and left untouched. The
+    /// folder's temporaries of killed writes are removed first (`removedStale`).
     static func open(_ path: String, force: Bool, seed: UInt64, version: String) -> Result<RecordingFile, Problem> {
+        if force, let mode = Platform.fileMode(path) {
+            switch Platform.createTemporary(beside: path, .record, append: true) {
+            case .success(let t):
+                var r = RecordingFile(parts: [path], madeFirst: false, fd: t.fd, version: version, seed: seed)
+                r.pending = (t.path, mode)
+                r.removedStale = t.removedStale
+                return .success(r)
+            case .failure(let f):
+                let why: String
+                if case .other(let w) = f { why = w } else { why = "no free name for a hidden file beside it" }
+                return .failure(
+                    Problem(
+                        "cannot write the recording to `\(SafeText.escaped(path, max: 200))`: \(why); "
+                            + "the file there was left as it was"))
+            }
+        }
         let existed = force && Platform.exists(path)
+        let stale = Platform.removeStaleTemporaries(in: Platform.folder(of: path))
         switch Platform.create(path, replace: force, append: true) {
         case .success(let fd):
-            return .success(RecordingFile(parts: [path], madeFirst: !existed, fd: fd, version: version, seed: seed))
+            var r = RecordingFile(parts: [path], madeFirst: !existed, fd: fd, version: version, seed: seed)
+            r.removedStale = stale
+            return .success(r)
         case .failure(.exists):
             return .failure(Problem(existsMessage(path)))
         case .failure(.other(let why)):
@@ -66,16 +98,35 @@ struct RecordingFile {
             + "expected a new file: give another name, or --force to replace it"
     }
 
-    /// Writes the whole recording of `model` so far: the start of a part. When
-    /// even that fails the file is empty: removed if this process made it.
+    /// Writes the whole recording of `model` so far: the start of a part; with
+    /// `--force` over a file, the hidden file then takes the file's place. When
+    /// even that fails nothing was recorded: a file this process made is
+    /// removed, and a file it would have replaced is left as it was.
     mutating func start(_ model: AppModel) {
         written = model.recorded.count
         put(model.recording(seed: seed, version: version, path: path), lines: model.recorded[...])
+        if failure == nil, let p = pending {
+            pending = nil
+            if let why = Platform.replace(parts[0], with: p.temp, fd: fd, mode: p.mode) {
+                failure = "cannot put the recording in place of \(parts[0]): \(why)"
+            }
+        }
         if failure != nil && parts.count == 1 {
             empty = true
-            Platform.closeFile(fd)
-            fd = -1
-            if madeFirst { Platform.remove(path) }
+            discard()
+        }
+    }
+
+    /// Ends a recording that never started: closed, and what this process made
+    /// removed (the new file, or the hidden one; a file `--force` would have
+    /// replaced stays as it was).
+    mutating func discard() {
+        end()
+        if let p = pending {
+            Platform.remove(p.temp)
+            pending = nil
+        } else if madeFirst {
+            Platform.remove(path)
         }
     }
 

@@ -149,7 +149,8 @@ extension RunCommand {
         for p in pending {
             for stale in p.replace.removedStale {
                 console.error(
-                    SafeText.line("\(found[p.index].file): removed \(stale), left by an update that was stopped"))
+                    SafeText.line(
+                        "\(found[p.index].file): removed \(stale.path), left by \(stale.writer) that was stopped"))
             }
         }
         for f in found {

@@ -20,7 +20,7 @@ struct StateCommand: OutboxSubcommand {
 
     @Option(
         help: ArgumentHelp("only this profile's device (NAME or PATH.profile); default every profile", valueName: "P"),
-        completion: .list(Builtins.all.map(\.rawValue)))
+        completion: ProfileLoader.completion())
     var profile: String?
 
     @Option(

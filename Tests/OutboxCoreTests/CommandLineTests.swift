@@ -159,8 +159,8 @@ final class CommandLineTests: XCTestCase {
             for o in options {
                 XCTAssertTrue(script.contains(o), "\(shell): no --\(o)")
             }
-            // The choices a user tabs through.
-            for word in ["jsonl", "linktrail", "flutter", "3600", "show", "reset", "compare-frame"] {
+            // The choices a user tabs through (profiles are asked of outbox when Tab is pressed).
+            for word in ["jsonl", "---completion -- --profile", "3600", "show", "reset", "compare-frame"] {
                 XCTAssertTrue(script.contains(word), "\(shell): no `\(word)`")
             }
             XCTAssertFalse(script.contains("store-torture"), "\(shell): the hidden command is offered")
@@ -183,8 +183,20 @@ final class CommandLineTests: XCTestCase {
     /// The live screen is the default command, so its options are typed at the
     /// top level (`outbox --profile ios`, as the README writes it): each shell's
     /// script offers them there, with their values (issue 22, newcomer 2.5).
-    func testCompletionScriptsOfferTheLiveScreensOptionsAtTheTopLevel() {
-        let profiles = "linktrail ios android flutter"
+    /// Profiles are the built-ins and the user folder's, asked of outbox when
+    /// Tab is pressed (issue 22 item 19): a misnamed file (`BAD.profile`) and one
+    /// named like a built-in (`ios.profile`) are not offered again.
+    func testCompletionScriptsOfferTheLiveScreensOptionsAtTheTopLevel() throws {
+        let profiles = "linktrail ios android flutter acme zeta"
+        let config =
+            NSTemporaryDirectory() + "outbox-completion-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try FileManager.default.createDirectory(atPath: config + "/outbox/profiles", withIntermediateDirectories: true)
+        for name in ["acme", "zeta", "BAD", "ios"] {
+            try "profile \(name)\nbase ios\n".write(
+                toFile: config + "/outbox/profiles/\(name).profile", atomically: true, encoding: .utf8)
+        }
+        let binary = try builtOutbox()
         let bash = cli(["--generate-completion-script", "bash"]).1
         let root = bash.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "_outbox() {" }
             .prefix { $0 != "}" }.joined(separator: "\n")
@@ -196,7 +208,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(root.contains("local -a non_repeating_flags=(--force --memory --no-mouse -h --help)"), root)
         XCTAssertTrue(
             root.contains(
-                "    '--profile')\n        __outbox_add_completions -W 'linktrail'$'\\n''ios'$'\\n''android'$'\\n''flutter'"
+                "    '--profile')\n        __outbox_add_completions -W \"$(__outbox_custom_complete ---completion -- --profile \"${COMP_CWORD}\" \"$(__outbox_cursor_index_in_current_word)\")\""
             ),
             root)
         XCTAssertTrue(
@@ -205,8 +217,13 @@ final class CommandLineTests: XCTestCase {
         let zsh = cli(["--generate-completion-script", "zsh"]).1
         let zshRoot = zsh.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "_outbox() {" }
             .prefix { $0 != "}" }.joined(separator: "\n")
-        XCTAssertTrue(zshRoot.contains("    local -ar ___profile=('linktrail' 'ios' 'android' 'flutter')\n"), zshRoot)
-        for option in ["profile", "theme", "compare"] {
+        for option in ["profile", "compare"] {
+            XCTAssertTrue(
+                zshRoot.contains(
+                    ":{__outbox_custom_complete ---completion -- --\(option) \"${current_word_index}\" \"$(__outbox_cursor_index_in_current_word)\"}'"
+                ), option)
+        }
+        for option in ["theme"] {
             XCTAssertTrue(zshRoot.contains("'--\(option)["), option)
             XCTAssertTrue(zshRoot.contains("{__outbox_complete \"${___\(option)[@]}\"}'"), option)
         }
@@ -226,7 +243,10 @@ final class CommandLineTests: XCTestCase {
                 ),
                 option)
         }
-        XCTAssertTrue(fish.contains("-rfka '\(profiles)'\n"), fish)
+        XCTAssertTrue(
+            fish.contains(
+                "-l 'profile' -d 'the SDK profile: linktrail (default), ios, android, flutter, a user profile\\'s name, or PATH.profile' -rfka '(__outbox_custom_completion ---completion -- --profile (count (__outbox_tokens -pc)) (__outbox_tokens -tC))'\n"
+            ), fish)
 
         // What bash offers, through the script's own function (no bash-completion needed).
         let script = NSTemporaryDirectory() + "outbox-completion-\(getpid()).bash"
@@ -238,11 +258,20 @@ final class CommandLineTests: XCTestCase {
                 "--force --memory --no-mouse --help --profile --theme --speed --seed --record --state-dir --compare --play --cast"
             ),
             ("outbox --profile ", profiles),
+            ("outbox --profile a", "android acme"),
             ("outbox --memory --compare ", profiles),
+            ("outbox --memory --compare ios,", "ios,linktrail ios,android ios,flutter ios,acme ios,zeta"),
+            ("outbox --compare ios,acme,z", "ios,acme,zeta"),
             ("outbox --theme ", "default light high-contrast monochrome"),
             ("outbox --speed 6", "60 600"),
             ("outbox prof", "profiles"),
             ("outbox live --profile ", profiles),
+            (
+                "outbox compare --profiles android,",
+                "android,linktrail android,ios android,flutter android,acme android,zeta"
+            ),
+            ("outbox profiles ", profiles),
+            ("outbox state show --profile z", "zeta"),
             ("outbox run --format ", "text jsonl junit html svg"),
             ("outbox state s", "show"),
         ]
@@ -251,6 +280,7 @@ final class CommandLineTests: XCTestCase {
             offered() {
               COMP_LINE="$1"; COMP_POINT=${#COMP_LINE}
               read -ra COMP_WORDS <<<"$1"
+              COMP_WORDS[0]="$OUTBOX"  # the program the script asks, as a shell runs the one typed
               [[ "$1" == *" " ]] && COMP_WORDS+=("")
               COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
               COMPREPLY=()
@@ -263,12 +293,47 @@ final class CommandLineTests: XCTestCase {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/bin/bash")
         p.arguments = ["-c", program]
+        var env = ProcessInfo.processInfo.environment
+        env["OUTBOX"] = binary
+        env["XDG_CONFIG_HOME"] = config
+        p.environment = env
         let out = Pipe()
         p.standardOutput = out
         XCTAssertNoThrow(try p.run())
         let got = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         XCTAssertEqual(got, cases.map { $0.1 + "\n" }.joined())
+    }
+
+    /// The answer to a Tab on a profile, as the scripts ask it: one word a
+    /// line; what cannot be answered is exit 1 and no output at all (a Tab
+    /// never prints over the line being typed).
+    func testCustomCompletion_answersOneWordALine_andNothingForWhatItCannot() throws {
+        // A user folder of this test's own: one profile, `andy`.
+        let config = NSTemporaryDirectory() + "outbox-completion-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: config + "/outbox/profiles", withIntermediateDirectories: true)
+        try "profile andy\nbase ios\n".write(
+            toFile: config + "/outbox/profiles/andy.profile", atomically: true, encoding: .utf8)
+        let saved = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"]
+        setenv("XDG_CONFIG_HOME", config, 1)
+        defer {
+            if let saved { setenv("XDG_CONFIG_HOME", saved, 1) } else { unsetenv("XDG_CONFIG_HOME") }
+            try? FileManager.default.removeItem(atPath: config)
+        }
+        /// `status out err`, the streams as written.
+        func asked(_ words: String) -> String {
+            let (status, out, err) = cli(["---completion"] + words.split(separator: " ").map(String.init))
+            return "\(status) \(out.debugDescription) \(err.debugDescription)"
+        }
+        XCTAssertEqual(asked("-- --profile 1 2 outbox --profile an"), #"0 "android\nandy\n" """#)
+        XCTAssertEqual(asked("compare -- --profiles 2 8 outbox compare --profiles ios,flut"), #"0 "ios,flutter\n" """#)
+        XCTAssertEqual(asked("-- --profile 1 2 outbox --profile zz"), #"0 "" """#)
+        XCTAssertEqual(asked("run -- --profile 1 0 outbox run x"), #"1 "" """#)
+        XCTAssertEqual(asked(""), #"1 "" """#)
+        XCTAssertEqual(ProfileLoader.completions(for: "ios,ios"), [])
+        XCTAssertEqual(
+            ProfileLoader.completions(for: "ios,", list: true),
+            ["ios,linktrail", "ios,android", "ios,flutter", "ios,andy"])
     }
 
     // MARK: The man page

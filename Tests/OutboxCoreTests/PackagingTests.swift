@@ -5,17 +5,7 @@ import XCTest
 /// the files a user gets, the same list both ways, and nothing left after uninstall.
 final class PackagingTests: XCTestCase {
     /// The `outbox` built with these tests (any build: the list does not depend on it).
-    func binary() throws -> String {
-        let candidates = [
-            Bundle.main.bundleURL.appendingPathComponent("outbox").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outbox").path,
-            packageRoot + "/.build/debug/outbox",
-        ]
-        guard let b = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw XCTSkip("no built outbox beside the tests or in .build/debug; run `swift build`")
-        }
-        return b
-    }
+    func binary() throws -> String { try builtOutbox() }
 
     /// Runs `args` in the package root; (status, stdout, stderr).
     func run(_ args: [String]) throws -> (Int32, String, String) {

@@ -49,6 +49,23 @@ final class UpdateSafetyTests: XCTestCase {
         return st
     }
 
+    /// The words a 0444 file is refused with.
+    let readOnly =
+        "it is read-only (mode 0444); expected a file you may write: make it writable first (chmod u+w), or edit it by hand"
+
+    /// `outbox run --update -q FILES` refused for `file`, `why`: exit 2, nothing
+    /// on stdout, and on stderr that line and "no file was updated", whole.
+    func assertRefused(
+        _ files: [String], _ file: String, _ why: String, file source: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let (status, out, err) = try update(["-q"] + files)
+        XCTAssertEqual(status, 2, file: source, line: line)
+        XCTAssertEqual(out, "", file: source, line: line)
+        XCTAssertEqual(
+            err, "\(file): cannot update the file: \(why)\noutbox run --update: no file was updated\n", file: source,
+            line: line)
+    }
+
     /// The folder's names, sorted: no temporary left beside the files.
     func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 
@@ -129,16 +146,7 @@ final class UpdateSafetyTests: XCTestCase {
     /// anyone through the folder's write permission).
     func test_aReadOnlyFile_isRefusedByName_asRootToo() throws {
         let file = try write("ro.outbox", failing, mode: 0o444)
-        let (status, out, err) = try update(["-q", file])
-        XCTAssertEqual(status, 2)
-        XCTAssertEqual(out, "")
-        XCTAssertEqual(
-            err,
-            """
-            \(file): cannot update the file: it is read-only (mode 0444); expected a file you may write: make it writable first (chmod u+w), or edit it by hand
-            outbox run --update: no file was updated
-
-            """)
+        try assertRefused([file], file, readOnly)
         XCTAssertEqual(read(file), failing)
         XCTAssertEqual(info(file).st_mode & 0o7777, 0o444)
         XCTAssertEqual(names(), ["ro.outbox"])
@@ -148,15 +156,10 @@ final class UpdateSafetyTests: XCTestCase {
     func test_aFileWithHardLinks_isRefused() throws {
         let file = try write("h.outbox", failing)
         XCTAssertEqual(link(file, dir + "/h2.outbox"), 0)
-        let (status, _, err) = try update(["-q", file])
-        XCTAssertEqual(status, 2)
-        XCTAssertEqual(
-            err,
-            """
-            \(file): cannot update the file: it has 2 names (hard links), and the others would keep the old text; expected a file with one name (update a copy, or edit it by hand)
-            outbox run --update: no file was updated
-
-            """)
+        try assertRefused(
+            [file], file,
+            "it has 2 names (hard links), and the others would keep the old text; "
+                + "expected a file with one name (update a copy, or edit it by hand)")
         XCTAssertEqual(read(file), failing)
         XCTAssertEqual(read(dir + "/h2.outbox"), failing)
         XCTAssertEqual(info(file).st_ino, info(dir + "/h2.outbox").st_ino)
@@ -185,16 +188,7 @@ final class UpdateSafetyTests: XCTestCase {
     func test_twoFiles_oneRefused_neitherIsWritten() throws {
         let a = try write("a.outbox", failing)
         let b = try write("b.outbox", failing, mode: 0o444)
-        let (status, out, err) = try update(["-q", a, b])
-        XCTAssertEqual(status, 2)
-        XCTAssertEqual(out, "")
-        XCTAssertEqual(
-            err,
-            """
-            \(b): cannot update the file: it is read-only (mode 0444); expected a file you may write: make it writable first (chmod u+w), or edit it by hand
-            outbox run --update: no file was updated
-
-            """)
+        try assertRefused([a, b], b, readOnly)
         XCTAssertEqual(read(a), failing)
         XCTAssertEqual(read(b), failing)
         XCTAssertEqual(names(), ["a.outbox", "b.outbox"])
@@ -240,8 +234,9 @@ final class UpdateSafetyTests: XCTestCase {
     }
 
     /// Defect 14: a `kill -9` mid-write left `.NAME.update-PID` for ever. The
-    /// next update of that file removes it when its process is gone, and says
-    /// so; one whose process lives (pid 1) is left alone.
+    /// next update in that folder removes it when its process is gone, and says
+    /// so, as it does an export's, a recording's or a cast's (issue 22 item 4);
+    /// one whose process lives (pid 1) is left alone.
     func test_aTemporaryOfAKilledUpdate_isRemoved_oneOfALiveProcessIsNot() throws {
         let file = try write("k.outbox", failing)
         let child = Process()
@@ -253,18 +248,24 @@ final class UpdateSafetyTests: XCTestCase {
         XCTAssertEqual(kill(gone, 0), -1, "the child's pid is free")
         let stale = try write(".k.outbox.update-\(gone)", "half a scenar", mode: 0o600)
         let alive = try write(".k.outbox.update-1", "another's", mode: 0o600)
+        let export = try write(".outbox-export-\(gone)", "[{\"at\":", mode: 0o644)
+        let cast = try write(".outbox-cast-\(gone)-1", "{\"version\": 2", mode: 0o644)
+        let liveExport = try write(".outbox-export-1", "another's", mode: 0o644)
         let (status, _, err) = try update(["-q", file])
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(
             err,
             """
             \(file): removed \(stale), left by an update that was stopped
+            \(file): removed \(cast), left by a cast that was stopped
+            \(file): removed \(export), left by an export that was stopped
             \(file):3: expect at 1s saved 9 → expect at 1s saved 0
             \(file): updated 1 expect line
 
             """)
         XCTAssertEqual(read(file), updated)
-        XCTAssertEqual(names(), [".k.outbox.update-1", "k.outbox"])
+        XCTAssertEqual(names(), [".k.outbox.update-1", ".outbox-export-1", "k.outbox"])
+        XCTAssertEqual(read(liveExport), "another's")
         XCTAssertEqual(read(alive), "another's")
     }
 

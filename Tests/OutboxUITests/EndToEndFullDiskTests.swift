@@ -20,7 +20,8 @@ extension EndToEndTests {
         "LANG=C.UTF-8 sh -c 'echo $$ > \(pidFile); ulimit -f \(blocks); exec \(binary) \(args)'"
     }
 
-    func test_fileSizeLimit_recordingCastAndExportEndWhole_theExitLinesCountWhatLanded() throws {
+    /// What each test here needs first; the words of EFBIG, as the messages say it.
+    func underAFileSizeLimit() throws -> String {
         // Seen in CI (2026-12-02): the ThreadSanitizer-built program dies of
         // SIGBUS before its first frame under `ulimit -f 0`, in the sanitizer's
         // runtime (ThreadSanitizer: BUS on unknown address), not in a write of
@@ -29,7 +30,48 @@ extension EndToEndTests {
             ProcessInfo.processInfo.environment["OUTBOX_SANITIZER"] == "thread",
             "the ThreadSanitizer runtime dies of SIGBUS under a file size limit")
         XCTAssertEqual(sh("command -v tmux").0, 0, "tmux is needed (.ci/run installs it)")
-        let tooLarge = String(cString: strerror(EFBIG))
+        return String(cString: strerror(EFBIG))
+    }
+
+    /// The files in the work folder that Outbox may have written (the
+    /// harness's own left out), sorted: hidden ones included.
+    func outboxFilesLeft() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: work).filter {
+            !$0.hasPrefix("script-") && !$0.hasPrefix("sh-") && $0 != "outbox.pid"
+        }.sorted()
+    }
+
+    /// `--record FILE --force` where not even the header fits: FILE keeps its
+    /// bytes (it used to be emptied before the first write), no hidden file is
+    /// left, and the screen and the exit line say so.
+    func test_fileSizeLimit_recordForce_leavesTheOldFileAsItWas() throws {
+        let tooLarge = try underAFileSizeLimit()
+        let rec = work + "/old.outbox"
+        let old = "profile ios\nat 0 launch\n# my notes, not to be lost\n"
+        try old.write(toFile: rec, atomically: false, encoding: .utf8)
+        // The file named relatively, so the screen's message line holds it whole.
+        XCTAssertTrue(
+            start(
+                "cd \(work) && " + limitedOutbox("--memory --force --record old.outbox", blocks: 0) + "; "
+                    + Self.afterExit, width: 120, height: 24))
+        guard waitFor("recording stopped: nothing was recorded") else { return }
+        XCTAssertTrue(
+            screen().contains(
+                " recording stopped: nothing was recorded: cannot write old.outbox: \(tooLarge) (the file there was left as it was)"
+            ), screen())
+        keys("t")
+        keys("q")
+        guard waitFor("EXIT=1") else { return }
+        XCTAssertTrue(
+            screen().contains(
+                "outbox: nothing was recorded: cannot write old.outbox: \(tooLarge) (old.outbox was left as it was)"),
+            screen())
+        XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), old)
+        XCTAssertEqual(try outboxFilesLeft(), ["old.outbox"])
+    }
+
+    func test_fileSizeLimit_recordingCastAndExportEndWhole_theExitLinesCountWhatLanded() throws {
+        let tooLarge = try underAFileSizeLimit()
         let rec = work + "/rec.outbox", cast = work + "/c.cast"
 
         // Not even the header fits: said at once, before any key; no file is left.
@@ -93,9 +135,6 @@ extension EndToEndTests {
             shown.contains("; but the cast stopped there: \(tooLarge) (the file ends with its last whole event)"), shown
         )
         // The export left nothing, not even a hidden file.
-        let left = try FileManager.default.contentsOfDirectory(atPath: work).filter {
-            !$0.hasPrefix("script-") && !$0.hasPrefix("sh-") && $0 != "outbox.pid"
-        }
-        XCTAssertEqual(left.sorted(), ["c.cast", "rec.outbox"])
+        XCTAssertEqual(try outboxFilesLeft(), ["c.cast", "rec.outbox"])
     }
 }

@@ -9,26 +9,8 @@ import XCTest
 /// Issue 12, part 7: a recording made on a device that already held saved
 /// requests starts with them, and `outbox run` of it alone replays the session;
 /// `--record` never replaces a file unasked; the file grows a line per action.
-final class RecordingDeviceTests: XCTestCase {
-    var dir = ""
-
-    override func setUp() {
-        dir =
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "outbox-rec-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            ).path
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    func cli(_ args: [String]) -> (Int32, String, String) {
-        let console = Console.capturing()
-        let status = CLI.main(args, console: console)
-        return (status, console.out, console.err)
-    }
+final class RecordingDeviceTests: FolderTestCase {
+    override var folderName: String { "rec" }
 
     /// Leaves saved requests on the profile's device in `dir`, as an earlier session would.
     static let earlier: [Profile: String] = [

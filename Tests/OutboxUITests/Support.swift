@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -116,4 +117,47 @@ extension RuleID {
 extension Profile {
     /// The three Positive User (UserCom) built-ins.
     var isUserCom: Bool { self != .linktrail }
+}
+
+/// The pid of a process that has exited (a child `sh -c 'exit 0'`, waited
+/// for): a file named with it was left by a process that is gone.
+func goneProcessID() throws -> Int32 {
+    let child = Process()
+    child.executableURL = URL(fileURLWithPath: "/bin/sh")
+    child.arguments = ["-c", "exit 0"]
+    try child.run()
+    child.waitUntilExit()
+    XCTAssertEqual(kill(child.processIdentifier, 0), -1, "the child's pid is free")
+    return child.processIdentifier
+}
+
+/// A test case with a folder of its own, made before each test under the
+/// temporary folder (`outbox-NAME-PID-RANDOM`) and removed after it, and the
+/// command line run in this process.
+class FolderTestCase: XCTestCase {
+    /// The folder, without a slash at the end.
+    var dir = ""
+    /// The middle of the folder's name: which tests made it.
+    var folderName: String { "test" }
+
+    override func setUp() {
+        super.setUp()
+        dir =
+            FileManager.default.temporaryDirectory.appendingPathComponent(
+                "outbox-\(folderName)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            ).path
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+        super.tearDown()
+    }
+
+    /// `outbox ARGS` in this process: its status, stdout and stderr.
+    func cli(_ args: [String]) -> (Int32, String, String) {
+        let console = Console.capturing()
+        let status = CLI.main(args, console: console)
+        return (status, console.out, console.err)
+    }
 }

@@ -19,26 +19,8 @@ import XCTest
 /// short write does): a recording's lines, `E`'s block, a new part, an export in
 /// each format, a cast. The file must end whole (a recording replays), and what
 /// Outbox says it wrote must be what is in the file.
-final class WholeFilesTests: XCTestCase {
-    var dir = ""
-
-    override func setUp() {
-        dir =
-            FileManager.default.temporaryDirectory.appendingPathComponent(
-                "outbox-whole-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-            ).path
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() {
-        try? FileManager.default.removeItem(atPath: dir)
-    }
-
-    func cli(_ args: [String]) -> (Int32, String, String) {
-        let console = Console.capturing()
-        let status = CLI.main(args, console: console)
-        return (status, console.out, console.err)
-    }
+final class WholeFilesTests: FolderTestCase {
+    override var folderName: String { "whole" }
 
     func files() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() }
 
@@ -129,6 +111,82 @@ final class WholeFilesTests: XCTestCase {
             try FileManager.default.removeItem(atPath: path)
         }
         XCTAssertEqual(files(), [])
+    }
+
+    /// `--record FILE --force` on a disk with no room even for the header: the
+    /// old FILE is left byte for byte (it used to be emptied), no hidden file
+    /// stays, and the screen and the exit line say so. With room it is replaced,
+    /// keeping its permission bits.
+    func test_recordForce_aFullDiskBeforeTheHeader_leavesTheOldFileAsItWas() throws {
+        let rec = dir + "/old.outbox"
+        let old = "profile ios\nat 0 launch\n# my notes\n"
+        try old.write(toFile: rec, atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(rec, 0o600), 0)
+        for budget in [0, 1, 100] {
+            var f = try RecordingFile.open(rec, force: true, seed: 1, version: "t").get()
+            f.budget = budget
+            var s = Session(.ios)
+            f.start(s.model)
+            InteractiveCommand.noteRecordingTrouble(&s.model, f)
+            XCTAssertEqual(
+                s.model.message?.text,
+                "recording stopped: nothing was recorded: cannot write \(rec): \(full) (the file there was left as it was)"
+            )
+            s.type("t")
+            f.append(s.model)
+            f.close()
+            XCTAssertTrue(f.empty, "budget \(budget)")
+            XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), old, "budget \(budget)")
+            XCTAssertEqual(files(), ["old.outbox"], "budget \(budget)")
+            XCTAssertEqual(
+                InteractiveCommand.recordedLine(f, s.model),
+                "outbox: nothing was recorded: cannot write \(rec): \(full) (\(rec) was left as it was)")
+        }
+        // A session that never starts (the terminal would not) leaves it too.
+        var never = try RecordingFile.open(rec, force: true, seed: 1, version: "t").get()
+        never.discard()
+        XCTAssertEqual(try String(contentsOfFile: rec, encoding: .utf8), old)
+        XCTAssertEqual(files(), ["old.outbox"])
+        // With room: replaced, whole, its mode kept, nothing beside it (a killed cast's hidden file removed).
+        let gone = try goneProcessID()
+        try "{".write(toFile: dir + "/.outbox-cast-\(gone)", atomically: false, encoding: .utf8)
+        var f = try RecordingFile.open(rec, force: true, seed: 1, version: "t").get()
+        XCTAssertEqual(
+            InteractiveCommand.removedText(f.removedStale),
+            "removed .outbox-cast-\(gone), left by a cast that was stopped")
+        var s = Session(.ios)
+        f.start(s.model)
+        s.type("t")
+        f.append(s.model)
+        f.close()
+        XCTAssertNil(f.failure)
+        XCTAssertEqual(
+            try String(contentsOfFile: rec, encoding: .utf8), s.model.recording(seed: 1, version: "t", path: rec))
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: rec)[.posixPermissions] as? Int), 0o600)
+        XCTAssertEqual(files(), ["old.outbox"])
+    }
+
+    /// `--cast FILE --force` whose header cannot be written: refused, the old
+    /// FILE as it was and said so, no hidden file; with room it is replaced.
+    func test_castForce_aFullDiskBeforeTheHeader_leavesTheOldFileAsItWas() throws {
+        let path = dir + "/old.cast"
+        let old = "{\"version\": 2, \"width\": 80, \"height\": 24}\n[0.5, \"o\", \"mine\"]\n"
+        try old.write(toFile: path, atomically: false, encoding: .utf8)
+        for budget in [0, 10] {
+            guard case .failure(let p) = CastFile.open(path, force: true, width: 80, height: 24, budget: budget) else {
+                return XCTFail("opened with budget \(budget)")
+            }
+            XCTAssertEqual(
+                p.message, "cannot write the cast to `\(path)`: \(full); the file there was left as it was")
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), old)
+            XCTAssertEqual(files(), ["old.cast"])
+        }
+        let c = try CastFile.open(path, force: true, width: 100, height: 30).get()
+        c.close()
+        XCTAssertNil(c.failure)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.hasPrefix("{\"version\":2,\"width\":100,\"height\":30,"), text)
+        XCTAssertEqual(files(), ["old.cast"])
     }
 
     /// A new clock's part on a full disk: the part that cannot be written is
@@ -228,6 +286,42 @@ final class WholeFilesTests: XCTestCase {
             XCTAssertEqual(files(), [name])
             try FileManager.default.removeItem(atPath: path)
         }
+    }
+
+    /// A kill during an export's write left its hidden file for ever (issue 22
+    /// items 1 and 4). The next export in that folder removes every temporary
+    /// of Outbox there whose process is gone (an export's, a recording's, a
+    /// cast's, an update's beside its file) and says so; one of a live process
+    /// (pid 1, and this one), a name that only looks like one and an update's
+    /// whose file is not there stay.
+    func test_export_removesTemporariesOfKilledWritesInItsFolder_notLiveOnes() throws {
+        var s = Session(.android)
+        s.type("t")
+        let gone = try goneProcessID()
+        let stale = [
+            ".k.outbox.update-\(gone)", ".outbox-cast-\(gone)", ".outbox-export-\(gone)",
+            ".outbox-export-\(gone)-1", ".outbox-record-\(gone)",
+        ]
+        let kept = [
+            ".gone.outbox.update-\(gone)", ".outbox-export-1", ".outbox-export-\(gone)-x",
+            ".outbox-export-\(getpid())", ".outbox-exports-\(gone)", "k.outbox",
+        ]
+        for name in stale + kept { try "half a fi".write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
+        let path = dir + "/t.jsonl"
+        InteractiveCommand.Loop.export(&s.model, to: path, replace: false)
+        XCTAssertEqual(
+            s.model.message?.text,
+            "exported 4 lines to \(path); removed 5 hidden files left by writes that were stopped ("
+                + stale.joined(separator: ", ") + ")")
+        XCTAssertEqual(files(), (kept + ["t.jsonl"]).sorted())
+        // One: said by who left it; on a failed export too.
+        try "half".write(toFile: dir + "/.outbox-record-\(gone)", atomically: false, encoding: .utf8)
+        InteractiveCommand.Loop.export(&s.model, to: path, replace: true, budget: 3)
+        XCTAssertEqual(
+            s.model.message?.text,
+            "export failed: cannot write \(path): \(full); nothing was written; "
+                + "removed .outbox-record-\(gone), left by a recording that was stopped")
+        XCTAssertEqual(files(), (kept + ["t.jsonl"]).sorted())
     }
 
     /// What an export can never write is said at once, replace or not: no
