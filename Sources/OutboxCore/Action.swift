@@ -211,19 +211,3 @@ public struct ServerPlan: Equatable, Sendable {
         return answer.word + " ×" + String(remaining)
     }
 }
-
-/// A flush of the offline queue (`component flush`; LinkTrail's LT-8 to LT-11).
-/// What starts a flush (LinkTrail's LT-8, LT-9).
-public enum FlushTrigger: Equatable, Sendable {
-    case launch, consentGranted, deferred
-    case success(Int32)
-}
-
-public struct FlushState: Equatable, Sendable {
-    public internal(set) var active = false
-    /// What started the flush under way (`Simulation.flushTriggerText`).
-    public internal(set) var trigger: FlushTrigger = .launch
-    /// A trigger came during the flush: one more pass when it ends (LT-9).
-    public internal(set) var morePass = false
-    public internal(set) var sent = 0
-}

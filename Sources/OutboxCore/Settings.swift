@@ -183,18 +183,6 @@ public struct Settings: Equatable, Sendable {
         return nil
     }
 
-    /// The wait before the retry that follows the `n`-th attempt of a budget of
-    /// request `id` (n ≥ 1), jitter applied.
-    @inline(__always)
-    func wait(afterAttempt n: Int, request id: Int32) -> Millis {
-        let d = delay(afterAttempt: n)
-        guard retryJitter != .none, d > 0 else { return d }
-        var g = SplitMix64(seed: seed &* 0xD6E8_FEB8_6659_FD93 ^ UInt64(UInt32(bitPattern: id)) ^ (UInt64(n) << 32))
-        let span = retryJitter == .full ? d : d - d / 2
-        let r = Millis(g.next() % UInt64(span + 1))
-        return retryJitter == .full ? r : d / 2 + r
-    }
-
     /// The latency of attempt `n` of request `id` (LATJITTER): uniform over
     /// `[max(0, latency − jitter), latency + jitter]`, drawn from the seed, the
     /// request and the attempt only.
@@ -204,11 +192,5 @@ public struct Settings: Equatable, Sendable {
         let low = max(0, latency - latencyJitter), high = VirtualTime.later(latency, by: latencyJitter)
         let r = Draw.value(seed: seed, request: id, attempt: n, salt: Draw.latencySalt)
         return low + Millis(r % UInt64(high - low + 1))
-    }
-
-    /// The delay before the retry that follows the `n`-th attempt of a budget (n ≥ 1).
-    public func delay(afterAttempt n: Int) -> Millis {
-        guard !retryDelays.isEmpty else { return 0 }
-        return retryDelays[max(0, min(n - 1, retryDelays.count - 1))]
     }
 }

@@ -51,14 +51,12 @@ public struct Simulation {
     /// When the flap next turns the network on or off; `Millis.max` with no flap,
     /// so `advance(to:)` pays one comparison for it.
     var flapNext: Millis = .max
-    /// The consent gate's state, on a profile that has the gate.
-    public internal(set) var gateState: ConsentGateState?
-    /// The flush's state, on a profile that has the flush.
-    public internal(set) var flushState: FlushState?
+    /// The consent gate's state (ConsentGate.swift; undecided on a profile without the gate).
+    public internal(set) var gateState = ConsentGateState()
+    /// The flush under way, if any (Flush.swift; never active on a profile without the flush).
+    public internal(set) var flush = FlushState()
     /// The consent decision (undecided on a profile without the gate).
-    public var consent: Consent { gateState?.consent ?? .undecided }
-    /// The flush under way, if any (never active on a profile without the flush).
-    public var flush: FlushState { flushState ?? FlushState() }
+    public var consent: Consent { gateState.consent }
     public internal(set) var launches = 0
 
     /// Names of requests and currencies, interned.
@@ -90,8 +88,6 @@ public struct Simulation {
         self.spec = profile.spec
         self.settings = settings ?? Settings(profile: profile)
         self.store = store
-        if profile.hasConsentGate { gateState = ConsentGateState() }
-        if profile.hasFlush { flushState = FlushState() }
     }
 
     // MARK: Reading
@@ -401,7 +397,7 @@ public struct Simulation {
     mutating func launch() {
         appRunning = true
         launches += 1
-        if gateState != nil { gateState!.consent = store.consent }
+        if spec.policy.gate != nil { gateState.consent = store.consent }
         let launch = Int32(clamping: launches)
         log(.outbox, .appLaunched(launch: launch), "app launched (launch \(launches))")
         restoreSaved()
@@ -442,7 +438,7 @@ public struct Simulation {
         }
         for i in seen.indices where requests[i].saved && requests[i].isLive && !seen[i] {
             // The store is the truth: what it does not hold did not survive.
-            move(requests[i].id, to: .dropped, rule: spec.survivesRule, reason: .notSaved)
+            move(requests[i].id, to: .dropped, rule: spec.policy.survivesRule, reason: .notSaved)
         }
     }
 
@@ -455,8 +451,8 @@ public struct Simulation {
         requests[Int(id) - 1].saved = true
         savedCount += 1
         // Only an install held by the consent gate waits for consent; everything else is queued.
-        let waits = row.waitingForConsent && row.kind == .install && spec.gate != nil
-        enter(id, waits ? .pending : .queued, rule: spec.survivesRule)
+        let waits = row.waitingForConsent && row.kind == .install && spec.policy.gate != nil
+        enter(id, waits ? .pending : .queued, rule: spec.policy.survivesRule)
         return id
     }
 
@@ -470,15 +466,13 @@ public struct Simulation {
             requests[Int(id) - 1].generation &+= 1
             closing(id)
         }
-        if flush.active { endFlush(.appClosed, rule: spec.survivesRule, allowMorePass: false) }
-        if flushState != nil { flushState!.morePass = false }
+        if flush.active { endFlush(.appClosed, rule: spec.policy.survivesRule, allowMorePass: false) }
+        flush.morePass = false
         appRunning = false
         let saved = Int32(clamping: savedCount)
         log(.outbox, .appClosed(saved: saved), "app closed · \(savedCount) saved on the device")
     }
 
-    /// Whether the app's code gets completion handlers on this profile.
-    var hasCompletions: Bool { profile.hasCompletions }
 
     // MARK: Building blocks for the profile engine
 
@@ -494,11 +488,7 @@ public struct Simulation {
         let id = Int32(requests.count + 1)
         let nameID = intern(name)
         let currencyID = currency.map { intern($0) } ?? 0
-        var k: UInt64 = 0
-        if spec.keysRule != nil {
-            // A key per request, from the seed, so runs are repeatable.
-            k = key ?? Simulation.linkTrailKey(seed: settings.seed, id: id, opens: store.epoch)
-        }
+        let k = newKey(id, restored: key)
         requests.append(
             Request(
                 id: id, kind: kind, nameID: nameID, createdAt: createdAt ?? now, idempotencyKey: k,
@@ -507,13 +497,6 @@ public struct Simulation {
         extras.add(id, revenue: value.map { Revenue(amount: $0, currencyID: currencyID) }, attributes: attrs)
         requestsByName.add(id, name: nameID)
         return id
-    }
-
-    /// LT-7: the idempotency key of request `id` made on a device opened `opens`
-    /// times before, from the seed, so runs are repeatable.
-    static func linkTrailKey(seed: UInt64, id: Int32, opens: UInt64) -> UInt64 {
-        var g = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(id) ^ (opens << 40))
-        return g.next() | 1
     }
 
     /// Changes one request in a single access. Each `requests[i].field = x` on its
@@ -760,7 +743,7 @@ public struct Simulation {
         if verdict == .counted && r.idempotencyKey != 0 { requests[Int(id) - 1].keyCounted = true }
         switch verdict {
         case .duplicate:
-            log(.backend, .backendDuplicate, request: id, rule: spec.keysRule ?? .backend) {
+            log(.backend, .backendDuplicate, request: id, rule: spec.policy.keysRule ?? .backend) {
                 "backend: #\(id) '\($0.name(of: id))' is a duplicate (idempotency key \(Simulation.hex(r.idempotencyKey))), not counted again"
             }
         case .counted where r.plannedAnswer == .partial:
@@ -780,14 +763,6 @@ public struct Simulation {
     }
 
     /// Puts a request on a backoff timer (BACKOFF).
-    mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) {
-        let r = request(id)
-        let at = VirtualTime.later(now, by: settings.wait(afterAttempt: Int(r.budgetUsed), request: id))
-        move(id, to: .retrying, rule: rule, outcome: outcome)
-        requests[Int(id) - 1].nextAttemptAt = at
-        schedule(.retry, id, at: at)
-    }
-
     /// Pops every queued request, oldest first.
     mutating func takeQueued() -> [Int32] {
         var out: [Int32] = []
@@ -808,26 +783,6 @@ public struct Simulation {
 
     /// What started the flush under way, as the journal and the screen say it (LT-8).
     public var flushTriggerText: String { text(of: flush.trigger) }
-
-    func text(of trigger: FlushTrigger) -> String {
-        switch trigger {
-        case .launch: return "launch"
-        case .consentGranted: return "consent granted"
-        case .deferred: return "deferred trigger (" + (spec.flush.map { profile.rule($0.more).id } ?? "") + ")"
-        case .success(let id): return "successful send of \(label(id))"
-        }
-    }
-
-    func text(of end: FlushEnd) -> String {
-        switch end {
-        case .failed(let outcome, let id): return "\(outcome.word) on \(label(id))"
-        case .queueEmpty: return "queue empty"
-        case .gateClosed(let consent): return "consent \(consent.word)"
-        case .consentWithdrawn: return "consent withdrawn"
-        case .appClosed: return "the app closed"
-        case .offline: return "offline, requests are held"
-        }
-    }
 
     /// Text naming a request in log lines.
     func label(_ id: Int32) -> String { "#\(id) '\(name(of: id))'" }

@@ -309,10 +309,10 @@ public enum AppView {
         let beyond = Int(r.attempts) - inBudget
         guard beyond > 0 else { return "budget \(inBudget)/\(budget)" }
         let why: String
-        if let f = s.profile.spec.flush {
-            why = "by flushes (\(s.profile.rule(f.send).id))"
-        } else if let l = s.profile.spec.resendLaunch {
-            why = "after relaunches (\(s.profile.rule(l.rule).id))"
+        if let send = s.profile.flushSendRule {
+            why = "by flushes (\(s.profile.rule(send).id))"
+        } else if let rule = s.profile.launchResendRule {
+            why = "after relaunches (\(s.profile.rule(rule).id))"
         } else {
             why = "after relaunches"
         }

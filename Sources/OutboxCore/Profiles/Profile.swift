@@ -38,19 +38,23 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
     /// Whether the app can make requests of `kind` on this profile.
     public func makes(_ kind: RequestKind) -> Bool { spec.kinds & (1 << kind.rawValue) != 0 }
     /// Whether the profile has the consent gate (`consent grant|deny`, `requireConsent`).
-    public var hasConsentGate: Bool { spec.gate != nil }
+    public var hasConsentGate: Bool { spec.policy.gate != nil }
     /// Whether the profile has the flush of its offline queue.
-    public var hasFlush: Bool { spec.flush != nil }
+    public var hasFlush: Bool { spec.policy.flush != nil }
     /// Whether requests carry idempotency keys.
-    public var hasIdempotencyKeys: Bool { spec.keysRule != nil }
+    public var hasIdempotencyKeys: Bool { spec.policy.keysRule != nil }
     /// Whether the app's code gets completion handlers.
-    public var hasCompletions: Bool { if case .completion = spec.report { return true } else { return false } }
+    public var hasCompletions: Bool { if case .completion = spec.policy.report { return true } else { return false } }
     /// Whether the app can call `getInstance()` to resend.
-    public var hasGetInstance: Bool { spec.resendGetInstance != nil }
+    public var hasGetInstance: Bool { spec.policy.resendGetInstance != nil }
     /// Whether any answer is retried after a backoff (the retry settings exist).
     public var retries: Bool { spec.retries }
+    /// The rule a flush's sends cite (`component flush ... send R`), or nil without the flush.
+    public var flushSendRule: RuleID? { spec.policy.flush?.send }
+    /// The rule a launch's resend cites (`resend on launch rule R`), or nil.
+    public var launchResendRule: RuleID? { spec.policy.resendLaunch?.rule }
     /// The rule cited when saved requests survive a quit and come back at launch.
-    public var survivesRule: RuleID { spec.survivesRule }
+    public var survivesRule: RuleID { spec.policy.survivesRule }
 
     /// What the app can do on this profile, as scenario words.
     public var verbs: String {
@@ -100,176 +104,58 @@ public struct RuleInfo: Equatable, Sendable {
     public let isShared: Bool
 }
 
-/// What an answer class does (`on CLASS ACTION`).
-public struct Response: Equatable, Sendable {
-    public enum Action: Equatable, Sendable {
-        case deliver, retry, queue
-        case drop(DropReason)
-    }
-    public let action: Action
-    public let rule: RuleID
-    /// `deliver ... when-saved R`: the rule cited when the request was saved (a resend).
-    public let whenSaved: RuleID?
-}
-
-/// When a request is saved on the device.
-public enum SaveMode: Equatable, Sendable {
-    /// As soon as it is accepted.
-    case atCreate
-    /// When an attempt fails and the answer says `queue`; only the kinds in
-    /// `kinds` (a bit per `RequestKind`); others are dropped (not-saved) citing `rule`.
-    case onFailure(kinds: UInt16, rule: RuleID)
-}
-
-/// What a request does while the network is off.
-public enum OfflineMode: Equatable, Sendable {
-    /// Attempts are made and fail at once as `offline` (NET).
-    case fail
-    /// Nothing is sent: requests wait queued and go out when a resend says so.
-    case hold(RuleID)
-}
-
-/// What the app's code hears about a request's end.
-public enum Reporting: Equatable, Sendable {
-    case none
-    /// `onError` for a failure that ends retrying (kept) or drops it, then a warning if given.
-    case onError
-    /// A completion handler per queued request; `lost`: cited when it did not survive a quit.
-    case completion(lost: RuleID)
-}
-
-/// A resend trigger: saved requests go out again, citing `rule`.
-public struct Resend: Equatable, Sendable {
-    public let rule: RuleID
-    /// The launch calls getInstance(): it says so even when nothing is saved.
-    public let viaGetInstance: Bool
-}
-
-/// The rules the consent gate cites (LT-1, LT-2, LT-3 in the built-in).
-public struct GateRules: Equatable, Sendable {
-    public let drop: RuleID, purge: RuleID, install: RuleID
-}
-
-/// The rules the flush cites (LT-8 to LT-11 in the built-in).
-public struct FlushRules: Equatable, Sendable {
-    public let start: RuleID, more: RuleID, stop: RuleID, send: RuleID
-}
-
 /// A profile file, parsed: immutable, shared by every simulation of the profile.
+/// It keeps the file's `ProfilePolicy` and the tables built from it once, which
+/// the engine reads on its hot paths.
 public final class ProfileSpec: Sendable {
-    public let name: String
-    public let title: String
+    /// What the file says (a `base` line starts from a copy of this).
+    let policy: ProfilePolicy
     /// The file's text exactly (`outbox profiles --source`).
     public let source: String
     /// Where it was read from; nil for a built-in.
     public let path: String?
 
-    /// Rules by raw number (a sparse book: shared, then built-in, then own).
-    let book: [RuleInfo?]
     let ruleIDs: [String: RuleID]
     /// Each rule's ID text by raw number ("R<n>" where the book has none).
     let idTexts: [String]
-    /// Its own rules, in file order (a `base`'s first).
-    let ownRules: [RuleID]
-
-    /// Request kinds the app makes, a bit per `RequestKind` (event always).
-    let kinds: UInt16
-    /// Kinds sent outside the queue, never saved (IOS-7), and the rule they cite.
-    let directKinds: UInt16
-    public let directRule: RuleID?
-    public let gate: GateRules?
-    public let flush: FlushRules?
-    public let keysRule: RuleID?
-    let defaults: Settings
-    public let save: SaveMode
-    public let createdRule: RuleID
-    public let sendRule: RuleID
-    public let offline: OfflineMode
-    let survivesRule: RuleID
+    /// Whether any answer is retried (the retry settings exist).
     let retries: Bool
-    /// Answers: `responses[table[k]]`, `table` indexed by `Spec.slot(...)`.
+    /// Answers: `responses[table[k]]`, `table` indexed by the slots of `Answers`.
     let responses: [Response]
     let table: [UInt8]
+    /// `on exhausted`, its rule resolved (the created rule when it names none).
     public let exhausted: Response?
-    /// `on exhausted` named no rule: it cites the rule of the answer that ended the budget.
-    public let exhaustedCitesAnswer: Bool
-    public let resendLaunch: Resend?
-    public let resendNetwork: Resend?
-    public let resendGetInstance: Resend?
-    public let report: Reporting
+    /// Every text, the file's or the standard one (`Texts.all`).
     let texts: [TextKey: Template]
-    /// The `on` lines as written (a `base` line starts from them).
-    let onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)]
 
-    init(
-        name: String, title: String, source: String, path: String?, book: [RuleInfo?], ownRules: [RuleID],
-        kinds: UInt16, directKinds: UInt16, directRule: RuleID?, gate: GateRules?, flush: FlushRules?,
-        keysRule: RuleID?, defaults: Settings, save: SaveMode, createdRule: RuleID, sendRule: RuleID,
-        offline: OfflineMode, survivesRule: RuleID, responses: [Response], table: [UInt8], exhausted: Response?,
-        resendLaunch: Resend?, resendNetwork: Resend?, resendGetInstance: Resend?, report: Reporting,
-        texts: [TextKey: Template],
-        onLines: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)],
-        exhaustedCitesAnswer: Bool
-    ) {
-        self.onLines = onLines
-        self.exhaustedCitesAnswer = exhaustedCitesAnswer
-        self.name = name
-        self.title = title
+    init(policy: ProfilePolicy, source: String, path: String?) {
+        self.policy = policy
         self.source = source
         self.path = path
-        self.book = book
         var ids: [String: RuleID] = [:]
-        for (i, r) in book.enumerated() { if let r { ids[r.id] = RuleID(rawValue: UInt8(i)) } }
-        self.ruleIDs = ids
-        self.idTexts = book.enumerated().map { i, r in r?.id ?? "R\(i)" }
-        self.ownRules = ownRules
-        self.kinds = kinds
-        self.directKinds = directKinds
-        self.directRule = directRule
-        self.gate = gate
-        self.flush = flush
-        self.keysRule = keysRule
-        self.defaults = defaults
-        self.save = save
-        self.createdRule = createdRule
-        self.sendRule = sendRule
-        self.offline = offline
-        self.survivesRule = survivesRule
-        self.retries = responses.contains { $0.action == .retry }
-        self.responses = responses
-        self.table = table
-        self.exhausted = exhausted
-        self.resendLaunch = resendLaunch
-        self.resendNetwork = resendNetwork
-        self.resendGetInstance = resendGetInstance
-        self.report = report
-        self.texts = texts
+        for (i, r) in policy.book.enumerated() { if let r { ids[r.id] = RuleID(rawValue: UInt8(i)) } }
+        ruleIDs = ids
+        idTexts = policy.book.enumerated().map { i, r in r?.id ?? "R\(i)" }
+        retries = Answers.retries(policy)
+        (responses, table) = Answers.table(policy)
+        // Without a rule of its own it cites the rule of the answer that ended the budget.
+        exhausted = policy.exhausted.map { Response(action: $0.action, rule: $0.rule ?? policy.createdRule, whenSaved: nil) }
+        texts = Texts.all(policy)
     }
+
+    public var name: String { policy.name }
+    public var title: String { policy.title }
+    /// Rules by raw number (a sparse book: shared, then built-in, then own).
+    var book: [RuleInfo?] { policy.book }
+    /// Its own rules, in file order (a `base`'s first).
+    var ownRules: [RuleID] { policy.ownRules }
+    /// Request kinds the app makes, a bit per `RequestKind` (event always).
+    var kinds: UInt16 { policy.kinds }
+    var defaults: Settings { policy.defaults }
 
     func rule(_ r: RuleID) -> RuleInfo {
         let i = Int(r.rawValue)
-        if i < book.count, let info = book[i] { return info }
+        if i < policy.book.count, let info = policy.book[i] { return info }
         return RuleInfo(id: "R\(i)", text: "(a rule of another profile)", isAssumption: false, isShared: false)
-    }
-
-    // MARK: Answer classes
-
-    /// Slots of `table`: HTTP statuses 100...599 at 0..<500, then these.
-    static let timeoutSlot = 500, lostSlot = 501, offlineSlot = 502, networkLostSlot = 503, partialSlot = 504
-    static let tableSize = 505
-
-    /// What the profile does with an attempt that ended with `outcome` (`planned`
-    /// tells a lost answer from a timeout).
-    @inline(__always)
-    func response(_ outcome: Outcome, planned: Answer) -> Response {
-        let slot: Int
-        switch outcome.code {
-        case -1: slot = planned == .lost ? ProfileSpec.lostSlot : ProfileSpec.timeoutSlot
-        case -2: slot = ProfileSpec.offlineSlot
-        case -3: slot = ProfileSpec.networkLostSlot
-        case -4: slot = ProfileSpec.partialSlot
-        default: slot = min(max(Int(outcome.code), 100), 599) - 100
-        }
-        return responses[Int(table[slot])]
     }
 }

@@ -26,98 +26,9 @@ extension Profile {
     }
 }
 
-/// Everything a profile file says, while it is read (a `base` starts from a copy).
-struct ProfileDraft {
-    var name = ""
-    var title = ""
-    var book: [RuleInfo?] = Rules.sharedInfo.map { $0 }
-    var ownRules: [RuleID] = []
-    var kinds: UInt16 = 1 << RequestKind.event.rawValue
-    var directKinds: UInt16 = 0
-    var directRule: RuleID?
-    var gate: GateRules?
-    var flush: FlushRules?
-    var keysRule: RuleID?
-    var defaults = Settings()
-    var save: SaveMode?
-    var createdRule: RuleID?
-    var sendRule: RuleID?
-    var offline: OfflineMode = .fail
-    var survivesRule: RuleID?
-    /// `on` lines by class word, with the rule possibly left to inherit (nil).
-    var on: [String: (action: Response.Action, rule: RuleID?, whenSaved: RuleID?, line: Int)] = [:]
-    var exhausted: (action: Response.Action, rule: RuleID?, line: Int)?
-    var resendLaunch: Resend?
-    var resendNetwork: Resend?
-    var resendGetInstance: Resend?
-    var report: Reporting = .none
-    var texts: [TextKey: Template] = [:]
-    /// Settings a line set, with the line (checked against capabilities at the end).
-    var setLines: [(key: String, line: Int)] = []
-    /// Rules a line cited, with the line (checked to exist at the end).
-    var cited: [(id: String, line: Int)] = []
-    /// Rules this file defines, with their lines (a second `rule` line for one is an error).
-    var ownDefined: [(id: String, line: Int)] = []
-    /// `say warning.dropped ""`: the base's warning is removed.
-    var noWarning = false
-}
-
-extension ProfileSpec {
-    /// The draft this spec was read from: a `base` line starts from it.
-    var draft: ProfileDraft {
-        var d = ProfileDraft()
-        d.name = name
-        d.title = title
-        d.book = book
-        d.ownRules = ownRules
-        d.kinds = kinds
-        d.directKinds = directKinds
-        d.directRule = directRule
-        d.gate = gate
-        d.flush = flush
-        d.keysRule = keysRule
-        d.defaults = defaults
-        d.save = save
-        d.createdRule = createdRule
-        d.sendRule = sendRule
-        d.offline = offline
-        d.survivesRule = survivesRule
-        d.on = onLines
-        if let e = exhausted { d.exhausted = (e.action, exhaustedCitesAnswer ? nil : e.rule, 0) }
-        d.resendLaunch = resendLaunch
-        d.resendNetwork = resendNetwork
-        d.resendGetInstance = resendGetInstance
-        d.report = report
-        d.texts = texts
-        return d
-    }
-}
-
-/// The answer classes of `on CLASS`, most specific first where they nest.
-enum AnswerClass {
-    static let words = ["1xx", "2xx", "3xx", "4xx", "5xx", "timeout", "lost", "partial", "offline", "transport"]
-
-    /// The class a class word falls back to when it has no `on` line, or nil.
-    /// A status falls back to its hundred; 1xx and 3xx to 4xx (RETRYABLE);
-    /// lost to timeout; timeout and offline to transport; partial to 2xx.
-    static func parent(_ w: String) -> String? {
-        switch w {
-        case "1xx", "3xx": return "4xx"
-        case "lost": return "timeout"
-        case "timeout", "offline": return "transport"
-        case "partial": return "2xx"
-        case "2xx", "4xx", "5xx", "transport": return nil
-        default:
-            guard let n = Int(w) else { return nil }
-            return String(n / 100) + "xx"
-        }
-    }
-
-    static func isStatus(_ w: String) -> Bool {
-        w.utf8.count == 3 && w.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (100...599).contains(Int(w) ?? 0)
-    }
-}
-
+/// Reads a profile file into one `ProfilePolicy`: the lines the profile itself
+/// states (`profile`, `title`, `base`, `rule`, `requests`, `component`, `set`)
+/// here, every other statement by the mechanism that declares it (Policy/).
 struct ProfileParser {
     /// The `on` classes this file writes itself (not taken from a `base`), and its save line.
     var ownOn: Set<String> = []
@@ -126,10 +37,21 @@ struct ProfileParser {
     /// The raw number the file's first new rule takes.
     let firstOwnRule: Int
     let base: (String) -> Profile?
-    var d = ProfileDraft()
+    /// What the file says so far.
+    var d = ProfilePolicy()
+    /// The statements every profile needs that have been given (a base gives them all).
+    var given: Set<String> = []
+    /// Settings a line set, with the line (checked against capabilities at the end).
+    var setLines: [(key: String, line: Int)] = []
+    /// Rules a line cited, with the line (checked to exist at the end).
+    var cited: [(id: String, line: Int)] = []
+    /// Rules this file defines, with their lines (a second `rule` line for one is an error).
+    var ownDefined: [(id: String, line: Int)] = []
     var errors: [ProfileError] = []
     var sawProfile = false
     var sawOther = false
+    /// Set by a statement refused by its form that does not count as one before `base`.
+    var uncounted = false
 
     static let maxErrors = 50
     /// The most rules a book may hold (`RuleID` is one byte).
@@ -200,85 +122,21 @@ struct ProfileParser {
             }
             return fail(n, why)
         }
-        let known = [
-            "title", "base", "rule", "requests", "direct", "component", "keys", "set", "save", "created", "send",
-            "offline", "quit", "on", "resend", "report", "say",
-        ]
-        switch w[0] {
-        case "profile": fail(n, "a second profile line, expected one profile per file")
-        case "base":
-            guard !sawOther else {
-                return fail(n, "`base` after other statements, expected it right after the profile line")
-            }
-            guard w.count == 2 else { return fail(n, "bad base line, expected `base NAME` (a built-in profile)") }
-            guard let b = base(w[1]) else {
-                return fail(
-                    n,
-                    "unknown base profile \(ProfileParser.q(w[1])), expected one of: "
-                        + Builtins.all.map(\.name).joined(separator: ", ")
-                        + Suggest.hint(w[1], among: Builtins.all.map(\.name)))
-            }
-            let (name, title) = (d.name, d.title)
-            d = b.spec.draft
-            d.name = name
-            d.title = title == name ? b.title : title
-            d.ownDefined = []
-        case "title":
-            guard w.count == 2, !w[1].isEmpty else { return fail(n, "bad title line, expected `title \"TEXT\"`") }
-            if let why = ProfileParser.badText(w[1]) { return fail(n, why) }
-            d.title = w[1]
-            return  // a title may come before `base`
-        case "rule": ruleLine(n, w)
-        case "requests": requestsLine(n, w)
-        case "direct": directLine(n, w)
-        case "component": componentLine(n, w)
-        case "keys":
-            if w.count == 2 && w[1] == "none" {
-                d.keysRule = nil
-                break
-            }
-            guard w.count == 4, w[1] == "idempotency", w[2] == "rule" else {
-                return fail(n, "bad keys line, expected `keys idempotency rule ID` or `keys none`")
-            }
-            d.keysRule = cite(n, w[3])
-        case "set": setLine(n, w)
-        case "save": saveLine(n, w)
-        case "created", "send":
-            guard w.count == 3, w[1] == "rule" else { return fail(n, "bad \(w[0]) line, expected `\(w[0]) rule ID`") }
-            if w[0] == "created" { d.createdRule = cite(n, w[2]) } else { d.sendRule = cite(n, w[2]) }
-        case "offline":
-            if w.count == 2 && w[1] == "fail" {
-                d.offline = .fail
-            } else if w.count == 4 && w[1] == "hold" && w[2] == "rule" {
-                if let r = cite(n, w[3]) { d.offline = .hold(r) }
-            } else {
-                fail(n, "bad offline line, expected `offline fail` or `offline hold rule ID`")
-            }
-        case "quit":
-            guard w.count == 5, w[1] == "keeps", w[2] == "saved", w[3] == "rule" else {
-                return fail(n, "bad quit line, expected `quit keeps saved rule ID`")
-            }
-            d.survivesRule = cite(n, w[4])
-        case "on": onLine(n, w)
-        case "resend": resendLine(n, w)
-        case "report":
-            if w.count == 2 && w[1] == "none" {
-                d.report = .none
-            } else if w.count == 2 && w[1] == "onerror" {
-                d.report = .onError
-            } else if w.count == 4 && w[1] == "completion" && w[2] == "rule" {
-                if let r = cite(n, w[3]) { d.report = .completion(lost: r) }
-            } else {
-                fail(n, "bad report line, expected `report none`, `report onerror` or `report completion rule ID`")
-            }
-        case "say": sayLine(n, w)
-        default:
+        if w[0] == "profile" {
+            fail(n, "a second profile line, expected one profile per file")
+        } else if let st = Policy.byKeyword[w[0]] {
+            st.read(&self, n, w)
+        } else {
+            let known = Policy.statements.map(\.keyword)
             fail(
                 n,
                 "unknown statement \(ProfileParser.q(w[0])), expected one of: profile, " + known.joined(separator: ", ")
                     + Suggest.hint(w[0], among: ["profile"] + known))
         }
-        sawOther = true
+        // A title may come before `base`, and so may a line refused before it
+        // said anything (`uncounted`: a bad base, keys, created, send or quit form).
+        if w[0] != "title" && !uncounted { sawOther = true }
+        uncounted = false
     }
 
     static func badName(_ s: String) -> String? {
@@ -325,7 +183,7 @@ struct ProfileParser {
             fail(n, "bad rule ID \(ProfileParser.q(id)), expected up to 16 of A-Z, a-z, 0-9, -, . and _")
             return nil
         }
-        d.cited.append((id, n))
+        cited.append((id, n))
         if let r = ruleIndex(id) { return r }
         // Not defined yet: give it its number now; `rule` fills in the text.
         return newRule(n, id, RuleInfo(id: id, text: "", isAssumption: false, isShared: false))
@@ -360,10 +218,10 @@ struct ProfileParser {
         if text.isEmpty { return fail(n, "rule \(id) has no text, expected `rule ID \"what it does\"`") }
         if let why = ProfileParser.badText(text) { return fail(n, why) }
         let info = RuleInfo(id: id, text: text, isAssumption: assumption, isShared: false)
-        if let first = d.ownDefined.first(where: { $0.id == id }) {
+        if let first = ownDefined.first(where: { $0.id == id }) {
             return fail(n, "rule \(id) is defined twice (first on line \(first.line)), expected one `rule` line per ID")
         }
-        d.ownDefined.append((id, n))
+        ownDefined.append((id, n))
         if let r = ruleIndex(id) {
             guard !(d.book[Int(r.rawValue)]!.isShared) else {
                 return fail(n, "rule \(id) is a shared rule, expected an ID of the profile's own")
@@ -418,248 +276,21 @@ struct ProfileParser {
         return mask
     }
 
-    mutating func directLine(_ n: Int, _ w: [String]) {
-        if w.count == 2 && w[1] == "none" {
-            d.directKinds = 0
-            d.directRule = nil
-            return
-        }
-        guard w.count >= 4, w[w.count - 2] == "rule" else {
-            return fail(n, "bad direct line, expected `direct KIND... rule ID` or `direct none`")
-        }
-        guard let mask = kindsList(n, w[1..<(w.count - 2)]) else { return }
-        d.directKinds = mask
-        d.directRule = cite(n, w[w.count - 1])
-    }
-
-    mutating func componentLine(_ n: Int, _ w: [String]) {
-        func roles(_ names: [String]) -> [RuleID]? {
-            guard w.count == 2 + 2 * names.count else { return nil }
-            var out: [RuleID] = []
-            for (i, name) in names.enumerated() {
-                guard w[2 + 2 * i] == name, let r = cite(n, w[3 + 2 * i]) else { return nil }
-                out.append(r)
-            }
-            return out
-        }
-        if w.count == 3 && w[2] == "none" && (w[1] == "consent-gate" || w[1] == "flush") {
-            if w[1] == "flush" {
-                d.flush = nil
-            } else {
-                d.gate = nil
-                d.kinds &= ~(1 << RequestKind.install.rawValue)
-            }
-            return
-        }
-        switch w.count > 1 ? w[1] : "" {
-        case "consent-gate":
-            guard let r = roles(["drop", "purge", "install"]) else {
-                return fail(n, "bad component line, expected `component consent-gate drop ID purge ID install ID`")
-            }
-            d.gate = GateRules(drop: r[0], purge: r[1], install: r[2])
-            d.kinds |= 1 << RequestKind.install.rawValue
-            d.defaults.requireConsent = true
-        case "flush":
-            guard let r = roles(["start", "more", "stop", "send"]) else {
-                return fail(n, "bad component line, expected `component flush start ID more ID stop ID send ID`")
-            }
-            d.flush = FlushRules(start: r[0], more: r[1], stop: r[2], send: r[3])
-        default:
-            let word = w.count > 1 ? w[1] : ""
-            fail(
-                n,
-                "unknown component \(ProfileParser.q(word)), expected consent-gate or flush"
-                    + Suggest.hint(word, among: ["consent-gate", "flush"]))
-        }
-    }
-
-    mutating func setLine(_ n: Int, _ w: [String]) {
-        guard w.count == 3 else { return fail(n, "bad set line, expected `set KEY VALUE`") }
-        if let why = d.defaults.apply(w[1], w[2]) { return fail(n, why) }
-        d.setLines.append((w[1], n))
-    }
-
-    mutating func saveLine(_ n: Int, _ w: [String]) {
-        saveAt = n
-        if w.count == 3 && w[1] == "at" && w[2] == "create" {
-            d.save = .atCreate
-            return
-        }
-        guard w.count >= 5, w[1] == "on", w[2] == "failure", w[w.count - 2] == "rule" else {
-            return fail(n, "bad save line, expected `save at create` or `save on failure [KIND...] rule ID`")
-        }
-        let list = w[3..<(w.count - 2)]
-        guard let mask = list.isEmpty ? UInt16.max : kindsList(n, list), let r = cite(n, w[w.count - 1]) else { return }
-        d.save = .onFailure(kinds: mask, rule: r)
-    }
-
-    mutating func onLine(_ n: Int, _ w: [String]) {
-        let form = "expected `on CLASS deliver|retry|queue|drop REASON [rule ID]`"
-        guard w.count >= 3 else { return fail(n, "bad on line, " + form) }
-        let cls = w[1]
-        var i = 2
-        let action: Response.Action
-        switch w[i] {
-        case "deliver": action = .deliver
-        case "retry": action = .retry
-        case "queue": action = .queue
-        case "drop":
-            guard w.count > 3, let reason = DropReason(word: w[3]), reason != .consent else {
-                let word = w.count > 3 ? w[3] : ""
-                return fail(
-                    n,
-                    "bad drop reason \(ProfileParser.q(word)), expected rejected, exhausted or not-saved"
-                        + Suggest.hint(word, among: ["rejected", "exhausted", "not-saved"]))
-            }
-            action = .drop(reason)
-            i += 1
-        default:
-            return fail(
-                n,
-                "unknown answer action \(ProfileParser.q(w[i])), " + form
-                    + Suggest.hint(w[i], among: ["deliver", "retry", "queue", "drop"]))
-        }
-        i += 1
-        var rule: RuleID?
-        var whenSaved: RuleID?
-        while i < w.count {
-            if w[i] == "rule" && i + 1 < w.count {
-                rule = cite(n, w[i + 1])
-                if rule == nil { return }
-            } else if w[i] == "when-saved" && i + 1 < w.count && action == .deliver {
-                whenSaved = cite(n, w[i + 1])
-                if whenSaved == nil { return }
-            } else if (w[i] == "rule" || w[i] == "when-saved") && i + 1 == w.count {
-                return fail(n, "`\(w[i])` needs a rule ID after it, " + form)
-            } else {
-                return fail(
-                    n, "unexpected \(ProfileParser.q(w[i])), " + form + (action == .deliver ? " [when-saved ID]" : ""))
-            }
-            i += 2
-        }
-        if cls == "exhausted" {
-            switch action {
-            case .queue, .drop: d.exhausted = (action, rule, n)
-            default: fail(n, "bad on exhausted line, expected `on exhausted queue|drop REASON [rule ID]`")
-            }
-            return
-        }
-        guard AnswerClass.words.contains(cls) || AnswerClass.isStatus(cls) else {
-            return fail(
-                n,
-                "unknown answer class \(ProfileParser.q(cls)), expected a status (403), "
-                    + AnswerClass.words.joined(separator: ", ") + " or exhausted"
-                    + (Suggest.status(cls).map { "; did you mean `\($0)`?" }
-                        ?? Suggest.hint(cls, among: AnswerClass.words + ["exhausted"])))
-        }
-        if action == .deliver && !(cls == "2xx" || cls == "partial" || cls.hasPrefix("2")) {
-            return fail(n, "`deliver` for \(cls): only a 2xx or partial answer is delivered")
-        }
-        if (cls == "2xx" || cls == "partial" || (AnswerClass.isStatus(cls) && cls.hasPrefix("2"))) && action != .deliver
-        {
-            return fail(n, "\(cls) is a success, expected `on \(cls) deliver`")
-        }
-        d.on[cls] = (action, rule, whenSaved, n)
-        ownOn.insert(cls)
-    }
-
-    mutating func resendLine(_ n: Int, _ w: [String]) {
-        let form =
-            "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
-        if w.count == 4 && w[1] == "on" && w[3] == "none" {
-            switch w[2] {
-            case "launch": d.resendLaunch = nil
-            case "network": d.resendNetwork = nil
-            case "getinstance": d.resendGetInstance = nil
-            default:
-                fail(
-                    n,
-                    "unknown resend trigger \(ProfileParser.q(w[2])), " + form
-                        + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
-            }
-            return
-        }
-        guard w.count >= 5, w[1] == "on", w[w.count - 2] == "rule" else { return fail(n, "bad resend line, " + form) }
-        let via = w.count == 7 && w[3] == "via" && w[4] == "getinstance"
-        guard w.count == 5 || (via && w[2] == "launch") else { return fail(n, "bad resend line, " + form) }
-        guard let r = cite(n, w[w.count - 1]) else { return }
-        let resend = Resend(rule: r, viaGetInstance: via)
-        switch w[2] {
-        case "launch": d.resendLaunch = resend
-        case "network": d.resendNetwork = resend
-        case "getinstance": d.resendGetInstance = resend
-        default:
-            fail(
-                n,
-                "unknown resend trigger \(ProfileParser.q(w[2])), " + form
-                    + Suggest.hint(w[2], among: ["launch", "network", "getinstance"]))
-        }
-    }
-
-    mutating func sayLine(_ n: Int, _ w: [String]) {
-        guard w.count == 3 else { return fail(n, "bad say line, expected `say KEY \"TEXT\"`") }
-        guard let key = TextKey(rawValue: w[1]) else {
-            return fail(
-                n,
-                "unknown text \(ProfileParser.q(w[1])), expected one of: "
-                    + TextKey.allCases.map(\.rawValue).joined(separator: ", ")
-                    + Suggest.hint(w[1], among: TextKey.allCases.map(\.rawValue)))
-        }
-        if w[2].isEmpty {
-            // Only the warning is optional: every other line says what happened.
-            guard key == .warningDropped else {
-                return fail(
-                    n,
-                    "an empty text for \(key.rawValue), expected words (only warning.dropped may be \"\", to say nothing)"
-                )
-            }
-            d.texts[key] = nil
-            d.noWarning = true
-            return
-        }
-        if let why = ProfileParser.badText(w[2]) { return fail(n, why) }
-        if key == .warningDropped { d.noWarning = false }
-        switch Template.parse(w[2], allowed: key.slots) {
-        case .failure(let p): fail(n, p.message)
-        case .success(let t): d.texts[key] = t
-        }
-    }
-
     // MARK: The whole file
 
     mutating func finish(lastLine: Int) {
         guard sawProfile else { return }
-        for (id, n) in d.cited {
+        for (id, n) in cited {
             if let r = ruleIndex(id), d.book[Int(r.rawValue)]!.text.isEmpty {
                 fail(n, "rule \(id) is cited but not defined, expected a line `rule \(id) \"what it does\"`")
             }
         }
+        // Each mechanism's checks, in this order (a missing statement is found at the last line).
         let end = lastLine
-        if d.save == nil { fail(end, "no save line, expected `save at create` or `save on failure [KIND...] rule ID`") }
-        if d.createdRule == nil {
-            fail(end, "no created line, expected `created rule ID` (the rule a new request cites)")
-        }
-        if d.sendRule == nil { fail(end, "no send line, expected `send rule ID` (the rule its first attempt cites)") }
-        if d.survivesRule == nil { fail(end, "no quit line, expected `quit keeps saved rule ID`") }
-        for cls in ["2xx", "4xx", "5xx", "transport"] where d.on[cls] == nil {
-            fail(
-                end,
-                "no `on \(cls)` line, expected what a \(cls) answer does (every profile answers 2xx, 4xx, 5xx and transport)"
-            )
-        }
-        let retries = d.on.values.contains { $0.action == .retry }
-        if retries {
-            if d.exhausted == nil {
-                fail(
-                    end,
-                    "answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"
-                )
-            }
-            if d.defaults.retryAttempts < 1 || d.defaults.retryDelays.isEmpty {
-                fail(end, "answers are retried, expected `set retry.attempts N` and `set retry.delays D[,D...]`")
-            }
-        }
-        for (key, n) in d.setLines {
+        Saving.finish(&self, end: end)
+        Answers.finishRequired(&self, end: end)
+        let retries = Answers.retries(d)
+        for (key, n) in setLines {
             if let k = Settings.keys.first(where: { $0.name == key }) {
                 if k.needs == .retry && !retries {
                     fail(n, "setting \(key) needs retries, expected an `on CLASS retry` line in the profile")
@@ -668,84 +299,86 @@ struct ProfileParser {
                 }
             }
         }
-        for (cls, e) in d.on.sorted(by: { $0.value.line < $1.value.line }) where resolvedRule(cls) == nil {
-            fail(e.line, "`on \(cls)` cites no rule and no broader class gives one, expected `rule ID` at its end")
-        }
-        // `when-saved` tells a resend's delivery from a first one: under `save at
-        // create` every request is saved when made, so it would be cited on every
-        // delivery. Refused (docs/profiles.md, `on CLASS ACTION`).
-        if d.save == .atCreate {
-            for (cls, e) in d.on.sorted(by: { $0.value.line < $1.value.line }) where e.whenSaved != nil {
-                // An `on` line taken from a `base` is named at this file's save line.
-                fail(
-                    ownOn.contains(cls) ? e.line : (saveAt ?? end),
-                    "`on \(cls)` has `when-saved` under `save at create`: every request is saved when made, so it"
-                        + " would be cited on every delivery, expected `save on failure ...` or no `when-saved`")
-            }
-        }
-        if d.resendGetInstance == nil, d.resendLaunch?.viaGetInstance == true {
-            fail(end, "`resend on launch via getinstance` needs `resend on getinstance rule ID`")
-        }
-        if d.directKinds & ~d.kinds != 0 {
-            fail(end, "a direct kind the app does not make, expected it in the `requests` line too")
-        }
+        Answers.finishRules(&self, end: end)
+        ResendPolicy.finish(&self, end: end)
+        Direct.finish(&self, end: end)
     }
 
-    /// The rule an `on` line cites, inheriting from its parent class when it names none.
-    func resolvedRule(_ cls: String) -> RuleID? {
-        var c: String? = cls
-        while let k = c {
-            if let e = d.on[k], let r = e.rule { return r }
-            c = AnswerClass.parent(k)
-        }
-        return nil
+    func freeze(source: String, path: String?) -> ProfileSpec {
+        ProfileSpec(policy: d, source: source, path: path)
+    }
+}
+
+extension ProfileParser {
+    static let titleStatement: Statement = Statement(keyword: "title", forms: ["title \"TEXT\""], file: "ProfileParser.swift") {
+        p, n, w in
+        guard w.count == 2, !w[1].isEmpty else { return p.fail(n, "bad title line, " + titleStatement.expected) }
+        if let why = ProfileParser.badText(w[1]) { return p.fail(n, why) }
+        p.d.title = w[1]
     }
 
-    mutating func freeze(source: String, path: String?) -> ProfileSpec {
-        var responses: [Response] = []
-        var index: [String: UInt8] = [:]
-        func slot(_ cls: String) -> UInt8 {
-            var c: String? = cls
-            while let k = c {
-                if let i = index[k] { return i }
-                if let e = d.on[k] {
-                    let rule = resolvedRule(k) ?? d.createdRule!
-                    responses.append(Response(action: e.action, rule: rule, whenSaved: e.whenSaved))
-                    index[k] = UInt8(responses.count - 1)
-                    return index[k]!
-                }
-                c = AnswerClass.parent(k)
+    static let baseStatement: Statement = Statement(keyword: "base", forms: ["base NAME"], file: "ProfileParser.swift") {
+        p, n, w in
+        p.uncounted = true
+        guard !p.sawOther else {
+            return p.fail(n, "`base` after other statements, expected it right after the profile line")
+        }
+        guard w.count == 2 else { return p.fail(n, "bad base line, expected `base NAME` (a built-in profile)") }
+        guard let b = p.base(w[1]) else {
+            return p.fail(
+                n,
+                "unknown base profile \(ProfileParser.q(w[1])), expected one of: "
+                    + Builtins.all.map(\.name).joined(separator: ", ")
+                    + Suggest.hint(w[1], among: Builtins.all.map(\.name)))
+        }
+        p.uncounted = false
+        // One copy: everything the base says, but its name and title.
+        let (name, title) = (p.d.name, p.d.title)
+        p.d = b.spec.policy
+        p.d.name = name
+        p.d.title = title == name ? b.title : title
+        p.given = ["save", "created", "send", "quit"]
+        p.ownDefined = []
+    }
+
+    static let ruleStatement: Statement = Statement(
+        keyword: "rule", forms: ["rule ID [assumption] \"TEXT\""], file: "ProfileParser.swift"
+    ) { p, n, w in p.ruleLine(n, w) }
+
+    static let requestsStatement: Statement = Statement(
+        keyword: "requests", forms: ["requests KIND...", "requests none"], file: "ProfileParser.swift"
+    ) { p, n, w in p.requestsLine(n, w) }
+
+    static let setStatement: Statement = Statement(keyword: "set", forms: ["set KEY VALUE"], file: "ProfileParser.swift") {
+        p, n, w in
+        guard w.count == 3 else { return p.fail(n, "bad set line, " + setStatement.expected) }
+        if let why = p.d.defaults.apply(w[1], w[2]) { return p.fail(n, why) }
+        p.setLines.append((w[1], n))
+    }
+
+    /// `component NAME ROLE ID ...` and `component NAME none`, for each of `Policy.components`.
+    static let componentStatement: Statement = Statement(
+        keyword: "component", forms: Policy.components.map(\.form) + ["component NAME none"], file: "Policy.swift"
+    ) { p, n, w in
+        let word = w.count > 1 ? w[1] : ""
+        guard let c = Policy.components.first(where: { $0.name == word }) else {
+            let names = Policy.components.map(\.name)
+            return p.fail(
+                n,
+                "unknown component \(ProfileParser.q(word)), expected " + Statement.alternatives(names)
+                    + Suggest.hint(word, among: names))
+        }
+        if w.count == 3 && w[2] == "none" { return c.remove(&p.d) }
+        var rules: [RuleID] = []
+        var ok = w.count == 2 + 2 * c.roles.count
+        for (i, role) in c.roles.enumerated() where ok {
+            guard w[2 + 2 * i] == role, let r = p.cite(n, w[3 + 2 * i]) else {
+                ok = false
+                break
             }
-            return 0
+            rules.append(r)
         }
-        var table = [UInt8](repeating: 0, count: ProfileSpec.tableSize)
-        for s in 100...599 { table[s - 100] = slot(String(s)) }
-        table[ProfileSpec.timeoutSlot] = slot("timeout")
-        table[ProfileSpec.lostSlot] = slot("lost")
-        table[ProfileSpec.offlineSlot] = slot("offline")
-        table[ProfileSpec.networkLostSlot] = slot("transport")
-        table[ProfileSpec.partialSlot] = slot("partial")
-        var exhausted: Response?
-        if let e = d.exhausted {
-            // Without a rule of its own it cites the rule of the answer that ended the budget.
-            exhausted = Response(action: e.action, rule: e.rule ?? d.createdRule!, whenSaved: nil)
-        }
-        var texts: [TextKey: Template] = [:]
-        for key in TextKey.allCases {
-            if key == .warningDropped && d.noWarning { continue }
-            if let t = d.texts[key] {
-                texts[key] = t
-            } else if let s = key.standard, case .success(let t) = Template.parse(s, allowed: key.slots) {
-                texts[key] = t
-            }
-        }
-        return ProfileSpec(
-            name: d.name, title: d.title, source: source, path: path, book: d.book, ownRules: d.ownRules,
-            kinds: d.kinds, directKinds: d.directKinds, directRule: d.directRule, gate: d.gate, flush: d.flush,
-            keysRule: d.keysRule, defaults: d.defaults, save: d.save!, createdRule: d.createdRule!,
-            sendRule: d.sendRule!, offline: d.offline, survivesRule: d.survivesRule!, responses: responses,
-            table: table, exhausted: exhausted, resendLaunch: d.resendLaunch, resendNetwork: d.resendNetwork,
-            resendGetInstance: d.resendGetInstance, report: d.report, texts: texts, onLines: d.on,
-            exhaustedCitesAnswer: d.exhausted?.rule == nil)
+        guard ok else { return p.fail(n, "bad component line, expected `\(c.form)`") }
+        c.set(&p.d, rules)
     }
 }

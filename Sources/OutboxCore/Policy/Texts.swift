@@ -1,6 +1,53 @@
-/// A log text a profile says (`say KEY "TEXT"`), with `{slot}`s filled in when
-/// the line is written. Rewording one changes only the words: what the screen
-/// shows (banners, colours) comes from the line's `LogEvent`.
+/// The words of the log lines a profile writes (`say KEY "TEXT"`), with
+/// `{slot}`s filled in when the line is written. Rewording one changes only the
+/// words: what the screen shows (banners, colours) comes from the line's `LogEvent`.
+
+enum Texts {
+    static let statement: Statement = Statement(keyword: "say", forms: ["say KEY \"TEXT\""], file: "Texts.swift") { p, n, w in
+        guard w.count == 3 else { return p.fail(n, "bad say line, " + statement.expected) }
+        guard let key = TextKey(rawValue: w[1]) else {
+            return p.fail(
+                n,
+                "unknown text \(ProfileParser.q(w[1])), expected one of: "
+                    + TextKey.allCases.map(\.rawValue).joined(separator: ", ")
+                    + Suggest.hint(w[1], among: TextKey.allCases.map(\.rawValue)))
+        }
+        if w[2].isEmpty {
+            // Only the warning is optional: every other line says what happened.
+            guard key == .warningDropped else {
+                return p.fail(
+                    n,
+                    "an empty text for \(key.rawValue), expected words (only warning.dropped may be \"\", to say nothing)"
+                )
+            }
+            p.d.texts[key] = nil
+            p.d.noWarning = true
+            return
+        }
+        if let why = ProfileParser.badText(w[2]) { return p.fail(n, why) }
+        if key == .warningDropped { p.d.noWarning = false }
+        switch Template.parse(w[2], allowed: key.slots) {
+        case .failure(let problem): p.fail(n, problem.message)
+        case .success(let t): p.d.texts[key] = t
+        }
+    }
+
+    /// Every text of a profile: the file's (and its base's), the standard ones for the rest.
+    static func all(_ d: ProfilePolicy) -> [TextKey: Template] {
+        var texts: [TextKey: Template] = [:]
+        for key in TextKey.allCases {
+            if key == .warningDropped && d.noWarning { continue }
+            if let t = d.texts[key] {
+                texts[key] = t
+            } else if let s = key.standard, case .success(let t) = Template.parse(s, allowed: key.slots) {
+                texts[key] = t
+            }
+        }
+        return texts
+    }
+}
+
+/// A log text a profile says.
 public enum TextKey: String, CaseIterable, Sendable {
     case onErrorKept = "onerror.kept"
     case onErrorDropped = "onerror.dropped"
@@ -133,5 +180,28 @@ public struct Template: Equatable, Sendable {
             }
         }
         return s
+    }
+}
+
+extension Simulation {
+    /// A text of the profile's with its slots filled.
+    func say(_ key: TextKey, _ value: (Slot) -> String) -> String {
+        spec.texts[key]?.render(value) ?? ""
+    }
+
+    /// The slots about one request: its name, label, the outcome, attempts, a reason.
+    /// The strings are read first: a closure capturing `self` would copy the whole model.
+    func requestSlots(_ id: Int32, _ outcome: Outcome, attempts: Int32, reason: DropReason?) -> (Slot) -> String {
+        let (name, label) = (name(of: id), label(id))
+        return { s in
+            switch s {
+            case .name: return name
+            case .label: return label
+            case .outcome: return outcome.word
+            case .attempts: return String(attempts)
+            case .reason: return reason?.word ?? ""
+            default: return ""
+            }
+        }
     }
 }

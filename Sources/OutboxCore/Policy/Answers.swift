@@ -1,0 +1,278 @@
+/// What an attempt's outcome does, by answer class (`on CLASS deliver|retry|
+/// queue|drop REASON [rule ID] [when-saved ID]`, `on exhausted ...`): the
+/// answer table, built once per profile, and what each action does.
+
+/// What an answer class does (`on CLASS ACTION`).
+public struct Response: Equatable, Sendable {
+    public enum Action: Equatable, Sendable {
+        case deliver, retry, queue
+        case drop(DropReason)
+    }
+    public let action: Action
+    public let rule: RuleID
+    /// `deliver ... when-saved R`: the rule cited when the request was saved (a resend).
+    public let whenSaved: RuleID?
+}
+
+/// An `on CLASS` line as written: its rule may be left to the broader class.
+struct OnLine: Sendable {
+    let action: Response.Action
+    let rule: RuleID?
+    let whenSaved: RuleID?
+    /// Its line (in the file that wrote it: a `base`'s lines keep theirs).
+    let line: Int
+}
+
+/// The `on exhausted` line as written: without a rule it cites the answer's.
+struct ExhaustedLine: Sendable {
+    let action: Response.Action
+    let rule: RuleID?
+}
+
+/// The answer classes of `on CLASS`, most specific first where they nest.
+enum AnswerClass {
+    static let words = ["1xx", "2xx", "3xx", "4xx", "5xx", "timeout", "lost", "partial", "offline", "transport"]
+
+    /// The class a class word falls back to when it has no `on` line, or nil.
+    /// A status falls back to its hundred; 1xx and 3xx to 4xx (RETRYABLE);
+    /// lost to timeout; timeout and offline to transport; partial to 2xx.
+    static func parent(_ w: String) -> String? {
+        switch w {
+        case "1xx", "3xx": return "4xx"
+        case "lost": return "timeout"
+        case "timeout", "offline": return "transport"
+        case "partial": return "2xx"
+        case "2xx", "4xx", "5xx", "transport": return nil
+        default:
+            guard let n = Int(w) else { return nil }
+            return String(n / 100) + "xx"
+        }
+    }
+
+    static func isStatus(_ w: String) -> Bool {
+        w.utf8.count == 3 && w.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } && (100...599).contains(Int(w) ?? 0)
+    }
+}
+
+enum Answers {
+    static let statement: Statement = Statement(
+        keyword: "on", forms: ["on CLASS deliver|retry|queue|drop REASON [rule ID]"], file: "Answers.swift"
+    ) { p, n, w in read(&p, n, w) }
+
+    static func read(_ p: inout ProfileParser, _ n: Int, _ w: [String]) {
+        let form = statement.expected
+        guard w.count >= 3 else { return p.fail(n, "bad on line, " + form) }
+        let cls = w[1]
+        var i = 2
+        let action: Response.Action
+        switch w[i] {
+        case "deliver": action = .deliver
+        case "retry": action = .retry
+        case "queue": action = .queue
+        case "drop":
+            guard w.count > 3, let reason = DropReason(word: w[3]), reason != .consent else {
+                let word = w.count > 3 ? w[3] : ""
+                return p.fail(
+                    n,
+                    "bad drop reason \(ProfileParser.q(word)), expected rejected, exhausted or not-saved"
+                        + Suggest.hint(word, among: ["rejected", "exhausted", "not-saved"]))
+            }
+            action = .drop(reason)
+            i += 1
+        default:
+            return p.fail(
+                n,
+                "unknown answer action \(ProfileParser.q(w[i])), " + form
+                    + Suggest.hint(w[i], among: ["deliver", "retry", "queue", "drop"]))
+        }
+        i += 1
+        var rule: RuleID?
+        var whenSaved: RuleID?
+        while i < w.count {
+            if w[i] == "rule" && i + 1 < w.count {
+                rule = p.cite(n, w[i + 1])
+                if rule == nil { return }
+            } else if w[i] == "when-saved" && i + 1 < w.count && action == .deliver {
+                whenSaved = p.cite(n, w[i + 1])
+                if whenSaved == nil { return }
+            } else if (w[i] == "rule" || w[i] == "when-saved") && i + 1 == w.count {
+                return p.fail(n, "`\(w[i])` needs a rule ID after it, " + form)
+            } else {
+                return p.fail(
+                    n, "unexpected \(ProfileParser.q(w[i])), " + form + (action == .deliver ? " [when-saved ID]" : ""))
+            }
+            i += 2
+        }
+        if cls == "exhausted" {
+            switch action {
+            case .queue, .drop: p.d.exhausted = ExhaustedLine(action: action, rule: rule)
+            default: p.fail(n, "bad on exhausted line, expected `on exhausted queue|drop REASON [rule ID]`")
+            }
+            return
+        }
+        guard AnswerClass.words.contains(cls) || AnswerClass.isStatus(cls) else {
+            return p.fail(
+                n,
+                "unknown answer class \(ProfileParser.q(cls)), expected a status (403), "
+                    + AnswerClass.words.joined(separator: ", ") + " or exhausted"
+                    + (Suggest.status(cls).map { "; did you mean `\($0)`?" }
+                        ?? Suggest.hint(cls, among: AnswerClass.words + ["exhausted"])))
+        }
+        if action == .deliver && !(cls == "2xx" || cls == "partial" || cls.hasPrefix("2")) {
+            return p.fail(n, "`deliver` for \(cls): only a 2xx or partial answer is delivered")
+        }
+        if (cls == "2xx" || cls == "partial" || (AnswerClass.isStatus(cls) && cls.hasPrefix("2"))) && action != .deliver
+        {
+            return p.fail(n, "\(cls) is a success, expected `on \(cls) deliver`")
+        }
+        p.d.on[cls] = OnLine(action: action, rule: rule, whenSaved: whenSaved, line: n)
+        p.ownOn.insert(cls)
+    }
+
+    /// Whether any answer is retried.
+    static func retries(_ d: ProfilePolicy) -> Bool { d.on.values.contains { $0.action == .retry } }
+
+    /// At the end of the file: the classes every profile answers, and what
+    /// retrying needs (an `on exhausted` line, the retry settings).
+    static func finishRequired(_ p: inout ProfileParser, end: Int) {
+        for cls in ["2xx", "4xx", "5xx", "transport"] where p.d.on[cls] == nil {
+            p.fail(
+                end,
+                "no `on \(cls)` line, expected what a \(cls) answer does (every profile answers 2xx, 4xx, 5xx and transport)"
+            )
+        }
+        guard retries(p.d) else { return }
+        if p.d.exhausted == nil {
+            p.fail(
+                end,
+                "answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"
+            )
+        }
+        if p.d.defaults.retryAttempts < 1 || p.d.defaults.retryDelays.isEmpty {
+            p.fail(end, "answers are retried, expected `set retry.attempts N` and `set retry.delays D[,D...]`")
+        }
+    }
+
+    /// At the end of the file: every `on` line cites a rule, its own or a
+    /// broader class's, and `when-saved` means something.
+    static func finishRules(_ p: inout ProfileParser, end: Int) {
+        let lines = p.d.on.sorted { $0.value.line < $1.value.line }
+        for (cls, e) in lines where resolvedRule(p.d, cls) == nil {
+            p.fail(e.line, "`on \(cls)` cites no rule and no broader class gives one, expected `rule ID` at its end")
+        }
+        // `when-saved` tells a resend's delivery from a first one: under `save at
+        // create` every request is saved when made, so it would be cited on every
+        // delivery. Refused (docs/profiles.md, `on CLASS ACTION`).
+        guard p.given.contains("save"), p.d.save == .atCreate else { return }
+        for (cls, e) in lines where e.whenSaved != nil {
+            // An `on` line taken from a `base` is named at this file's save line.
+            p.fail(
+                p.ownOn.contains(cls) ? e.line : (p.saveAt ?? end),
+                "`on \(cls)` has `when-saved` under `save at create`: every request is saved when made, so it"
+                    + " would be cited on every delivery, expected `save on failure ...` or no `when-saved`")
+        }
+    }
+
+    /// The rule an `on` line cites, inheriting from its parent class when it names none.
+    static func resolvedRule(_ d: ProfilePolicy, _ cls: String) -> RuleID? {
+        var c: String? = cls
+        while let k = c {
+            if let e = d.on[k], let r = e.rule { return r }
+            c = AnswerClass.parent(k)
+        }
+        return nil
+    }
+
+    /// Slots of the answer table: HTTP statuses 100...599 at 0..<500, then these.
+    static let timeoutSlot = 500, lostSlot = 501, offlineSlot = 502, networkLostSlot = 503, partialSlot = 504
+    static let tableSize = 505
+
+    /// The answer table of a whole profile: each class's response, and for each
+    /// slot the index of the response it takes (its own class's or a broader one's).
+    static func table(_ d: ProfilePolicy) -> (responses: [Response], table: [UInt8]) {
+        var responses: [Response] = []
+        var index: [String: UInt8] = [:]
+        func slot(_ cls: String) -> UInt8 {
+            var c: String? = cls
+            while let k = c {
+                if let i = index[k] { return i }
+                if let e = d.on[k] {
+                    let rule = resolvedRule(d, k) ?? d.createdRule
+                    responses.append(Response(action: e.action, rule: rule, whenSaved: e.whenSaved))
+                    index[k] = UInt8(responses.count - 1)
+                    return index[k]!
+                }
+                c = AnswerClass.parent(k)
+            }
+            return 0
+        }
+        var table = [UInt8](repeating: 0, count: tableSize)
+        for s in 100...599 { table[s - 100] = slot(String(s)) }
+        table[timeoutSlot] = slot("timeout")
+        table[lostSlot] = slot("lost")
+        table[offlineSlot] = slot("offline")
+        table[networkLostSlot] = slot("transport")
+        table[partialSlot] = slot("partial")
+        return (responses, table)
+    }
+}
+
+extension ProfileSpec {
+    /// What the profile does with an attempt that ended with `outcome` (`planned`
+    /// tells a lost answer from a timeout).
+    @inline(__always)
+    func response(_ outcome: Outcome, planned: Answer) -> Response {
+        let slot: Int
+        switch outcome.code {
+        case -1: slot = planned == .lost ? Answers.lostSlot : Answers.timeoutSlot
+        case -2: slot = Answers.offlineSlot
+        case -3: slot = Answers.networkLostSlot
+        case -4: slot = Answers.partialSlot
+        default: slot = min(max(Int(outcome.code), 100), 599) - 100
+        }
+        return responses[Int(table[slot])]
+    }
+}
+
+extension Simulation {
+    /// A queued request's attempt ended (not a flush's, not a direct one): what
+    /// its answer class says.
+    mutating func answered(_ id: Int32, _ outcome: Outcome, _ resp: Response, _ r: Request) {
+        switch resp.action {
+        case .deliver:
+            let rule = r.saved ? resp.whenSaved ?? resp.rule : resp.rule
+            move(id, to: .delivered, rule: rule, outcome: outcome)
+            if hasCompletions {
+                complete(id, .success, .completionDelivered, rule: rule, outcome: outcome, attempts: r.budgetUsed)
+            }
+            if spec.policy.flush != nil { startFlush(trigger: .success(id)) }
+        case .queue:
+            queue(id, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed)
+        case .retry:
+            if Int(r.budgetUsed) < settings.retryAttempts {
+                retryLater(id, rule: resp.rule, outcome: outcome)
+            } else {
+                exhausted(id, outcome: outcome, attempts: r.budgetUsed, answerRule: resp.rule)
+            }
+        case .drop(let reason):
+            drop(id, reason: reason, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed, key: .completionDropped)
+        }
+    }
+
+    /// The last attempt of a budget failed (`on exhausted`).
+    mutating func exhausted(_ id: Int32, outcome: Outcome, attempts: Int32, answerRule: RuleID) {
+        guard let e = spec.exhausted else { return }
+        let rule = spec.policy.exhausted?.rule == nil ? answerRule : e.rule
+        switch e.action {
+        case .drop(let reason):
+            drop(id, reason: reason, rule: rule, outcome: outcome, attempts: attempts, key: .completionExhausted)
+        default:
+            if spec.policy.report == .onError {
+                log(.onError, .onError(attempts: attempts, outcome: outcome, kept: true), request: id, rule: rule) {
+                    $0.say(.onErrorKept, $0.requestSlots(id, outcome, attempts: attempts, reason: nil))
+                }
+            }
+            queue(id, rule: rule, outcome: outcome, attempts: attempts)
+        }
+    }
+}

@@ -1,0 +1,63 @@
+/// The one dispatch: for each event of the engine, the profile's stages in one
+/// fixed order. Components first (the consent gate before anything else sees a
+/// request, the flush before the answer table sees its attempt), as The
+/// Composable Architecture runs a child reducer before its parent; then the
+/// kinds sent outside the queue; then what the network being held does; then
+/// the queue's own mechanisms. A stage that handles the event ends it. Every
+/// stage is a concrete optional of `ProfilePolicy` (nil: the profile lacks it),
+/// read directly: no existentials on the hot path.
+///
+/// | event | stages, in order |
+/// |---|---|
+/// | a request is made (`created`) | ConsentGate → Direct → Offline → Saving (save at create, send) |
+/// | an attempt ends (`finishAttempt`) | Direct → Flush (its attempts) → Answers (→ Backoff, Saving, Reporting, Flush) |
+/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → ConsentGate → Resend → Flush |
+/// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
+/// | the network returns (`networkReturned`) | ConsentGate (a held install) → Resend |
+extension Simulation {
+    /// A request was made.
+    mutating func created(_ id: Int32) {
+        if createdAtGate(id) { return }
+        if let rule = directRule(request(id).kind) { return createdDirect(id, rule: rule) }
+        if createdOffline(id) { return }
+        createdInQueue(id)
+    }
+
+    /// An attempt ended with `outcome`.
+    mutating func finishAttempt(_ id: Int32, _ outcome: Outcome) {
+        requests[Int(id) - 1].lastOutcome = outcome
+        let r = request(id)
+        if let rule = directRule(r.kind) { return finishedDirect(id, outcome, rule: rule) }
+        let resp = spec.response(outcome, planned: r.plannedAnswer)
+        if r.inFlush, let f = spec.policy.flush { return flushAnswered(id, outcome, resp, r, flush: f) }
+        answered(id, outcome, resp, r)
+    }
+
+    /// The app started; saved requests are already back as `queued`.
+    mutating func launched() {
+        // Every saved request gets a fresh budget; a completion handler does not survive the process.
+        let lose = hasCompletions
+        for id in liveSets[Int(RequestState.queued.rawValue)] {
+            requests[Int(id) - 1].budgetUsed = 0
+            if lose { requests[Int(id) - 1].completionLost = true }
+        }
+        if spec.policy.gate != nil { gateLaunched() }
+        resendOnLaunch()
+        if spec.policy.flush != nil { startFlush(trigger: .launch) }
+    }
+
+    /// The app closes: what a live request becomes (its attempt, if any, is already cancelled).
+    mutating func closing(_ id: Int32) {
+        let r = request(id)
+        if let rule = directRule(r.kind) { return move(id, to: .dropped, rule: rule, reason: .notSaved) }
+        if r.state == .pending && r.kind == .install && spec.policy.gate != nil { return }  // a held install stays pending
+        closingInQueue(id)
+    }
+
+    /// The network came back while the app runs.
+    mutating func networkReturned() {
+        // Held offline, an install the gate let through waited for the network too.
+        if holdsOffline != nil && spec.policy.gate != nil && gateOpen { sendHeldInstall() }
+        resendOnNetwork()
+    }
+}

@@ -1,0 +1,123 @@
+/// The profile language's mechanisms, one file each (docs/architecture.md, "Policy"):
+///
+/// | file | statements | what it decides |
+/// |---|---|---|
+/// | Saving.swift | `save`, `created`, `send`, `quit` | what is saved and when; what a new request and a quit do |
+/// | Direct.swift | `direct` | kinds sent outside the queue, never saved |
+/// | Offline.swift | `offline` | what a request does while the network is off |
+/// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
+/// | Backoff.swift | `set retry.*` | the wait before a retry (the ladder and its jitter) |
+/// | Resend.swift | `resend` | what sends saved requests again |
+/// | ConsentGate.swift | `component consent-gate` | the consent decision, its install and its purge |
+/// | Flush.swift | `component flush` | the flush of the offline queue |
+/// | Reporting.swift | `report` | what the app's code hears (onError, completion handlers) |
+/// | IdempotencyKeys.swift | `keys` | a key per request, counted once by the backend |
+/// | Texts.swift | `say` | the words of the log lines |
+///
+/// Each file declares its statements (`Statement`: keyword, forms, how a line is
+/// read), the part of `ProfilePolicy` it owns, and how it reacts to the
+/// engine's events, as an extension of `Simulation`. `Dispatch.swift` calls the
+/// stages for each event in one fixed order.
+
+/// One statement of the profile language, declared by the mechanism that reads it.
+struct Statement: Sendable {
+    /// The first word of its lines.
+    let keyword: String
+    /// Its forms as docs/profiles.md and the error messages write them.
+    let forms: [String]
+    /// The file of `Sources/OutboxCore/Policy` that implements it.
+    let file: String
+    /// Reads one line (`words`, line `n`) into the parser's policy.
+    let read: @Sendable (inout ProfileParser, _ n: Int, _ words: [String]) -> Void
+
+    /// "expected `A`, `B` or `C`", as the messages say the forms.
+    var expected: String { "expected " + Statement.alternatives(forms.map { "`\($0)`" }) }
+
+    /// "A", "A or B", "A, B or C".
+    static func alternatives(_ items: [String]) -> String {
+        guard items.count > 1 else { return items.first ?? "" }
+        return items.dropLast().joined(separator: ", ") + " or " + items.last!
+    }
+}
+
+/// The statements after `profile NAME`, in the order docs and messages list them:
+/// the profile's own (ProfileParser.swift), then each mechanism's.
+enum Policy {
+    static let statements: [Statement] = [
+        ProfileParser.titleStatement, ProfileParser.baseStatement, ProfileParser.ruleStatement,
+        ProfileParser.requestsStatement, Direct.statement, ProfileParser.componentStatement,
+        IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
+        Saving.sendStatement, Offline.statement, Saving.quitStatement, Answers.statement, ResendPolicy.statement,
+        ReportingPolicy.statement, Texts.statement,
+    ]
+
+    /// The statements by keyword.
+    static let byKeyword: [String: Statement] = Dictionary(uniqueKeysWithValues: statements.map { ($0.keyword, $0) })
+
+    /// The components a `component NAME ...` line names, each a state machine of its own.
+    static let components: [Component] = [ConsentGate.component, Flush.component]
+}
+
+/// A component of the profile language (`component NAME ROLE R ...`): a state
+/// machine a profile names rather than spells; its roles are the rules it cites.
+struct Component: Sendable {
+    let name: String
+    let roles: [String]
+    let file: String
+    /// Takes the role rules (in `roles` order) into the policy.
+    let set: @Sendable (inout ProfilePolicy, [RuleID]) -> Void
+    /// `component NAME none`: removes a base's.
+    let remove: @Sendable (inout ProfilePolicy) -> Void
+
+    var form: String { "component \(name) " + roles.map { "\($0) ID" }.joined(separator: " ") }
+}
+
+/// Everything a profile file says: one value, read line by line (a `base NAME`
+/// line starts from a copy of the base's) and kept by `ProfileSpec`. Each
+/// mechanism owns its fields; the tables the engine reads on its hot paths are
+/// built from it once (`ProfileSpec.init`).
+struct ProfilePolicy: Sendable {
+    // The profile (ProfileParser.swift).
+    var name = ""
+    var title = ""
+    /// Rules by raw number (a sparse book: shared, then built-in, then own).
+    var book: [RuleInfo?] = Rules.sharedInfo.map { $0 }
+    /// Its own rules, in file order (a `base`'s first).
+    var ownRules: [RuleID] = []
+    /// Request kinds the app makes, a bit per `RequestKind` (event always).
+    var kinds: UInt16 = 1 << RequestKind.event.rawValue
+    /// Settings' defaults (`set KEY VALUE`).
+    var defaults = Settings()
+
+    // Saving.swift
+    var save: SaveMode = .atCreate
+    var createdRule: RuleID = .net
+    var sendRule: RuleID = .net
+    var survivesRule: RuleID = .net
+    // Direct.swift
+    /// Kinds sent outside the queue, never saved (IOS-7), and the rule they cite.
+    var directKinds: UInt16 = 0
+    var directRule: RuleID?
+    // Offline.swift
+    var offline: OfflineMode = .fail
+    // Answers.swift
+    /// The `on` lines as written, by class word (a rule may be left to inherit).
+    var on: [String: OnLine] = [:]
+    var exhausted: ExhaustedLine?
+    // Resend.swift
+    var resendLaunch: Resend?
+    var resendNetwork: Resend?
+    var resendGetInstance: Resend?
+    // ConsentGate.swift, Flush.swift
+    var gate: GateRules?
+    var flush: FlushRules?
+    // Reporting.swift
+    var report: Reporting = .none
+    // IdempotencyKeys.swift
+    var keysRule: RuleID?
+    // Texts.swift
+    /// The texts the file (or its base) says; the standard ones fill the rest.
+    var texts: [TextKey: Template] = [:]
+    /// `say warning.dropped ""`: no warning, not even the base's.
+    var noWarning = false
+}

@@ -1,0 +1,106 @@
+/// What is saved on the device and when, what a new request cites, and what a
+/// quit does to the requests still alive (`save`, `created`, `send`, `quit`).
+
+/// When a request is saved on the device.
+public enum SaveMode: Equatable, Sendable {
+    /// As soon as it is accepted.
+    case atCreate
+    /// When an attempt fails and the answer says `queue`; only the kinds in
+    /// `kinds` (a bit per `RequestKind`); others are dropped (not-saved) citing `rule`.
+    case onFailure(kinds: UInt16, rule: RuleID)
+}
+
+enum Saving {
+    static let saveStatement: Statement = Statement(
+        keyword: "save", forms: ["save at create", "save on failure [KIND...] rule ID"], file: "Saving.swift"
+    ) { p, n, w in
+        p.saveAt = n
+        if w.count == 3 && w[1] == "at" && w[2] == "create" {
+            p.d.save = .atCreate
+            p.given.insert("save")
+            return
+        }
+        guard w.count >= 5, w[1] == "on", w[2] == "failure", w[w.count - 2] == "rule" else {
+            return p.fail(n, "bad save line, " + saveStatement.expected)
+        }
+        let list = w[3..<(w.count - 2)]
+        guard let mask = list.isEmpty ? UInt16.max : p.kindsList(n, list), let r = p.cite(n, w[w.count - 1]) else {
+            return
+        }
+        p.d.save = .onFailure(kinds: mask, rule: r)
+        p.given.insert("save")
+    }
+
+    static let createdStatement = ruleStatement("created") { $0.createdRule = $1 }
+    static let sendStatement = ruleStatement("send") { $0.sendRule = $1 }
+
+    /// `created rule ID`, `send rule ID`.
+    static func ruleStatement(_ word: String, _ set: @escaping @Sendable (inout ProfilePolicy, RuleID) -> Void)
+        -> Statement
+    {
+        Statement(keyword: word, forms: ["\(word) rule ID"], file: "Saving.swift") { p, n, w in
+            guard w.count == 3, w[1] == "rule" else {
+                p.uncounted = true
+                return p.fail(n, "bad \(w[0]) line, expected `\(w[0]) rule ID`")
+            }
+            // A rule that cannot be cited unsets the statement (a base's too).
+            guard let r = p.cite(n, w[2]) else { return _ = p.given.remove(word) }
+            set(&p.d, r)
+            p.given.insert(word)
+        }
+    }
+
+    static let quitStatement: Statement = Statement(
+        keyword: "quit", forms: ["quit keeps saved rule ID"], file: "Saving.swift"
+    ) { p, n, w in
+        guard w.count == 5, w[1] == "keeps", w[2] == "saved", w[3] == "rule" else {
+            p.uncounted = true
+            return p.fail(n, "bad quit line, " + quitStatement.expected)
+        }
+        guard let r = p.cite(n, w[4]) else { return _ = p.given.remove("quit") }
+        p.d.survivesRule = r
+        p.given.insert("quit")
+    }
+
+    /// At the end of the file: the statements every profile has.
+    static func finish(_ p: inout ProfileParser, end: Int) {
+        if !p.given.contains("save") { p.fail(end, "no save line, " + saveStatement.expected) }
+        if !p.given.contains("created") {
+            p.fail(end, "no created line, expected `created rule ID` (the rule a new request cites)")
+        }
+        if !p.given.contains("send") {
+            p.fail(end, "no send line, expected `send rule ID` (the rule its first attempt cites)")
+        }
+        if !p.given.contains("quit") { p.fail(end, "no quit line, " + quitStatement.expected) }
+    }
+}
+
+extension Simulation {
+    /// A request is made and goes into the queue: saved now under `save at
+    /// create`, and sent (the last stage of `created`, Dispatch.swift).
+    mutating func createdInQueue(_ id: Int32) {
+        enter(id, .pending, rule: spec.policy.createdRule)
+        if spec.policy.save == .atCreate { setSaved(id, true) }
+        send(id, rule: spec.policy.sendRule)
+    }
+
+    /// Keeps a failed request saved and queued, when its kind is saved (`save on failure KINDS`).
+    mutating func queue(_ id: Int32, rule: RuleID, outcome: Outcome, attempts: Int32) {
+        if case .onFailure(let kinds, let saveRule) = spec.policy.save, kinds & (1 << request(id).kind.rawValue) == 0 {
+            drop(id, reason: .notSaved, rule: saveRule, outcome: outcome, attempts: attempts, key: .completionDropped)
+            return
+        }
+        move(id, to: .queued, rule: rule, outcome: outcome)
+        setSaved(id, true)
+    }
+
+    /// The app closes (`quit keeps saved`): a saved request alive turns queued,
+    /// one not saved is dropped (its attempt, if any, is already cancelled).
+    mutating func closingInQueue(_ id: Int32) {
+        if request(id).saved {
+            move(id, to: .queued, rule: spec.policy.survivesRule)
+        } else {
+            move(id, to: .dropped, rule: spec.policy.survivesRule, reason: .notSaved)
+        }
+    }
+}
