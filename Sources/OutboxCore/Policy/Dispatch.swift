@@ -50,7 +50,8 @@ extension Simulation {
     mutating func closing(_ id: Int32) {
         let r = request(id)
         if let rule = directRule(r.kind) { return move(id, to: .dropped, rule: rule, reason: .notSaved) }
-        if r.state == .pending && r.kind == .install && spec.policy.gate != nil { return }  // a held install stays pending
+        // A held install stays pending.
+        if r.state == .pending && r.kind == .install && spec.policy.gate != nil { return }
         closingInQueue(id)
     }
 

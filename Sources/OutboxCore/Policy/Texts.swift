@@ -3,7 +3,8 @@
 /// words: what the screen shows (banners, colours) comes from the line's `LogEvent`.
 
 enum Texts {
-    static let statement: Statement = Statement(keyword: "say", forms: ["say KEY \"TEXT\""], file: "Texts.swift") { p, n, w in
+    static let statement: Statement = Statement(keyword: "say", forms: ["say KEY \"TEXT\""], file: "Texts.swift") {
+        p, n, w in
         guard w.count == 3 else { return p.fail(n, "bad say line, " + statement.expected) }
         guard let key = TextKey(rawValue: w[1]) else {
             return p.fail(
@@ -112,7 +113,8 @@ public enum TextKey: String, CaseIterable, Sendable {
         case .flushEmpty: return "flush ({trigger}): nothing queued"
         case .flushMore: return "flush under way: {trigger} asks for one more pass"
         case .flushEnded: return "flush ended ({rule}: {end}) · sent {sent} · {count} left"
-        case .purged: return "consent denied: purged {saved} from the queue · {inflight} in flight · {retrying} retrying"
+        case .purged:
+            return "consent denied: purged {saved} from the queue · {inflight} in flight · {retrying} retrying"
         }
     }
 }

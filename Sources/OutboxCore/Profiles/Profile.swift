@@ -139,7 +139,9 @@ public final class ProfileSpec: Sendable {
         retries = Answers.retries(policy)
         (responses, table) = Answers.table(policy)
         // Without a rule of its own it cites the rule of the answer that ended the budget.
-        exhausted = policy.exhausted.map { Response(action: $0.action, rule: $0.rule ?? policy.createdRule, whenSaved: nil) }
+        exhausted = policy.exhausted.map {
+            Response(action: $0.action, rule: $0.rule ?? policy.createdRule, whenSaved: nil)
+        }
         texts = Texts.all(policy)
     }
 

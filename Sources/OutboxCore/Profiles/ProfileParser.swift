@@ -310,14 +310,17 @@ struct ProfileParser {
 }
 
 extension ProfileParser {
-    static let titleStatement: Statement = Statement(keyword: "title", forms: ["title \"TEXT\""], file: "ProfileParser.swift") {
+    static let titleStatement: Statement = Statement(
+        keyword: "title", forms: ["title \"TEXT\""], file: "ProfileParser.swift"
+    ) {
         p, n, w in
         guard w.count == 2, !w[1].isEmpty else { return p.fail(n, "bad title line, " + titleStatement.expected) }
         if let why = ProfileParser.badText(w[1]) { return p.fail(n, why) }
         p.d.title = w[1]
     }
 
-    static let baseStatement: Statement = Statement(keyword: "base", forms: ["base NAME"], file: "ProfileParser.swift") {
+    static let baseStatement: Statement = Statement(keyword: "base", forms: ["base NAME"], file: "ProfileParser.swift")
+    {
         p, n, w in
         p.uncounted = true
         guard !p.sawOther else {
@@ -349,7 +352,9 @@ extension ProfileParser {
         keyword: "requests", forms: ["requests KIND...", "requests none"], file: "ProfileParser.swift"
     ) { p, n, w in p.requestsLine(n, w) }
 
-    static let setStatement: Statement = Statement(keyword: "set", forms: ["set KEY VALUE"], file: "ProfileParser.swift") {
+    static let setStatement: Statement = Statement(
+        keyword: "set", forms: ["set KEY VALUE"], file: "ProfileParser.swift"
+    ) {
         p, n, w in
         guard w.count == 3 else { return p.fail(n, "bad set line, " + setStatement.expected) }
         if let why = p.d.defaults.apply(w[1], w[2]) { return p.fail(n, why) }
