@@ -31,7 +31,7 @@ enum BenchCompare {
             let line: String
             switch rng.next() % 100 {
             case 0..<55: line = at + "track ev\(rng.next() % 50) value=1.5 currency=USD"
-            case 55..<65: line = at + "ping"
+            case 55..<65: line = at + Vocabulary.builtin.callWords[0]
             case 65..<75: line = at + "screen s\(rng.next() % 10)"
             case 75..<85: line = at + "server " + answers[Int(rng.next() % UInt64(answers.count))]
             case 85..<90: line = at + "network offline"

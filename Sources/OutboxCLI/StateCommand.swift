@@ -99,7 +99,7 @@ struct StateCommand: OutboxSubcommand {
                     var o = JSONObject()
                     o.string("profile", p.rawValue)
                     o.number("id", String(r.id))
-                    o.string("kind", r.kind.word)
+                    o.string("kind", p.word(r.kind))
                     o.string("name", r.name)
                     o.number("attempts", String(r.attempts))
                     if r.idempotencyKey != 0 { o.string("idempotency_key", Simulation.hexKey(r.idempotencyKey)) }
@@ -130,7 +130,9 @@ struct StateCommand: OutboxSubcommand {
                 }
                 if r.waitingForConsent { details.append("waiting for consent") }
                 console.print(
-                    row(String(r.id), r.kind.word, safe(r.name), String(r.attempts), details.joined(separator: " · ")))
+                    row(
+                        String(r.id), p.word(r.kind), safe(r.name), String(r.attempts), details.joined(separator: " · ")
+                    ))
             }
         }
         if shown == 0 && status == 0 {

@@ -8,11 +8,9 @@ public enum Action: Equatable, Sendable {
     case consentGranted
     case consentDenied
     case eventTracked(TrackedEvent)
-    case pingSent
-    case screenViewed(String)
-    case productViewed(String)
-    case notificationReported(String)
-    case loggedOut
+    /// An app call of the profile's vocabulary (`AppCall`, Vocabulary.swift) by
+    /// its word, with its name when it takes one (`screen home`).
+    case call(String, String?)
     case networkWentOnline
     case networkWentOffline
     /// A `server` line: a plan for every request (`.all`) or for one name or
@@ -26,8 +24,7 @@ public enum Action: Equatable, Sendable {
     /// Whether the action needs the app to be running.
     public var needsRunningApp: Bool {
         switch self {
-        case .getInstanceCalled, .consentGranted, .consentDenied, .eventTracked, .pingSent,
-            .screenViewed, .productViewed, .notificationReported, .loggedOut:
+        case .getInstanceCalled, .consentGranted, .consentDenied, .eventTracked, .call:
             return true
         default:
             return false
@@ -84,14 +81,12 @@ public enum Action: Equatable, Sendable {
         case .getInstanceCalled where !profile.hasGetInstance: return "getInstance() call (getinstance)"
         case .consentGranted where !profile.hasConsentGate, .consentDenied where !profile.hasConsentGate:
             return "consent gate"
-        case .pingSent where !profile.makes(.ping): return "ping requests"
-        case .screenViewed where !profile.makes(.screen): return "screen requests"
-        case .productViewed where !profile.makes(.product): return "product requests"
-        case .notificationReported where !profile.makes(.notification): return "notification requests"
-        case .loggedOut where !profile.makes(.logout): return "logout call"
-        case .serverPlanned(_, _, .kind(let k)) where !profile.makes(k):
+        case .call(let word, _):
+            guard let c = profile.vocabulary.call(word) else { return word + " call" }
+            return profile.has(c) ? nil : c.capability
+        case .serverPlanned(_, _, .kind(let k)) where !(profile.vocabulary.kind(k).map(profile.makes) ?? false):
             // A plan for a kind the profile never makes would never answer.
-            return "\(k.word) requests (for kind:\(k.word))"
+            return "\(k) requests (for kind:\(k))"
         default: return nil
         }
     }
@@ -154,8 +149,8 @@ public enum ServerTarget: Hashable, Sendable {
     case all
     /// The requests of this name.
     case name(String)
-    /// The requests of this kind.
-    case kind(RequestKind)
+    /// The requests of this kind, by its word.
+    case kind(String)
 
     /// ` for purchase`, ` for kind:ping`, or "" for every request: the words a
     /// scenario line ends with. A name that starts `kind:` or `name:` is written
@@ -163,7 +158,7 @@ public enum ServerTarget: Hashable, Sendable {
     public var words: String {
         switch self {
         case .all: return ""
-        case .kind(let k): return " for kind:" + k.word
+        case .kind(let k): return " for kind:" + k
         case .name(let n):
             let plain = n.hasPrefix("kind:") || n.hasPrefix("name:") ? "name:" + n : n
             return " for " + ActionSyntax.word(plain)
@@ -174,7 +169,7 @@ public enum ServerTarget: Hashable, Sendable {
     public var label: String {
         switch self {
         case .all: return "all"
-        case .kind(let k): return "kind:" + k.word
+        case .kind(let k): return "kind:" + k
         case .name(let n): return SafeText.escaped(n, max: 40)
         }
     }

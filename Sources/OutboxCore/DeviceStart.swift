@@ -61,7 +61,7 @@ public struct DeviceStart: Equatable, Sendable {
             out.append(w.joined(separator: " "))
         }
         for r in saved {
-            var w = ["saved", r.kind.word, ActionSyntax.word(r.name)]
+            var w = ["saved", profile.word(r.kind), ActionSyntax.word(r.name)]
             if r.createdAt != 0 { w += ["created", VirtualTime.duration(r.createdAt)] }
             if r.attempts != 0 { w += ["attempts", String(r.attempts)] }
             if profile.hasIdempotencyKeys {
@@ -81,7 +81,7 @@ public struct DeviceStart: Equatable, Sendable {
     public static func kind(_ kind: RequestKind, on profile: Profile) -> String? {
         if profile.makes(kind) { return nil }
         if kind == .install { return "an install comes with the consent gate; profile \(profile.rawValue) has none" }
-        return "\(kind.word) is not among the requests of profile \(profile.rawValue)"
+        return "\(profile.word(kind)) is not among the requests of profile \(profile.rawValue)"
     }
 
     static let savedForm =
@@ -98,11 +98,11 @@ public struct DeviceStart: Equatable, Sendable {
         -> Result<(request: SavedRequest, keyGiven: Bool), Problem>
     {
         guard w.count >= 2 else { return .failure(Problem("bad saved line, expected " + savedForm)) }
-        guard let kind = RequestKind(word: w[0]) else {
+        guard let kind = profile.vocabulary.kind(w[0]) else {
             return .failure(
                 Problem(
                     "unknown request kind `\(w[0])`, expected one of: "
-                        + RequestKind.allCases.map(\.word).joined(separator: ", ")))
+                        + profile.vocabulary.kinds.joined(separator: ", ")))
         }
         if let why = DeviceStart.kind(kind, on: profile) { return .failure(Problem(why)) }
         // The name is the word after the kind, whatever it holds (a screen may be named `a=b`).

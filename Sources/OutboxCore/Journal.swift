@@ -101,8 +101,8 @@ public enum LogEvent: Sendable, Equatable {
     case consentDrop(Consent)
     /// Consent was withdrawn: what was live went, by where it was.
     indirect case purged(saved: Int32, inFlight: Int32, retrying: Int32)
-    /// The app logged out: its logout requests are made next.
-    case logout
+    /// An app call that makes several requests (made next) or none (a lifecycle event).
+    case call
     /// A warning about the line's request, after `outcome` (a rejection, not retried).
     case warning(outcome: Outcome)
     /// The app's error callback, for the line's request after `attempts` (the
@@ -153,7 +153,7 @@ public enum LogEvent: Sendable, Equatable {
         case .consentSet: return "consent-set"
         case .consentDrop: return "consent-drop"
         case .purged: return "purge"
-        case .logout: return "logout"
+        case .call: return "call"
         case .warning: return "warning"
         case .onError: return "on-error"
         case .completion: return "completion"

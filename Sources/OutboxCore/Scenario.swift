@@ -288,6 +288,8 @@ struct ScenarioParser {
     var errors: [ScenarioError] = []
     /// The profile played: `playing`, else the file's `profile` line.
     var profile: Profile?
+    /// The calls and kinds the lines may name: the profile's.
+    var vocabulary: Vocabulary { profile?.vocabulary ?? .builtin }
     /// The file's `profile` line.
     var fileProfile: Profile?
     /// Set to parse the file to play this profile (`Scenario.parse(_:file:playing:)`).
@@ -386,7 +388,7 @@ struct ScenarioParser {
                     guard let t = time(lineNo, lexer.word(1)) else { continue }
                     let tail = start + lexer.starts[2]..<start + lexer.code.upperBound
                     if let a = actionTails.find(tail, in: bytes) {
-                        creatable += ScenarioParser.creates(steps.actions[Int(a)])
+                        creatable += creates(steps.actions[Int(a)])
                         steps.append(line: lineNo, time: t, action: a)
                     } else if let a = action(
                         lineNo, lexer.words(from: 2), profile!,
@@ -631,7 +633,7 @@ struct ScenarioParser {
     /// A `saved` or `device` line: what the device holds when the scenario starts.
     mutating func startingContents(_ n: Int, _ w: [String], _ code: String) {
         let word = w[0]
-        if word == "saved", w.count >= 3, let kind = RequestKind(word: w[1]) {
+        if word == "saved", w.count >= 3, let kind = vocabulary.kind(w[1]) {
             // A line left out on the profile played (below) creates nothing there.
             let left = playing != nil && DeviceStart.kind(kind, on: profile ?? playing!) != nil
             noteCreated(w[2], skipped: left)
@@ -669,7 +671,7 @@ struct ScenarioParser {
             if let p = device.parseDevice(Array(w.dropFirst())) { fail(n, p.message) }
             return
         }
-        if playing != nil, w.count >= 2, let kind = RequestKind(word: w[1]),
+        if playing != nil, w.count >= 2, let kind = vocabulary.kind(w[1]),
             let why = DeviceStart.kind(kind, on: profile)
         {
             // A request this profile cannot hold: checked on a profile that can, then left out.
@@ -732,7 +734,7 @@ struct ScenarioParser {
     }
 
     mutating func action(_ n: Int, _ w: [String], _ profile: Profile, code: @autoclosure () -> String) -> Action? {
-        guard let a = ActionSyntax.parse(w) else { return nil }
+        guard let a = ActionSyntax.parse(w, vocabulary: profile.vocabulary) else { return nil }
         switch a {
         case .failure(let why):
             fail(n, why.message)
@@ -784,15 +786,14 @@ struct ScenarioParser {
     mutating func noteCreated(by action: Action, skipped: Bool = false) {
         switch action {
         case .eventTracked(let e): noteCreated(e.name, skipped: skipped)
-        case .pingSent: noteCreated("ping", skipped: skipped)
-        case .screenViewed(let name), .productViewed(let name), .notificationReported(let name):
-            noteCreated(name, skipped: skipped)
-        case .loggedOut:
-            for name in ["logout", "token-removal", "anonymous-ping"] { noteCreated(name, skipped: skipped) }
+        case .call(let word, let name):
+            guard let c = vocabulary.call(word) else { break }
+            if c.takesName, let name { noteCreated(name, skipped: skipped) }
+            if !c.takesName { for w in c.madeWords { noteCreated(w, skipped: skipped) } }
         case .appLaunched: launches = true
         default: break
         }
-        if !skipped { creatable += ScenarioParser.creates(action) }
+        if !skipped { creatable += creates(action) }
     }
 
     /// The request a check looks at by name when it can only hold if such a
@@ -821,6 +822,15 @@ struct ScenarioParser {
     /// why (a failed check, not bad input). The lines played are those of the
     /// profile played (`outbox compare` leaves some out), so a file rewritten
     /// without its skipped lines reads the same.
+    /// The lines that create requests, as a message lists them: `track`, the
+    /// calls that take a name, those that do not, then `saved`.
+    func creatingWords(_ profile: Profile) -> [String] {
+        let calls = profile.vocabulary.calls.filter { !$0.makes.isEmpty }
+        return ["track"] + calls.filter(\.takesName).map(\.word) + calls.filter { !$0.takesName }.map(\.word) + [
+            "saved"
+        ]
+    }
+
     mutating func checkRequestNames(_ profile: Profile) {
         if launches && profile.hasConsentGate { noteCreated("install") }
         for c in checkedNames where !createdNames.contains(c.name) {
@@ -829,7 +839,7 @@ struct ScenarioParser {
             // With a suggestion the list is left out: the suggestion is the line to read.
             let expected =
                 createdOrder.isEmpty || !hint.isEmpty
-                ? "expected a name a track, screen, product, notification, ping, logout or saved line creates"
+                ? "expected a name a " + Statement.alternatives(creatingWords(profile)) + " line creates"
                 : "expected one of: " + shown.joined(separator: ", ")
                     + (createdOrder.count > 8 ? " (and \(createdOrder.count - 8) more)" : "")
             var what = "no line of the file creates a request named `\(SafeText.escaped(c.name, max: 60))`"
@@ -924,8 +934,13 @@ public enum ActionSyntax {
     /// nil never; a failure names what was wrong and what was expected.
     /// `alsoKnown`: words the caller reads besides actions (the live screen's
     /// `:` commands), offered too when a mistyped verb is close to one.
-    public static func parse(_ w: [String], alsoKnown: [String] = []) -> Result<Action, Problem>? {
-        guard let verb = w.first else { return .failure(Problem("missing action, expected one of: " + verbs)) }
+    /// `vocabulary`: the app calls and kinds the words may name (the profile's).
+    public static func parse(_ w: [String], vocabulary: Vocabulary = .builtin, alsoKnown: [String] = [])
+        -> Result<Action, Problem>?
+    {
+        guard let verb = w.first else {
+            return .failure(Problem("missing action, expected one of: " + verbs(vocabulary)))
+        }
         let args = Array(w.dropFirst())
         func none(_ a: Action) -> Result<Action, Problem> {
             args.isEmpty
@@ -939,8 +954,6 @@ public enum ActionSyntax {
         case "launch": return none(.appLaunched)
         case "quit": return none(.appQuit)
         case "getinstance": return none(.getInstanceCalled)
-        case "ping": return none(.pingSent)
-        case "logout": return none(.loggedOut)
         case "consent":
             guard args.count == 1, args[0] == "grant" || args[0] == "deny" else {
                 return .failure(
@@ -958,27 +971,26 @@ public enum ActionSyntax {
                             + hint(args, ["online", "offline", "flap"])))
             }
             return .success(args[0] == "online" ? .networkWentOnline : .networkWentOffline)
-        case "screen": return named { .screenViewed($0) }
-        case "product": return named { .productViewed($0) }
-        case "notification": return named { .notificationReported($0) }
         case "track": return track(args)
-        case "server": return server(args)
+        case "server": return server(args, vocabulary)
         case "set":
             guard args.count == 2 else { return .failure(Problem("bad set, expected `set <key> <value>`")) }
             return .success(.settingChanged(key: args[0], value: args[1]))
         default:
+            if let c = vocabulary.call(verb) {
+                return c.takesName ? named { .call(c.word, $0) } : none(.call(c.word, nil))
+            }
             return .failure(
                 Problem(
-                    "unknown action `\(verb)`, expected one of: " + verbs
-                        + Suggest.hint(verb, among: verbWords + alsoKnown)))
+                    "unknown action `\(verb)`, expected one of: " + verbs(vocabulary)
+                        + Suggest.hint(verb, among: verbWords(vocabulary) + alsoKnown)))
         }
     }
 
     /// The words of `verbs`, for "did you mean".
-    public static let verbWords = [
-        "launch", "quit", "getinstance", "consent", "track", "ping", "screen", "product", "notification", "logout",
-        "network", "server", "set",
-    ]
+    public static func verbWords(_ v: Vocabulary = .builtin) -> [String] {
+        ["launch", "quit", "getinstance", "consent", "track"] + v.callWords + ["network", "server", "set"]
+    }
 
     /// ` `word`` for the one word after a verb that was wrong, "" for none or several.
     static func quoted(_ args: [String]) -> String { args.count == 1 ? " `\(args[0])`" : "" }
@@ -1003,11 +1015,7 @@ public enum ActionSyntax {
             if let c = e.currency { w.append("currency=" + c) }
             for a in e.attributes { w.append(q(a.key + "=" + a.value)) }
             return w.joined(separator: " ")
-        case .pingSent: return "ping"
-        case .screenViewed(let n): return "screen " + q(n)
-        case .productViewed(let n): return "product " + q(n)
-        case .notificationReported(let n): return "notification " + q(n)
-        case .loggedOut: return "logout"
+        case .call(let word, let name): return name.map { word + " " + q($0) } ?? word
         case .networkWentOnline: return "network online"
         case .networkWentOffline: return "network offline"
         case .networkFlapping(let up, let down):
@@ -1063,8 +1071,11 @@ public enum ActionSyntax {
         return before.count == 1 || after.count == 1
     }
 
-    public static let verbs =
-        "launch, quit, getinstance, consent grant|deny, track, ping, screen, product, notification, logout, network online|offline|flap, server"
+    /// Every action, as the messages list them.
+    public static func verbs(_ v: Vocabulary = .builtin) -> String {
+        (["launch", "quit", "getinstance", "consent grant|deny", "track"] + v.callWords
+            + ["network online|offline|flap", "server"]).joined(separator: ", ")
+    }
 
     static func track(_ args: [String]) -> Result<Action, Problem> {
         // `=` is looked for among scalars, not Characters: `=` then a combining
@@ -1132,21 +1143,21 @@ public enum ActionSyntax {
 
     /// The `for` words of a `server` line (TARGET): `for NAME`, `for kind:KIND`,
     /// or `for name:NAME` (a name that starts `kind:`).
-    static func target(_ word: String) -> Result<ServerTarget, Problem> {
+    static func target(_ word: String, _ vocabulary: Vocabulary) -> Result<ServerTarget, Problem> {
         if word.hasPrefix("name:") { return .success(.name(String(word.dropFirst(5)))) }
         guard word.hasPrefix("kind:") else { return .success(.name(word)) }
         let k = String(word.dropFirst(5))
-        guard let kind = RequestKind(word: k) else {
-            let kinds = RequestKind.allCases.map(\.word)
+        guard vocabulary.kind(k) != nil else {
+            let kinds = vocabulary.kinds
             return .failure(
                 Problem(
                     "unknown request kind `\(k)` in `for \(word)`, expected one of: " + kinds.joined(separator: ", ")
                         + Suggest.hint(k, among: kinds)))
         }
-        return .success(.kind(kind))
+        return .success(.kind(k))
     }
 
-    static func server(_ args: [String]) -> Result<Action, Problem> {
+    static func server(_ args: [String], _ vocabulary: Vocabulary) -> Result<Action, Problem> {
         let form =
             "`server <answer> [x<N> | always | <N>%] [for <name> | for kind:<kind>]` with ok, a status 100-599, timeout, lost or partial"
         var args = args
@@ -1156,7 +1167,7 @@ public enum ActionSyntax {
                 return .failure(
                     Problem("bad server line: `for` takes one word (a name, or kind:<kind>), expected " + form))
             }
-            switch ActionSyntax.target(args[f + 1]) {
+            switch ActionSyntax.target(args[f + 1], vocabulary) {
             case .failure(let p): return .failure(p)
             case .success(let t): target = t
             }

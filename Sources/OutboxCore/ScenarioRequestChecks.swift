@@ -74,10 +74,10 @@ extension ScenarioParser {
     }
 
     /// How many requests an action makes at most (`Simulation.apply`).
-    static func creates(_ action: Action) -> Int {
+    func creates(_ action: Action) -> Int {
         switch action {
-        case .eventTracked, .pingSent, .screenViewed, .productViewed, .notificationReported: return 1
-        case .loggedOut: return 3
+        case .eventTracked: return 1
+        case .call(let word, _): return vocabulary.call(word)?.makes.count ?? 0
         default: return 0
         }
     }

@@ -69,6 +69,8 @@ public struct ServerPlans: Equatable, Sendable {
     public internal(set) var all = TargetPlan()
     /// By request kind (`RequestKind.rawValue`); empty until a kind is planned.
     var kinds: [TargetPlan] = []
+    /// The kinds' words (the profile's vocabulary), set when a kind is first planned.
+    var kindWords: [String] = []
     /// By request name, in the order first planned. A plan that empties stays
     /// (empty) in its place: `nameIndex` finds a name in O(1), so a file of
     /// 10^5 `for` lines plans in linear time, and an attempt looks up its name once.
@@ -95,7 +97,7 @@ public struct ServerPlans: Equatable, Sendable {
     /// The targeted plans in force, names first (in the order planned), then kinds.
     public var targeted: [(target: ServerTarget, plan: TargetPlan)] {
         var out = namePlans.map { (ServerTarget.name($0.name), $0.plan) }
-        for (i, p) in kinds.enumerated() where !p.isEmpty { out.append((.kind(RequestKind(rawValue: UInt8(i))!), p)) }
+        for (i, p) in kinds.enumerated() where !p.isEmpty { out.append((.kind(kindWords[i]), p)) }
         return out
     }
 
@@ -109,7 +111,7 @@ public struct ServerPlans: Equatable, Sendable {
             i += 1
         }
         for (k, p) in kinds.enumerated() where out.count < n && !p.isEmpty {
-            out.append((.kind(RequestKind(rawValue: UInt8(k))!), p))
+            out.append((.kind(kindWords[k]), p))
         }
         return out
     }
@@ -118,20 +120,26 @@ public struct ServerPlans: Equatable, Sendable {
     public func plan(for target: ServerTarget) -> TargetPlan {
         switch target {
         case .all: return all
-        case .kind(let k): return Int(k.rawValue) < kinds.count ? kinds[Int(k.rawValue)] : TargetPlan()
+        case .kind(let k):
+            return kindWords.firstIndex(of: k).map { $0 < kinds.count ? kinds[$0] : TargetPlan() } ?? TargetPlan()
         case .name(let n): return nameIndex[n].map { names[$0].plan } ?? TargetPlan()
         }
     }
 
-    /// Applies a `server` line.
-    mutating func plan(_ answer: Answer, _ rep: ServerRepeat, for target: ServerTarget) {
+    /// Applies a `server` line; `vocabulary` names the kinds (the profile's).
+    mutating func plan(_ answer: Answer, _ rep: ServerRepeat, for target: ServerTarget, vocabulary: Vocabulary) {
         switch target {
         case .all:
             // `ok always` for every request is no plan: it answers ok anyway.
             if answer == .ok && rep == .always { all = TargetPlan() } else { all.plan(answer, rep) }
         case .kind(let k):
-            if kinds.isEmpty { kinds = [TargetPlan](repeating: TargetPlan(), count: RequestKind.allCases.count) }
-            kinds[Int(k.rawValue)].plan(answer, rep)
+            // A kind the profile does not know is refused before (`Action.lackedCapability`).
+            guard let i = vocabulary.kind(k).map({ Int($0.rawValue) }) else { break }
+            kindWords = vocabulary.kinds
+            if kinds.count < kindWords.count {
+                kinds += [TargetPlan](repeating: TargetPlan(), count: kindWords.count - kinds.count)
+            }
+            kinds[i].plan(answer, rep)
         case .name(let n):
             if let i = nameIndex[n] {
                 let had = !names[i].plan.isEmpty
@@ -175,7 +183,7 @@ public struct ServerPlans: Equatable, Sendable {
         var count = plannedNames
         for (k, p) in kinds.enumerated() where !p.isEmpty {
             count += 1
-            if first == nil { first = ServerTarget.kind(RequestKind(rawValue: UInt8(k))!).label }
+            if first == nil { first = ServerTarget.kind(kindWords[k]).label }
         }
         return (count, first)
     }
@@ -197,7 +205,7 @@ public struct ServerPlans: Equatable, Sendable {
             }
             if let a { return a }
         }
-        if !kinds.isEmpty {
+        if !kinds.isEmpty && Int(kind.rawValue) < kinds.count {
             let k = Int(kind.rawValue)
             let a = kinds[k].take(level: 1, draw: draw)
             if kinds[k].isEmpty { settle() }

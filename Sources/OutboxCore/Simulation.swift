@@ -311,17 +311,10 @@ public struct Simulation {
         case .eventTracked(let e):
             let id = create(.event, name: e.name, value: e.value, currency: e.currency, attributes: e.attributes)
             created(id)
-        case .pingSent: created(create(.ping, name: "ping"))
-        case .screenViewed(let n): created(create(.screen, name: n))
-        case .productViewed(let n): created(create(.product, name: n))
-        case .notificationReported(let n): created(create(.notification, name: n))
-        case .loggedOut:
-            log(.sdk, .logout, "logout(): sending logout, token-removal, anonymous-ping")
-            for (kind, name) in [
-                (RequestKind.logout, "logout"), (.tokenRemoval, "token-removal"), (.anonymousPing, "anonymous-ping"),
-            ] {
-                created(create(kind, name: name))
-            }
+        case .call(let word, let name):
+            // `check` found the call in the profile's vocabulary.
+            guard let c = spec.policy.vocabulary.call(word) else { return nil }
+            called(c, name: name)
         case .networkWentOnline:
             stopFlap()
             guard !online else { log(.outbox, .networkUnchanged(online: true), "network already online"); return nil }
@@ -337,7 +330,7 @@ public struct Simulation {
             if !online { goOnline("network online (flap \(u)/\(d))", rule: .flap) }
             flapNext = VirtualTime.later(now, by: up)
         case .serverPlanned(let answer, let rep, let target):
-            plans.plan(answer, rep, for: target)
+            plans.plan(answer, rep, for: target, vocabulary: spec.policy.vocabulary)
             let rule: RuleID
             if case .chance = rep { rule = .chance } else { rule = target == .all ? .ans : .target }
             log(.outbox, .plan, rule: rule) { "backend will answer: " + $0.plans.text(for: target) }
@@ -472,7 +465,6 @@ public struct Simulation {
         let saved = Int32(clamping: savedCount)
         log(.outbox, .appClosed(saved: saved), "app closed · \(savedCount) saved on the device")
     }
-
 
     // MARK: Building blocks for the profile engine
 

@@ -44,7 +44,7 @@ public struct TimelineWriter {
             if let profileField { o.field(profileField) }
             o.number("id", String(t.request))
             o.string("name", name)
-            o.string("kind", r.kind.word)
+            o.string("kind", sim.word(r.kind))
             o.string("from", t.from?.word ?? "new")
             o.string("to", t.to.word)
             o.number("attempt", String(t.attempt))
@@ -59,7 +59,7 @@ public struct TimelineWriter {
         case .text:
             // Escaped before padding, so the columns line up after it.
             var s =
-                VirtualTime.clock(t.time) + "  " + pad("#\(t.request)", 6) + pad(r.kind.word, 15)
+                VirtualTime.clock(t.time) + "  " + pad("#\(t.request)", 6) + pad(sim.word(r.kind), 15)
                 + pad(SafeText.line(name), 16)
             s += pad((t.from?.word ?? "new") + " → " + t.to.word, 24)
             s += pad(t.attempt > 0 ? "attempt \(t.attempt)" : "", 12)

@@ -133,7 +133,7 @@ extension TimelineWriter {
             return [TimelineSpan(s, style), TimelineSpan(String(repeating: " ", count: n >= w ? 1 : w - n))]
         }
         var out = [TimelineSpan(VirtualTime.clock(t.time) + c.gap, .time)]
-        out += field("#\(t.request)", c.id) + field(r.kind.word, c.kind) + field(name, nameWidth)
+        out += field("#\(t.request)", c.id) + field(sim.word(r.kind), c.kind) + field(name, nameWidth)
         let from = (t.from?.word ?? "new") + c.arrow
         out.append(TimelineSpan(from))
         out += field(t.to.word, c.move - from.count, .state(t.to))

@@ -1,32 +1,4 @@
 /// What a request is.
-public enum RequestKind: UInt8, CaseIterable, Sendable, BitwiseCopyable {
-    case install, event, ping, screen, product, notification, logout, tokenRemoval, anonymousPing
-
-    public var word: String {
-        switch self {
-        case .install: return "install"
-        case .event: return "event"
-        case .ping: return "ping"
-        case .screen: return "screen"
-        case .product: return "product"
-        case .notification: return "notification"
-        case .logout: return "logout"
-        case .tokenRemoval: return "token-removal"
-        case .anonymousPing: return "anonymous-ping"
-        }
-    }
-
-    public init?(word: String) {
-        guard let k = RequestKind.allCases.first(where: { $0.word == word }) else { return nil }
-        self = k
-    }
-
-    /// The three requests `logout` creates.
-    public var isLogoutRequest: Bool {
-        self == .logout || self == .tokenRemoval || self == .anonymousPing
-    }
-}
-
 /// The state of a request: exactly one at a time.
 public enum RequestState: UInt8, CaseIterable, Sendable, BitwiseCopyable {
     case pending, inFlight, retrying, queued, delivered, dropped

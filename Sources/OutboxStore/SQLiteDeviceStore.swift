@@ -569,7 +569,7 @@ public final class SQLiteDeviceStore: DeviceStore {
             """
         ) { s in
             sqlite3_bind_int64(s, 1, Int64(r.id))
-            bind(s, 2, r.kind.word)
+            bind(s, 2, profile.word(r.kind))
             bind(s, 3, r.name)
             sqlite3_bind_int64(s, 4, r.createdAt)
             if r.idempotencyKey != 0 {
@@ -647,7 +647,7 @@ public final class SQLiteDeviceStore: DeviceStore {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { return (out, message(rc)) }
-            if let r = SQLiteDeviceStore.request(s, &reader) { out.append(r) }
+            if let r = SQLiteDeviceStore.request(s, &reader, profile.vocabulary) { out.append(r) }
         }
         return (out, nil)
     }

@@ -154,14 +154,14 @@ extension SQLiteDeviceStore {
 
     /// One request row, every value checked; nil when anything in it is damaged
     /// (each damaged column reported).
-    static func request(_ s: OpaquePointer, _ r: inout ColumnReader) -> SavedRequest? {
+    static func request(_ s: OpaquePointer, _ r: inout ColumnReader, _ v: Vocabulary) -> SavedRequest? {
         let before = r.damageCount
         // The id is SQLite's rowid, always an integer; only its range can be wrong.
         let rawID = sqlite3_column_int64(s, 0)
         // Built only when something is reported: this is the start-up path at 10^5 rows.
         func place() -> String { "requests row id \(rawID)" }
         let id = r.int(s, 0, place(), "id", StoreLimits.id)
-        let kind = Self.kind(s, 1, place(), &r)
+        let kind = Self.kind(s, 1, place(), &r, v)
         let name = r.text(s, 2, place(), "name")
         let created = r.int(s, 3, place(), "created_at_ms", StoreLimits.createdAt)
         let key = Self.key(s, 4, place(), &r)
@@ -184,20 +184,21 @@ extension SQLiteDeviceStore {
     }
 
     /// The kind named by a text column, compared on SQLite's bytes.
-    static func kind(_ s: OpaquePointer, _ i: Int32, _ place: @autoclosure () -> String, _ r: inout ColumnReader)
-        -> RequestKind?
-    {
+    static func kind(
+        _ s: OpaquePointer, _ i: Int32, _ place: @autoclosure () -> String, _ r: inout ColumnReader, _ v: Vocabulary
+    ) -> RequestKind? {
+        let kindWords = v.kinds.joined(separator: ", ")
         guard sqlite3_column_type(s, i) == SQLITE_TEXT else {
             r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
             return nil
         }
         let bytes = ColumnReader.bytes(s, i)
-        if let k = RequestKind.allCases.first(where: { $0.word.utf8.elementsEqual(bytes) }) { return k }
+        if let k = v.kinds.firstIndex(where: { $0.utf8.elementsEqual(bytes) }) {
+            return RequestKind(rawValue: UInt8(k))
+        }
         r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
         return nil
     }
-
-    static let kindWords = RequestKind.allCases.map(\.word).joined(separator: ", ")
 
     /// An idempotency key: NULL (none) or 16 hex digits, not all zero (0 means none
     /// and is stored as NULL).

@@ -23,15 +23,15 @@ extension AppModel {
     }
 
     /// The selected request's name and kind (comparing: the first column that has it).
-    var selectedNameAndKind: (name: String, kind: RequestKind)? {
+    var selectedNameAndKind: (name: String, kind: String)? {
         guard let n = selected else { return nil }
         if isComparing {
             guard let r = selectedMatchRow, let c = match.rows[r].ids.firstIndex(where: { $0 != nil }),
                 let id = match.rows[r].ids[c]
             else { return nil }
-            return (columns[c].name(of: id), columns[c].request(id).kind)
+            return (columns[c].name(of: id), columns[c].word(columns[c].request(id).kind))
         }
-        return (sim.name(of: n), sim.request(n).kind)
+        return (sim.name(of: n), sim.word(sim.request(n).kind))
     }
 
     /// A key in the backend chooser: an answer's letter, then how often (`1`,

@@ -76,7 +76,7 @@ extension AppModel {
             break
         }
         message = nil
-        guard let command = KeyMap.command(for: key) else {
+        guard let command = KeyMap.command(for: key, calls: KeyMap.calls(of: profiles)) else {
             if case .char(let c) = key { message = ("no command on `\(c)`: press ? for help", true) }
             return nil
         }
@@ -122,11 +122,10 @@ extension AppModel {
             for i in 1...20 {
                 guard perform(.eventTracked(TrackedEvent(name: "burst-\(i)"))) else { break }
             }
-        case .ping: perform(.pingSent)
-        case .screen: perform(.screenViewed("home"))
-        case .product: perform(.productViewed("sku-42"))
-        case .notification: perform(.notificationReported("promo"))
-        case .logout: perform(.loggedOut)
+        case .call(let word):
+            // The name the call's key gives (its `call` line's ARG), when it takes one.
+            guard let c = KeyMap.calls(of: profiles).first(where: { $0.word == word }) else { return nil }
+            perform(.call(word, c.takesName ? (c.keyName ?? word) : nil))
         case .chooseAnswer: mode = .chooseAnswer(AnswerChoice())
         case .chooseFlap: mode = .chooseFlap
         case .chooseJitter: mode = .chooseJitter
@@ -239,7 +238,8 @@ extension AppModel {
         }
         // A mistyped word may be one of the commands above: "did you mean" offers them too.
         let commands = ["compare", "profile", "break", "play", "export", "log", "help"]
-        guard let parsed = ActionSyntax.parse(words, alsoKnown: commands) else { return nil }
+        guard let parsed = ActionSyntax.parse(words, vocabulary: sim.profile.vocabulary, alsoKnown: commands)
+        else { return nil }
         switch parsed {
         case .failure(let p): message = (p.message, true)
         case .success(let a):

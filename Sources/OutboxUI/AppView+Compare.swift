@@ -297,7 +297,7 @@ extension AppView {
             var facts2 = "#\(id)"
             if r.state == .retrying { facts2 += sep + "next in " + shortDuration(r.nextAttemptAt - s.now) }
             facts2 += r.saved ? sep + "saved" : sep + "not saved"
-            if s.profile.hasCompletions && !r.kind.isLogoutRequest { facts2 += sep + "completion " + r.completion.word }
+            if s.profile.completes(r.kind) { facts2 += sep + "completion " + r.completion.word }
             buf.put(facts2, x: x, y: y, role: .dim, limit: colW)
             y += 1
             let hist = s.history(of: id)

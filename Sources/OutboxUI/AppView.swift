@@ -19,7 +19,8 @@ public enum AppView {
     public static func bigNotice(width: Int, height: Int) -> String? {
         guard width > maxWidth || height > maxHeight else { return nil }
         let d = drawnSize(width: width, height: height)
-        return "This terminal is \(width)×\(height); Outbox draws its top-left \(d.width)×\(d.height) and leaves the rest blank."
+        return
+            "This terminal is \(width)×\(height); Outbox draws its top-left \(d.width)×\(d.height) and leaves the rest blank."
     }
 
     /// Draws the whole screen: at most `maxWidth` × `maxHeight` cells, however big
@@ -370,7 +371,7 @@ public enum AppView {
             let base: Role = sel ? .rowSelected : .normal
             if sel { buf.fill(Rect(x: 0, y: y, width: c.timeline - 1, height: 1), role: .rowSelected) }
             buf.put(pad("\(id)", 5, right: true), x: c.id, y: y, role: base)
-            buf.put(r.kind.word, x: c.kind, y: y, role: base, limit: 8)
+            buf.put(m.sim.word(r.kind), x: c.kind, y: y, role: base, limit: 8)
             buf.put(m.sim.names[Int(r.nameID)], x: c.name, y: y, role: base, limit: c.nameW - 1)
             buf.put(r.state.word, x: c.state, y: y, role: sel ? .rowSelected : stateRole(r.state), limit: 9)
             buf.put(attemptsText(r, budget: m.sim.settings.retryAttempts), x: c.att, y: y, role: base, limit: 5)
@@ -496,7 +497,7 @@ public enum AppView {
         let s = m.sim
         let r = s.request(id)
         var y = rect.y
-        var x = buf.put(" \(r.kind.word) ", x: rect.x, y: y, role: .normal, limit: rect.width)
+        var x = buf.put(" \(s.word(r.kind)) ", x: rect.x, y: y, role: .normal, limit: rect.width)
         x = buf.put(r.state.word, x: x, y: y, role: stateRole(r.state), limit: rect.maxX - x)
         var facts = ""
         if let reason = r.reason { facts += " (\(reason.word))" }
@@ -505,7 +506,7 @@ public enum AppView {
         if s.settings.retryAttempts > 0 { facts += sep + budgetText(r, s) }
         if r.state == .retrying { facts += sep + "next in " + shortDuration(r.nextAttemptAt - s.now) }
         facts += r.saved ? sep + "saved" : sep + "not saved"
-        if s.profile.hasCompletions && !r.kind.isLogoutRequest { facts += sep + "completion " + r.completion.word }
+        if s.profile.completes(r.kind) { facts += sep + "completion " + r.completion.word }
         buf.put(facts, x: x, y: y, role: .normal, limit: rect.maxX - x)
         y += 1
         var facts2 = " created " + VirtualTime.clock(r.createdAt) + (r.restored ? " in an earlier run" : "")
@@ -534,7 +535,9 @@ public enum AppView {
             for (cur, amount) in revenue { lines.append("revenue \(amount.text) \(m.sim.names[Int(cur)])") }
         }
         lines.append("next answer: " + m.sim.plans.all.text)
-        for t in m.sim.plans.targeted(first: max(0, rect.height - lines.count)) { lines.append(t.target.label + ": " + t.plan.text) }
+        for t in m.sim.plans.targeted(first: max(0, rect.height - lines.count)) {
+            lines.append(t.target.label + ": " + t.plan.text)
+        }
         for (i, l) in lines.prefix(rect.height).enumerated() {
             buf.put(" " + l, x: rect.x, y: rect.y + i, role: .normal, limit: rect.width)
         }
@@ -651,8 +654,15 @@ public enum AppView {
             out.append((st.order, b.keys[0].label, label))
         }
         // Two keys only some profiles have, offered where they apply (the table's `needs`).
-        for (order, c, label) in [(1, Command.getInstance, "getInstance"), (0, .ping, "ping")] {
-            guard let b = KeyMap.binding(c), b.applies(to: m.profiles), !m.usedCommands.contains(c) else { continue }
+        // The getInstance() key, and the first app call the profiles have (its word).
+        let calls = KeyMap.calls(of: m.profiles)
+        var offered: [(Int, Command, String)] = [(1, .getInstance, "getInstance")]
+        if let c = calls.first(where: { c in c.key != nil && m.profiles.contains { KeyNeed.call(c).has($0) } }) {
+            offered.append((0, .call(c.word), c.word))
+        }
+        for (order, c, label) in offered {
+            guard let b = KeyMap.binding(c, calls: calls), b.applies(to: m.profiles), !m.usedCommands.contains(c)
+            else { continue }
             out.append((order, b.keys[0].label, label))
         }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }

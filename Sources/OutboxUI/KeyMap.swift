@@ -29,7 +29,9 @@ public struct MouseEvent: Hashable, Sendable {
     /// A left click at a cell.
     public static func click(x: Int, y: Int) -> MouseEvent { MouseEvent(.press, x: x, y: y) }
     /// The wheel turned at a cell: `lines` < 0 up, > 0 down.
-    public static func wheel(_ lines: Int, x: Int, y: Int) -> MouseEvent { MouseEvent(.wheel, lines: lines, x: x, y: y) }
+    public static func wheel(_ lines: Int, x: Int, y: Int) -> MouseEvent {
+        MouseEvent(.wheel, lines: lines, x: x, y: y)
+    }
 
     /// Decodes the body of an SGR mouse report, `b;x;y` and its final `M`
     /// (press) or `m` (release); x and y count from 1. Motion, and buttons past
@@ -110,9 +112,11 @@ public enum Key: Hashable, Sendable {
 }
 
 /// What a key does in the main screen.
-public enum Command: String, CaseIterable, Sendable {
+public enum Command: Hashable, Sendable, CaseIterable {
     case help, quit
-    case toggleNetwork, toggleConsent, trackPurchase, trackBurst, ping, screen, product, notification, logout
+    case toggleNetwork, toggleConsent, trackPurchase, trackBurst
+    /// An app call of the profile's vocabulary, by its word (`AppCall`: its key comes from its `call` line).
+    case call(String)
     case chooseAnswer, relaunch, getInstance, chooseFlap, chooseJitter
     case pause, faster, slower, jumpNext, breakpoints
     case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
@@ -121,6 +125,17 @@ public enum Command: String, CaseIterable, Sendable {
     case back, nextMatch, previousMatch, logRequest
     case sort, click, wheel
     case pin
+
+    /// Every command: the fixed ones and the built-in vocabulary's calls.
+    public static var allCases: [Command] {
+        [
+            .help, .quit, .toggleNetwork, .toggleConsent, .trackPurchase, .trackBurst, .chooseAnswer, .relaunch,
+            .getInstance, .chooseFlap, .chooseJitter, .pause, .faster, .slower, .jumpNext, .breakpoints, .down, .up,
+            .pageDown, .pageUp, .top, .bottom, .detail, .nextPane, .previousPane, .nextTab, .previousTab,
+            .filterName, .export, .commandLine, .cycleTheme, .zoomIn, .zoomOut, .fitTimeline, .back, .nextMatch,
+            .previousMatch, .logRequest, .sort, .click, .wheel, .pin,
+        ] + Vocabulary.builtin.callWords.map(Command.call)
+    }
 }
 
 /// What a key needs of the profile: a capability not every profile has
@@ -131,14 +146,14 @@ public enum KeyNeed: Sendable, Equatable {
     case consentGate
     /// `resend on getinstance`.
     case getInstance
-    /// `requests KIND` (ping, screen, product, notification, logout).
-    case kind(RequestKind)
+    /// An app call (`requests WORD`, or a `call` line of the profile's own).
+    case call(AppCall)
 
     public func has(_ p: Profile) -> Bool {
         switch self {
         case .consentGate: return p.hasConsentGate
         case .getInstance: return p.hasGetInstance
-        case .kind(let k): return p.makes(k)
+        case .call(let c): return p.vocabulary.call(c.word).map(p.has) ?? false
         }
     }
 
@@ -147,8 +162,7 @@ public enum KeyNeed: Sendable, Equatable {
         switch self {
         case .consentGate: return "the consent gate"
         case .getInstance: return "getInstance()"
-        case .kind(.logout): return "logout"
-        case .kind(let k): return "\(k.word) requests"
+        case .call(let c): return c.need
         }
     }
 
@@ -160,7 +174,7 @@ public enum KeyNeed: Sendable, Equatable {
         switch self {
         case .consentGate: return "`component consent-gate`"
         case .getInstance: return "`resend on getinstance`"
-        case .kind(let k): return "`requests \(k.word)`"
+        case .call(let c): return "`requests \(c.word)`"
         }
     }
 }
@@ -186,58 +200,117 @@ public struct KeyBinding: Sendable {
 /// The one key table: key handling, the help screen, the status bar and
 /// docs/keys.md all come from it.
 public enum KeyMap {
-    public static let bindings: [KeyBinding] = [
+    /// The key table of the built-in vocabulary's calls (docs/keys.md).
+    public static let bindings: [KeyBinding] = bindings(calls: Vocabulary.builtin.calls)
+
+    /// The key table with a row for each of `calls` (the screen's profiles'),
+    /// after the fixed rows of their section; a call whose key a fixed row holds
+    /// is left without one (`:WORD` still runs it).
+    public static func bindings(calls: [AppCall]) -> [KeyBinding] {
+        let taken = Set(fixed.flatMap(\.keys))
+        var rows: [KeyBinding] = []
+        var seen = taken
+        for c in calls {
+            guard let k = c.key, seen.insert(.char(k)).inserted else { continue }
+            rows.append(b([.char(k)], .call(c.word), "requests", c.help, nil, .call(c)))
+        }
+        guard let at = fixed.lastIndex(where: { $0.section == "requests" }) else { return fixed + rows }
+        return Array(fixed[...at]) + rows + fixed[(at + 1)...]
+    }
+
+    static let fixed: [KeyBinding] = [
         b([.char("?")], .help, "general", "show or hide this help", (20, "help")),
         b([.char("q")], .quit, "general", "quit Outbox (the device keeps what the rules save)", (21, "quit")),
         b([.char("o")], .toggleNetwork, "device", "network online/offline", (1, "offline")),
         b([.char("c")], .toggleConsent, "device", "consent grant/deny", (2, "consent"), .consentGate),
         b([.char("L")], .relaunch, "device", "quit and relaunch the app (launch when closed)", (9, "relaunch")),
-        b([.char("g")], .getInstance, "device", "call getInstance(): the saved requests go out again", nil, .getInstance),
-        b([.char("F")], .chooseFlap, "device", "network flap: online/offline over and over (5s/2s, ...; s stops); :network flap UP DOWN", nil),
-        b([.char("J")], .chooseJitter, "device", "latency jitter: each attempt's latency drawn from latency ± D; :set latency.jitter D", nil),
+        b(
+            [.char("g")], .getInstance, "device", "call getInstance(): the saved requests go out again", nil,
+            .getInstance),
+        b(
+            [.char("F")], .chooseFlap, "device",
+            "network flap: online/offline over and over (5s/2s, ...; s stops); :network flap UP DOWN", nil),
+        b(
+            [.char("J")], .chooseJitter, "device",
+            "latency jitter: each attempt's latency drawn from latency ± D; :set latency.jitter D", nil),
         b([.char("t")], .trackPurchase, "requests", "track a test purchase (49.99 USD)", (0, "track")),
         b([.char("T")], .trackBurst, "requests", "track a burst of 20 events", nil),
-        b([.char("p")], .ping, "requests", "send a ping", nil, .kind(.ping)),
-        b([.char("s")], .screen, "requests", "send a screen event", nil, .kind(.screen)),
-        b([.char("r")], .product, "requests", "send a product event", nil, .kind(.product)),
-        b([.char("n")], .notification, "requests", "send a notification report", nil, .kind(.notification)),
-        b([.char("u")], .logout, "requests", "logout: logout, token-removal, anonymous-ping", nil, .kind(.logout)),
-        b([.char("x")], .chooseAnswer, "backend", "choose what the backend answers next (once, N times, always, a chance N%; for the selected request or its kind)", (3, "backend")),
-        b([.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)", (8, "pause")),
+        b(
+            [.char("x")], .chooseAnswer, "backend",
+            "choose what the backend answers next (once, N times, always, a chance N%; for the selected request or its kind)",
+            (3, "backend")),
+        b(
+            [.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)",
+            (8, "pause")),
         b([.char("+"), .char("=")], .faster, "clock", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", (10, "speed")),
-        b([.char("-")], .slower, "clock", "slower: from 1× to ¼× then ⅒× (slow motion: a 200 ms attempt lasts 2 s)", nil),
-        b([.char(".")], .jumpNext, "clock", "step: play the next scheduled moment (a timer, or a played file's next line) and pause there", (4, "step")),
-        b([.char("b")], .breakpoints, "clock", "breakpoints: pause when a request becomes a state, cites a rule, or the selected one moves", nil),
+        b(
+            [.char("-")], .slower, "clock", "slower: from 1× to ¼× then ⅒× (slow motion: a 200 ms attempt lasts 2 s)",
+            nil),
+        b(
+            [.char(".")], .jumpNext, "clock",
+            "step: play the next scheduled moment (a timer, or a played file's next line) and pause there", (4, "step")),
+        b(
+            [.char("b")], .breakpoints, "clock",
+            "breakpoints: pause when a request becomes a state, cites a rule, or the selected one moves", nil),
         b([.char("j"), .down], .down, "moving", "next request", nil),
         b([.char("k"), .up], .up, "moving", "previous request", nil),
         b([.pageDown], .pageDown, "moving", "a page down", nil),
         b([.pageUp], .pageUp, "moving", "a page up", nil),
         b([.home], .top, "moving", "first request", nil),
         b([.end], .bottom, "moving", "last request", nil),
-        b([.enter], .detail, "moving", "full-screen detail of the selected request (Enter or Esc closes)", (6, "detail")),
+        b(
+            [.enter], .detail, "moving", "full-screen detail of the selected request (Enter or Esc closes)",
+            (6, "detail")),
         b([.escape], .back, "moving", "close the full-screen detail; clear the log search", nil),
-        b([.tab], .nextPane, "moving", "next pane (requests, detail, log); the moving keys then scroll it", (7, "pane")),
+        b(
+            [.tab], .nextPane, "moving", "next pane (requests, detail, log); the moving keys then scroll it",
+            (7, "pane")),
         b([.backTab], .previousPane, "moving", "previous pane", nil),
         b([.char("]"), .right], .nextTab, "moving", "next state tab", nil),
         b([.char("["), .left], .previousTab, "moving", "previous state tab", nil),
-        b([.char("S")], .sort, "moving", "sort the list: id, state, next attempt, attempts (most first), name; the column's title is marked", nil),
-        b([.char("/")], .filterName, "moving", "filter the list (see filter and log); the log focused: search the log", (5, "find")),
+        b(
+            [.char("S")], .sort, "moving",
+            "sort the list: id, state, next attempt, attempts (most first), name; the column's title is marked", nil),
+        b(
+            [.char("/")], .filterName, "moving",
+            "filter the list (see filter and log); the log focused: search the log", (5, "find")),
         b([.char(">")], .nextMatch, "moving", "log search: next (later) match", nil),
         b([.char("<")], .previousMatch, "moving", "log search: previous (earlier) match", nil),
-        b([.char("l")], .logRequest, "moving", "log: only the selected request's lines, or all again (:log request N, :log all)", nil),
+        b(
+            [.char("l")], .logRequest, "moving",
+            "log: only the selected request's lines, or all again (:log request N, :log all)", nil),
         b([.char("z")], .zoomIn, "timeline", "zoom the timeline in: fewer seconds a column (down to 100 ms)", nil),
         b([.char("Z")], .zoomOut, "timeline", "zoom the timeline out: more time a column (up to 1 h)", nil),
-        b([.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)", nil),
+        b(
+            [.char("f")], .fitTimeline, "timeline", "fit the selected request's whole life (the default; undoes z/Z)",
+            nil),
         b([.char("e")], .export, "general", "export the timeline (asks where)", nil),
         b([.char("E")], .pin, "general", "pin the state now as expect lines in the recording (--record)", nil),
-        b([.char(":")], .commandLine, "general", "command line (↑ ↓ history, Tab completes): any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)", (11, "command")),
+        b(
+            [.char(":")], .commandLine, "general",
+            "command line (↑ ↓ history, Tab completes): any scenario action (:track signup value=9 currency=EUR, :server 503 x3, :set retry.attempts 5, :profile ios)",
+            (11, "command")),
         b([.char("C")], .cycleTheme, "general", "next theme", nil),
-        b([.click], .click, "mouse", "selects a row, shows a tab, sorts by a column's title, focuses the detail or the log", nil),
-        b([.wheel], .wheel, "mouse", "scrolls the pane under the pointer (list, detail, log) 3 lines; the help too", nil),
+        b(
+            [.click], .click, "mouse",
+            "selects a row, shows a tab, sorts by a column's title, focuses the detail or the log", nil),
+        b(
+            [.wheel], .wheel, "mouse", "scrolls the pane under the pointer (list, detail, log) 3 lines; the help too",
+            nil),
     ]
 
+    /// The calls of the screen's profiles, each word once, in the first profile's order.
+    public static func calls(of profiles: [Profile]) -> [AppCall] {
+        var out: [AppCall] = []
+        for p in profiles {
+            for c in p.vocabulary.calls where !out.contains(where: { $0.word == c.word }) { out.append(c) }
+        }
+        return out
+    }
+
     static func b(
-        _ keys: [Key], _ c: Command, _ section: String, _ help: String, _ status: (Int, String)?, _ needs: KeyNeed? = nil
+        _ keys: [Key], _ c: Command, _ section: String, _ help: String, _ status: (Int, String)?,
+        _ needs: KeyNeed? = nil
     ) -> KeyBinding {
         KeyBinding(
             keys: keys, command: c, section: section, help: help, status: status.map { (order: $0.0, label: $0.1) },
@@ -246,27 +319,40 @@ public enum KeyMap {
 
     /// Why a key is not offered on these profiles (none of them has what it needs), or nil.
     public static func lacking(_ c: Command, on profiles: [Profile]) -> String? {
-        guard let b = binding(c), let need = b.needs, !b.applies(to: profiles) else { return nil }
+        guard let b = binding(c, calls: calls(of: profiles)), let need = b.needs, !b.applies(to: profiles) else {
+            return nil
+        }
         let names = profiles.map(\.rawValue).joined(separator: ", ")
         let key = b.keys[0].label
-        return "`\(key)` needs \(need.word); \(names) \(profiles.count > 1 ? "have" : "has") none (? lists the keys here)"
+        return
+            "`\(key)` needs \(need.word); \(names) \(profiles.count > 1 ? "have" : "has") none (? lists the keys here)"
     }
 
     /// The command a key runs, or nil.
-    public static func command(for key: Key) -> Command? {
+    /// `calls`: the screen's profiles' (`calls(of:)`), whose keys follow the fixed ones.
+    public static func command(for key: Key, calls: [AppCall] = Vocabulary.builtin.calls) -> Command? {
         if case .mouse(let e) = key { return table[.mouse(e.pattern)] }
-        return table[key]
+        if let c = table[key] { return c }
+        guard case .char(let k) = key, let c = calls.first(where: { $0.key == k }) else { return nil }
+        return .call(c.word)
     }
 
     static let table: [Key: Command] = {
         var t: [Key: Command] = [:]
-        for binding in bindings {
+        for binding in fixed {
             for k in binding.keys { t[k] = binding.command }
         }
         return t
     }()
 
-    public static func binding(_ c: Command) -> KeyBinding? { bindings.first { $0.command == c } }
+    public static func binding(_ c: Command, calls: [AppCall] = Vocabulary.builtin.calls) -> KeyBinding? {
+        if case .call(let word) = c {
+            guard let call = calls.first(where: { $0.word == word }) else { return nil }
+            return bindings(calls: [call]).first { $0.command == c }
+                ?? b([], c, "requests", call.help, nil, .call(call))
+        }
+        return fixed.first { $0.command == c }
+    }
 
     /// Keys bound to more than one command: must be empty (tested).
     public static var conflicts: [Key] {
@@ -295,7 +381,10 @@ public enum KeyMap {
     /// Not keys: breakpoints and playing a file from the command line (issue 12),
     /// listed after the keys in the help screen and docs/keys.md.
     public static let timeLines: [(keys: String, help: String)] = [
-        (":break", "STATE: pause when a request becomes STATE (pending, in-flight, retrying, queued, delivered, dropped)"),
+        (
+            ":break",
+            "STATE: pause when a request becomes STATE (pending, in-flight, retrying, queued, delivered, dropped)"
+        ),
         (":break", "rule ID: pause when a transition cites the rule (:break rule LT-2)"),
         (":break", "request N: pause when request N (comparing: row N) changes state"),
         (":break", "clear: clear every breakpoint; :break alone lists them"),
@@ -320,7 +409,7 @@ public enum KeyMap {
         var out: [(String, String, String)] = []
         var hidden: [KeyBinding] = []
         for s in sections {
-            for binding in bindings where binding.section == s {
+            for binding in (profiles.map { bindings(calls: calls(of: $0)) } ?? bindings) where binding.section == s {
                 if let profiles, !binding.applies(to: profiles) {
                     hidden.append(binding)
                     continue
@@ -363,8 +452,10 @@ public enum KeyMap {
             }
         }
         out += "\n## compare\n\n| option or command | what it does |\n|---|---|\n"
-        out += "| `--compare P,P,...` | start with 2 to 4 profiles side by side, e.g. `outbox --compare ios,android,flutter`;"
-        out += " one clock, network and backend plan; every key and `:` command acts on all columns, and an action a profile"
+        out +=
+            "| `--compare P,P,...` | start with 2 to 4 profiles side by side, e.g. `outbox --compare ios,android,flutter`;"
+        out +=
+            " one clock, network and backend plan; every key and `:` command acts on all columns, and an action a profile"
         out += " lacks is skipped in its column with a note; the devices are in memory |\n"
         out += "| `:compare P,P,...` | switch to a compare of these profiles, afresh from 0 |\n"
         out += "| `:compare off` | back to one column: the first, with its clock and requests |\n"
@@ -375,48 +466,66 @@ public enum KeyMap {
         out += " there is more of the columns' histories to show (Enter or Esc goes back, and the status bar says"
         out += " so); when everything shows already it says that instead.\n"
         out += "\n## breakpoints and play\n\n| option or command | what it does |\n|---|---|\n"
-        out += "| `:break STATE` | pause the clock when a request enters STATE: `pending`, `in-flight`, `retrying`, `queued`,"
+        out +=
+            "| `:break STATE` | pause the clock when a request enters STATE: `pending`, `in-flight`, `retrying`, `queued`,"
         out += " `delivered` or `dropped`; the clock stops before the next instant is processed, the header says why"
         out += " (`#3 → retrying (LT-4)`), that request is selected, space resumes |\n"
         out += "| `:break rule ID` | pause when a transition cites rule ID, e.g. `:break rule LT-2` |\n"
         out += "| `:break request N` | pause when request N changes state (comparing: row N, in any column) |\n"
-        out += "| `:break clear` | clear every breakpoint; `:break` alone lists them (the status bar shows them while set) |\n"
-        out += "| `:play FILE` | play a scenario file on this screen from 0, paused: space plays, `.` steps from line to"
+        out +=
+            "| `:break clear` | clear every breakpoint; `:break` alone lists them (the status bar shows them while set) |\n"
+        out +=
+            "| `:play FILE` | play a scenario file on this screen from 0, paused: space plays, `.` steps from line to"
         out += " line; speeds and breakpoints apply, `expect` lines show as they are reached; left alone it ends where"
         out += " `outbox run FILE` ends; a file with a `compare` line opens as a compare, each column ending as"
         out += " `outbox compare FILE` plays it |\n"
-        out += "| `--play FILE` | start the screen playing FILE (as `:play`); a bad file exits 2 before the terminal is touched |\n"
+        out +=
+            "| `--play FILE` | start the screen playing FILE (as `:play`); a bad file exits 2 before the terminal is touched |\n"
         out += "| `--speed S` | the starting speed: `0.1`, `0.25`, `1`, `10`, `60`, `600` or `3600` |\n"
         out += "\n## timeline glyphs\n\n| glyph | without UTF-8 | what it marks |\n|---|---|---|\n"
         for (u, a) in zip(AppView.timelineLegend(.unicode), AppView.timelineLegend(.ascii)) {
             out += "| `\(u.0)` | `\(a.0)` | \(u.1) |\n"
         }
-        out += "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
-        out += "There, `%` asks for a chance instead: type a percent (`30`, `0.5`; Tab offers 10, 25, 50, 75) and Enter,"
+        out +=
+            "\nIn the backend chooser (`x`): pick an answer with its letter, then `1`, `3`, `5` times or `a` always; Esc cancels.\n"
+        out +=
+            "There, `%` asks for a chance instead: type a percent (`30`, `0.5`; Tab offers 10, 25, 50, 75) and Enter,"
         out += " for `server 503 30%`; before or after the answer, `r` makes it for the selected request's name only"
-        out += " (`for purchase`) and `k` for its kind (`for kind:event`), pressed again back to every request; `o` with"
+        out +=
+            " (`for purchase`) and `k` for its kind (`for kind:event`), pressed again back to every request; `o` with"
         out += " `r` or `k` clears that plan. The header shows every plan in force (`503 30% +1 for purchase`).\n"
-        out += "In the flap chooser (`F`): `1` to `4` flap the network (5s/2s, 10s/5s, 30s/10s, 2s/1s online/offline), `s`"
-        out += " stops it (online); the header shows `flap 5s/2s`. In the jitter chooser (`J`): `0` none, `1` to `4` ±20ms,"
+        out +=
+            "In the flap chooser (`F`): `1` to `4` flap the network (5s/2s, 10s/5s, 30s/10s, 2s/1s online/offline), `s`"
+        out +=
+            " stops it (online); the header shows `flap 5s/2s`. In the jitter chooser (`J`): `0` none, `1` to `4` ±20ms,"
         out += " ±50ms, ±100ms, ±500ms; the header shows `lat ±50ms`. Both are scenario lines (`:network flap 5s 2s`,"
         out += " `:set latency.jitter 50ms`) and recorded.\n"
-        out += "In the breakpoint chooser (`b`): `p` `f` `r` `q` `d` `x` set or clear a state (pending, in-flight, retrying,"
-        out += " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"
+        out +=
+            "In the breakpoint chooser (`b`): `p` `f` `r` `q` `d` `x` set or clear a state (pending, in-flight, retrying,"
+        out +=
+            " queued, delivered, dropped), `s` the selected request, `l` the rule of its last transition, `c` clears all;"
         out += " Esc cancels.\n"
         out += "In the command line (`:`) and the name filter (`/`): Enter runs, Esc cancels, Backspace deletes.\n"
         out += "In the command line, ↑ and ↓ recall the lines run before in this session (kept across `:profile`,"
         out += " `:compare` and `:play`, not saved), and Tab completes the word being typed: the first word from the"
-        out += " actions and commands, then setting keys after `set`, profile names after `profile` and `compare`, states"
+        out +=
+            " actions and commands, then setting keys after `set`, profile names after `profile` and `compare`, states"
         out += " and `rule`, `request`, `clear` after `break`, the profile's rule IDs after `break rule`, answers after"
         out += " `server`; one candidate is completed, several are completed as far as they agree and listed.\n"
-        out += "\nThe mouse (SGR reporting, off with `outbox --no-mouse`, which gives the terminal's own text selection back;"
-        out += " most terminals select with Shift held while the mouse is on): a click on a row selects it, on a state tab"
-        out += " shows that tab, on a sortable column's title sorts by it, in the detail or the log focuses that pane; the"
-        out += " wheel scrolls the list, the detail or the log, whichever is under the pointer, by 3 lines (the list keeps its"
+        out +=
+            "\nThe mouse (SGR reporting, off with `outbox --no-mouse`, which gives the terminal's own text selection back;"
+        out +=
+            " most terminals select with Shift held while the mouse is on): a click on a row selects it, on a state tab"
+        out +=
+            " shows that tab, on a sortable column's title sorts by it, in the detail or the log focuses that pane; the"
+        out +=
+            " wheel scrolls the list, the detail or the log, whichever is under the pointer, by 3 lines (the list keeps its"
         out += " selection in view). `S` sorts the list by id, state (pending first), next attempt (soonest first; the"
-        out += " rest after, by id), attempts (most first) or name, ties by id; a compare sorts its rows by the first column"
+        out +=
+            " rest after, by id), attempts (most first) or name, ties by id; a compare sorts its rows by the first column"
         out += " that has the request.\n"
-        out += "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), or as one self-contained HTML page with the timeline picture when the path ends `.html` (what `outbox run --format html` writes, for what happened so far), Esc cancels; a file that exists is replaced only after `y`; a link, a folder, a FIFO or a device is refused at once (never asked about). `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking. The file is written whole or not at all: a write that fails (a full disk) leaves none, half or empty.\n"
+        out +=
+            "At the export question (`e`): Enter writes the timeline as JSONL to the path shown (edit it first; a compare writes every column, with `\"profile\"`), or as one self-contained HTML page with the timeline picture when the path ends `.html` (what `outbox run --format html` writes, for what happened so far), Esc cancels; a file that exists is replaced only after `y`; a link, a folder, a FIFO or a device is refused at once (never asked about). `:export PATH` writes there (asking only when the file exists); `:export! PATH` replaces it without asking. The file is written whole or not at all: a write that fails (a full disk) leaves none, half or empty.\n"
         out += "\n## filter and log\n\n"
         out += "`/` with the list focused filters it by space-separated words, all of which a request must match"
         out += " (a compare's row matches when one of its columns' requests does):\n\n"
@@ -424,18 +533,25 @@ public enum KeyMap {
         out += "| `rule:LT-5` | whose last transition cites the rule (the list's `rule` column) |\n"
         out += "| `kind:ping` | of that kind; a prefix naming one kind is enough (`kind:notif`) |\n"
         out += "| `state:retrying` | in that state; a prefix naming one state is enough (`state:ret`) |\n"
-        out += "| `503`, `timeout`, `offline`, `network-lost`, `partial`, `status:503` | whose last attempt got that answer"
+        out +=
+            "| `503`, `timeout`, `offline`, `network-lost`, `partial`, `status:503` | whose last attempt got that answer"
         out += " (the list's `last` column) |\n"
         out += "| `purch`, `name:503` | whose name contains the text, ignoring case |\n"
-        out += "\nA value may list alternatives with commas (`state:retrying,queued`). The tab counts count what the filter"
+        out +=
+            "\nA value may list alternatives with commas (`state:retrying,queued`). The tab counts count what the filter"
         out += " keeps; an empty list says which word matched nothing (`no request matches rule:LT-99`).\n\n"
-        out += "`/` with the log focused (Tab) searches the log: Enter selects the latest line holding the text (ignoring"
-        out += " case) and marks the others' text; `<` goes to the earlier match, `>` to the later one (not `n`: that key"
+        out +=
+            "`/` with the log focused (Tab) searches the log: Enter selects the latest line holding the text (ignoring"
+        out +=
+            " case) and marks the others' text; `<` goes to the earlier match, `>` to the later one (not `n`: that key"
         out += " sends a notification report); Esc clears the search.\n\n"
-        out += "`l` shows only the selected request's log lines (made for it, or naming it as `#4`), `l` again every line;"
-        out += " `:log request N`, `:log request` (the selected one) and `:log all` do the same from the command line.\n\n"
+        out +=
+            "`l` shows only the selected request's log lines (made for it, or naming it as `#4`), `l` again every line;"
+        out +=
+            " `:log request N`, `:log request` (the selected one) and `:log all` do the same from the command line.\n\n"
         out += "Tab focuses the detail or the log (its title is marked `▶`, `>` under `LANG=C`) and makes it taller;"
-        out += " then j, k, the arrows, PgUp, PgDn, Home and End scroll it. Enter shows the detail full-screen; Enter or Esc"
+        out +=
+            " then j, k, the arrows, PgUp, PgDn, Home and End scroll it. Enter shows the detail full-screen; Enter or Esc"
         out += " goes back.\n"
         return out
     }

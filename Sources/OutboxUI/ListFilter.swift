@@ -32,7 +32,7 @@ public struct ListFilter: Equatable, Sendable {
     /// `profiles`: the profiles on screen; a `rule:` word none of them has says so.
     public init(_ text: String, profiles: [Profile] = []) {
         terms = text.split(separator: " ").map { word in
-            var t = ListFilter.term(String(word))
+            var t = ListFilter.term(String(word), kinds: (profiles.first?.vocabulary ?? .builtin).kinds)
             if t.field == .rule && t.problem == nil && !profiles.isEmpty
                 && !(profiles + Builtins.all).contains(where: { p in
                     p.rules.contains { t.names.contains(p.rule($0).id.lowercased()) }
@@ -56,7 +56,7 @@ public struct ListFilter: Equatable, Sendable {
         return .http(n)
     }
 
-    static func term(_ word: String) -> Term {
+    static func term(_ word: String, kinds: [String] = Vocabulary.builtin.kinds) -> Term {
         let lower = word.lowercased()
         guard let colon = lower.firstIndex(of: ":") else {
             if let o = outcome(lower) { return Term(text: word, field: .status, codes: [o.code]) }
@@ -73,7 +73,8 @@ public struct ListFilter: Equatable, Sendable {
             t = Term(text: word, field: .rule, names: values)
         case "kind":
             t = Term(text: word, field: .kind)
-            t.codes = pick(values, RequestKind.allCases.map { ($0.word, Int16($0.rawValue)) }, &t.problem, "kind")
+            // The first profile's kinds: the built-in kinds have the same numbers in every profile.
+            t.codes = pick(values, kinds.enumerated().map { ($1, Int16($0)) }, &t.problem, "kind")
         case "state":
             t = Term(text: word, field: .state)
             t.codes = pick(values, RequestState.allCases.map { ($0.word, Int16($0.rawValue)) }, &t.problem, "state")

@@ -314,7 +314,7 @@ public struct TimelinePicture {
         var out = "<g class=\"lane\" data-request=\"\(r.id)\" data-name=\"\(xml(name))\">"
         let label = "#\(r.id) " + name
         out += canvas.fixed(8, cy + 4, Self.cut(label, 26), role: .normal)
-        out += "<title>\(xml("#\(r.id) " + name + " (" + r.kind.word + ")"))</title>"
+        out += "<title>\(xml("#\(r.id) " + name + " (" + sim.word(r.kind) + ")"))</title>"
         out += line(
             Self.left, y + Self.laneHeight - 0.5, Self.left + axis.width, y + Self.laneHeight - 0.5,
             stroke: colour(.border), opacity: 0.25)
@@ -532,7 +532,7 @@ public struct TimelinePicture {
         for r in sim.requests {
             var state = r.state.word
             if let why = r.reason { state += " (" + why.word + ")" }
-            out += "<tr><td>\(r.id)</td><td>\(xml(sim.names[Int(r.nameID)]))</td><td>\(r.kind.word)</td>"
+            out += "<tr><td>\(r.id)</td><td>\(xml(sim.names[Int(r.nameID)]))</td><td>\(sim.word(r.kind))</td>"
             out += "<td style=\"color: \(ink(stateRole(r.state)))\">\(xml(state))</td><td>\(r.attempts)</td></tr>\n"
         }
         out += "</table>\n<h3>Checks\(suffix)</h3>\n"

@@ -48,9 +48,8 @@ final class ComparePropertyTests: XCTestCase {
         static func names(_ a: Action) -> [String] {
             switch a {
             case .eventTracked(let e): return [e.name]
-            case .pingSent: return ["ping"]
-            case .screenViewed(let n), .productViewed(let n), .notificationReported(let n): return [n]
-            case .loggedOut: return ["logout", "token-removal", "anonymous-ping"]
+            case .call("logout", _): return ["logout", "token-removal", "anonymous-ping"]
+            case .call(let w, let n): return [n ?? w]
             default: return []
             }
         }
@@ -123,7 +122,10 @@ final class ComparePropertyTests: XCTestCase {
                         ("attempts ping 1", true), ("saved 0", false), ("received purchase 1", true),
                         ("counted signup 0", false), ("completion purchase true", true), ("log \"launched\"", false),
                     ].filter { text, named in
-                        !named || targets.allSatisfy { made[$0, default: []].contains(String(text.split(separator: " ")[1])) }
+                        !named
+                            || targets.allSatisfy {
+                                made[$0, default: []].contains(String(text.split(separator: " ")[1]))
+                            }
                     }
                     let check = pick(checks.map(\.0))
                     let when = VirtualTime.duration(t + pick([0, 200, 60_000]))

@@ -207,7 +207,7 @@ final class LogEventTests: XCTestCase {
                 L(5200, .completion(.failure), 3, .ios3),
                 L(6000, .plan, -1, .ans),
                 L(6200, .completion(.success), 4, .ios3),
-                L(7000, .logout),
+                L(7000, .call),
                 L(9000, .plan, -1, .ans),
                 L(9100, .appClosing),
                 L(9100, .appClosed(saved: 1)),

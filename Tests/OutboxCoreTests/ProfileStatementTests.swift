@@ -1074,7 +1074,7 @@ final class ProfileStatementTests: XCTestCase {
             ("say resend.launch \"{count\"", "an unclosed `{` in the text, expected `{slot}` or `{{` for a brace"),
             (
                 "frobnicate",
-                "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, direct, component, "
+                "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, call, direct, component, "
                     + "keys, set, save, created, send, offline, quit, on, resend, report, say"
             ),
             ("profile again", "a second profile line, expected one profile per file"),

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import OutboxCore
 
 /// Seeded random action sequences with the model's invariants checked after every step.
@@ -34,9 +35,10 @@ final class PropertyTests: XCTestCase {
                 steps += 1
                 let problems = fuzz.check()
                 if !problems.isEmpty {
-                    XCTFail("\(profile.rawValue) seed \(seq) after \(fuzz.trace.count) steps (last: \(did)):\n"
-                        + problems.prefix(10).joined(separator: "\n") + "\ntrace:\n"
-                        + fuzz.trace.suffix(30).joined(separator: "\n"))
+                    XCTFail(
+                        "\(profile.rawValue) seed \(seq) after \(fuzz.trace.count) steps (last: \(did)):\n"
+                            + problems.prefix(10).joined(separator: "\n") + "\ntrace:\n"
+                            + fuzz.trace.suffix(30).joined(separator: "\n"))
                     return
                 }
             }
@@ -52,15 +54,17 @@ final class PropertyTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(steps, 10_000)
         // The walk must reach every state and every drop reason the profile has,
         // or the invariants were checked on too little.
-        let states = Set(RequestState.allCases).subtracting(profile == .android || profile == .flutter ? [.retrying] : [])
+        let states = Set(RequestState.allCases).subtracting(
+            profile == .android || profile == .flutter ? [.retrying] : [])
         XCTAssertEqual(statesSeen, states, "states reached")
-        let reasons: Set<DropReason> = switch profile {
-        case .linktrail: [.consent, .rejected]
-        case .ios: [.rejected, .exhausted, .notSaved]
-        case .android: [.notSaved]
-        case .flutter: [.rejected, .notSaved]
-        default: []
-        }
+        let reasons: Set<DropReason> =
+            switch profile {
+            case .linktrail: [.consent, .rejected]
+            case .ios: [.rejected, .exhausted, .notSaved]
+            case .android: [.notSaved]
+            case .flutter: [.rejected, .notSaved]
+            default: []
+            }
         XCTAssertEqual(reasonsSeen, reasons, "drop reasons reached")
         let profileRules = Set(RuleID.rules(for: profile).filter { $0.profile == profile })
         let unreached = profileRules.subtracting(rulesSeen).filter { ![.lt7, .lt9, .lt13, .and6, .fl5].contains($0) }
@@ -106,8 +110,12 @@ struct Fuzzer {
         var settings = Settings(profile: profile)
         var r = rng
         requireConsent = r.next() % 4 != 0
-        if profile == .linktrail { _ = settings.set("requireConsent", requireConsent ? "true" : "false", profile: profile) }
-        if r.next() % 3 == 0 { _ = settings.set("latency", ["0", "50ms", "1s", "15s"][Int(r.next() % 4)], profile: profile) }
+        if profile == .linktrail {
+            _ = settings.set("requireConsent", requireConsent ? "true" : "false", profile: profile)
+        }
+        if r.next() % 3 == 0 {
+            _ = settings.set("latency", ["0", "50ms", "1s", "15s"][Int(r.next() % 4)], profile: profile)
+        }
         self.rng = r
         sim = Simulation(profile: profile, settings: settings, store: store)
     }
@@ -120,13 +128,17 @@ struct Fuzzer {
         let p = sim.profile
         var candidates: [Action] = []
         if sim.appRunning {
-            candidates.append(.eventTracked(TrackedEvent(
-                name: pick(["purchase", "signup", "open", "refund"]),
-                value: chance(30) ? Amount(micros: Int64(rng.next() % 100_000_000)) : nil,
-                currency: chance(30) ? pick(["USD", "EUR"]) : nil,
-                attributes: chance(20) ? [Attribute(key: "k", value: "v")] : [])))
+            candidates.append(
+                .eventTracked(
+                    TrackedEvent(
+                        name: pick(["purchase", "signup", "open", "refund"]),
+                        value: chance(30) ? Amount(micros: Int64(rng.next() % 100_000_000)) : nil,
+                        currency: chance(30) ? pick(["USD", "EUR"]) : nil,
+                        attributes: chance(20) ? [Attribute(key: "k", value: "v")] : [])))
             if p.isUserCom {
-                candidates += [.pingSent, .screenViewed("home"), .productViewed("shoe"), .notificationReported("promo")]
+                candidates += [
+                    .pingSent, .screenViewed("home"), .productViewed("shoe"), .notificationReported("promo"),
+                ]
                 if chance(20) { candidates.append(.loggedOut) }
             }
             if p == .linktrail { candidates += [.consentGranted, .consentDenied] }
@@ -136,17 +148,25 @@ struct Fuzzer {
             candidates.append(.appLaunched)
         }
         candidates.append(sim.online ? .networkWentOffline : .networkWentOnline)
-        let answers: [Answer] = [.ok, .status(408), .status(429), .status(500), .status(503), .status(400),
-                                 .status(403), .status(404), .status(301), .status(102), .timeout, .lost, .partial]
+        let answers: [Answer] = [
+            .ok, .status(408), .status(429), .status(500), .status(503), .status(400),
+            .status(403), .status(404), .status(301), .status(102), .timeout, .lost, .partial,
+        ]
         candidates.append(.serverPlanned(pick(answers), chance(10) ? .always : .times(Int(rng.next() % 5) + 1)))
         if chance(5) {
             candidates.append(.settingChanged(key: "timeout", value: pick(["100ms", "10s", "1s"])))
         }
         // The faults (issue 15): chances, targets, a flapping network, latency jitter.
-        let targets: [ServerTarget] = [.all, .name("purchase"), .name("signup"), .kind(.ping), .kind(.event)]
-        if chance(10) { candidates.append(.serverPlanned(pick(answers), .chance(Int(rng.next() % 10_001)), for: pick(targets))) }
-        if chance(10) { candidates.append(.serverPlanned(pick(answers), chance(50) ? .always : .times(2), for: pick(targets))) }
-        if chance(4) { candidates.append(.networkFlapping(up: pick([100, 1000, 7000]), down: pick([100, 250, 5000]))) }
+        let targets: [ServerTarget] = [.all, .name("purchase"), .name("signup"), .kind("ping"), .kind("event")]
+        if chance(10) {
+            candidates.append(.serverPlanned(pick(answers), .chance(Int(rng.next() % 10_001)), for: pick(targets)))
+        }
+        if chance(10) {
+            candidates.append(.serverPlanned(pick(answers), chance(50) ? .always : .times(2), for: pick(targets)))
+        }
+        if chance(4) {
+            candidates.append(.networkFlapping(up: pick([100, 1000, 7000]), down: pick([100, 250, 5000])))
+        }
         if chance(4) { candidates.append(.settingChanged(key: "latency.jitter", value: pick(["0", "50ms", "300ms"]))) }
         // Time passing is as likely as all actions together.
         if chance(50) {
@@ -201,9 +221,14 @@ struct Fuzzer {
             let h = s.history(of: r.id)
             if r.id > 0 && s.names[Int(r.nameID)] != "" {
                 if h.first?.from != nil { problems.append("#\(r.id) history does not start with its creation") }
-                if h.last?.to != r.state { problems.append("#\(r.id) is \(r.state.word) but its last transition says \(h.last?.to.word ?? "nothing")") }
+                if h.last?.to != r.state {
+                    problems.append(
+                        "#\(r.id) is \(r.state.word) but its last transition says \(h.last?.to.word ?? "nothing")")
+                }
                 let sends = h.filter { $0.to == .inFlight }.count
-                if sends != Int(r.attempts) { problems.append("#\(r.id) has \(r.attempts) attempts but \(sends) sends") }
+                if sends != Int(r.attempts) {
+                    problems.append("#\(r.id) has \(r.attempts) attempts but \(sends) sends")
+                }
                 for (a, b) in zip(h, h.dropFirst()) where a.to != b.from {
                     problems.append("#\(r.id) jumps from \(a.to.word) to \(b.from?.word ?? "new")")
                 }
@@ -217,18 +242,26 @@ struct Fuzzer {
                 }
             case .ios:
                 if r.kind.isLogoutRequest && r.saved { problems.append("#\(r.id) logout request saved (IOS-7)") }
-                if !r.kind.isLogoutRequest && r.isLive && !r.saved { problems.append("#\(r.id) live but not saved (IOS-1)") }
+                if !r.kind.isLogoutRequest && r.isLive && !r.saved {
+                    problems.append("#\(r.id) live but not saved (IOS-1)")
+                }
                 if Int(r.budgetUsed) > s.settings.retryAttempts { problems.append("#\(r.id) over budget (IOS-4)") }
             case .android:
-                if [.ping, .tokenRemoval, .anonymousPing].contains(r.kind) && r.saved { problems.append("#\(r.id) \(r.kind.word) saved (AND-2)") }
-                if r.state == .dropped && r.reason != .notSaved { problems.append("#\(r.id) dropped for \(r.reason!.word) on Android (AND-4)") }
+                if [.ping, .tokenRemoval, .anonymousPing].contains(r.kind) && r.saved {
+                    problems.append("#\(r.id) \(r.kind.word) saved (AND-2)")
+                }
+                if r.state == .dropped && r.reason != .notSaved {
+                    problems.append("#\(r.id) dropped for \(r.reason!.word) on Android (AND-4)")
+                }
                 if r.state == .retrying { problems.append("#\(r.id) retrying on Android") }
             case .flutter:
                 if r.state == .retrying { problems.append("#\(r.id) retrying on Flutter (FL-3)") }
             default:
                 break
             }
-            if s.profile != .ios && r.completion != .none { problems.append("#\(r.id) got a completion on \(s.profile.rawValue)") }
+            if s.profile != .ios && r.completion != .none {
+                problems.append("#\(r.id) got a completion on \(s.profile.rawValue)")
+            }
             if r.state == .retrying && r.nextAttemptAt < s.now { problems.append("#\(r.id) retry overdue") }
         }
         if counts != s.counts { problems.append("state counts \(s.counts) but requests say \(counts)") }
@@ -259,14 +292,18 @@ struct Fuzzer {
         for e in s.journal[journalSeen...] {
             if case .log(let l) = e, case .network(let on) = l.event { online = on }
             guard case .transition(let t) = e, t.to == .inFlight else { continue }
-            if s.profile == .linktrail && !gateOpen { problems.append("#\(t.request) sent with consent \(consent.word) (LT-1/LT-10)") }
+            if s.profile == .linktrail && !gateOpen {
+                problems.append("#\(t.request) sent with consent \(consent.word) (LT-1/LT-10)")
+            }
             if !s.appRunning { problems.append("#\(t.request) sent while the app is closed") }
             if s.profile == .ios && !online { problems.append("#\(t.request) attempted offline on iOS (IOS-5)") }
         }
         journalSeen = s.journal.count
         onlineSeen = s.online
         // One flush at a time, and only on LinkTrail.
-        if s.flush.active && (s.profile != .linktrail || !s.appRunning) { problems.append("a flush outside a running LinkTrail app") }
+        if s.flush.active && (s.profile != .linktrail || !s.appRunning) {
+            problems.append("a flush outside a running LinkTrail app")
+        }
         if s.flush.active && s.count(.inFlight) == 0 { problems.append("a flush is active with nothing on the wire") }
         return problems
     }

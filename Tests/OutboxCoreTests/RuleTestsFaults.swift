@@ -321,7 +321,7 @@ final class RuleTestsFaults: XCTestCase {
             .serverPlanned(.ok, .chance(10_000)),
             .serverPlanned(.status(503), .chance(0), for: .name("purchase")),
             .serverPlanned(.status(429), .times(3), for: .name("big order")),
-            .serverPlanned(.lost, .always, for: .kind(.tokenRemoval)),
+            .serverPlanned(.lost, .always, for: .kind("token-removal")),
             .serverPlanned(.ok, .times(1), for: .name("kind:odd")),
             .serverPlanned(.ok, .times(1), for: .name("name:odd")),
             .networkFlapping(up: 5000, down: 2000),

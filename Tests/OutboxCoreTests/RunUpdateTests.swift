@@ -119,7 +119,7 @@ final class RunUpdateTests: XCTestCase {
         let (status, _, err) = cli(["run", "--update", good, bad])
         XCTAssertEqual(status, 2)
         XCTAssertEqual(
-            err, "\(bad):2: unknown action `lanch`, expected one of: \(ActionSyntax.verbs); did you mean `launch`?\n")
+            err, "\(bad):2: unknown action `lanch`, expected one of: \(ActionSyntax.verbs()); did you mean `launch`?\n")
         XCTAssertEqual(try read(good), "profile ios\nat 0 launch\nat 0 track a\nexpect at 1s saved 9\n")
     }
 

@@ -262,7 +262,8 @@ final class FileSafetyTests: XCTestCase {
         let s = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
         s.save(
             SavedRequest(
-                id: 3, kind: .ping, name: "p", createdAt: 0, idempotencyKey: 0, value: nil, currency: "",
+                id: 3, kind: Vocabulary.builtin.kind("ping")!, name: "p", createdAt: 0, idempotencyKey: 0, value: nil,
+                currency: "",
                 attributes: [],
                 attempts: 0, waitingForConsent: false))
         let copy = tempDir("resetwal-copy")

@@ -43,7 +43,8 @@ func rawSQL(_ path: String, _ sql: String) -> String? {
 final class StoreTests: XCTestCase {
     func record(_ id: Int32, _ kind: RequestKind, key: UInt64 = 0, waiting: Bool = false) -> SavedRequest {
         SavedRequest(
-            id: id, kind: kind, name: "n-\(kind.word) \"q\"", createdAt: 1234 + Millis(id), idempotencyKey: key,
+            id: id, kind: kind, name: "n-\(Vocabulary.builtin.word(kind)) \"q\"", createdAt: 1234 + Millis(id),
+            idempotencyKey: key,
             value: id % 2 == 0 ? Amount.parse("49.99") : nil, currency: id % 2 == 0 ? "USD" : "",
             attributes: id % 3 == 0 ? [Attribute(key: "a", value: "b c"), Attribute(key: "n", value: "")] : [],
             attempts: id * 2, waitingForConsent: waiting)
@@ -55,7 +56,7 @@ final class StoreTests: XCTestCase {
             var rows: [SavedRequest] = []
             do {
                 let s = try SQLiteDeviceStore(directory: dir, profile: profile)
-                for (i, k) in RequestKind.allCases.enumerated() {
+                for (i, k) in Vocabulary.builtin.allKinds.enumerated() {
                     let r = record(
                         Int32(i + 1), k, key: profile == .linktrail ? UInt64.max - UInt64(i) : 0,
                         waiting: k == .install)
@@ -223,7 +224,7 @@ final class StoreTests: XCTestCase {
         s.close()
         s = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
         s.remove(id: 3)
-        s.save(record(31, .ping))
+        s.save(record(31, Vocabulary.builtin.kind("ping")!))
         s.attempted(id: 31, attempts: 4)
         let rows = s.loadAll()
         XCTAssertEqual(rows.map(\.id), Array(1...31).filter { $0 != 3 })

@@ -131,7 +131,9 @@ final class BoundsTests: XCTestCase {
     /// few and the count, as `targeted` has them, without building the list.
     func test_100kNamePlans_headerAndPaneAgreeWithTheFullList() {
         var s = Session(.ios, width: 100, height: 30)
-        for i in 0..<100_000 { s.model.sim.plans.plan(.status(503), i < 3 ? .times(1) : .always, for: .name("n\(i)")) }
+        for i in 0..<100_000 {
+            s.model.sim.plans.plan(.status(503), i < 3 ? .times(1) : .always, for: .name("n\(i)"), vocabulary: .builtin)
+        }
         XCTAssertEqual(s.model.sim.plans.targeted.count, 100_000)
         XCTAssertEqual(s.model.sim.plans.headerText(), "ok +100000 for n0, …")
         XCTAssertEqual(s.model.sim.plans.headerText(short: true), "ok +100000")

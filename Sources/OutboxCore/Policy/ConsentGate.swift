@@ -20,12 +20,12 @@ enum ConsentGate {
         name: "consent-gate", roles: ["drop", "purge", "install"], file: "ConsentGate.swift",
         set: { d, r in
             d.gate = GateRules(drop: r[0], purge: r[1], install: r[2])
-            d.kinds |= 1 << RequestKind.install.rawValue
+            d.kinds |= RequestKind.install.bit
             d.defaults.requireConsent = true
         },
         remove: { d in
             d.gate = nil
-            d.kinds &= ~(1 << RequestKind.install.rawValue)
+            d.kinds &= ~RequestKind.install.bit
         })
 }
 

@@ -26,7 +26,7 @@ enum Direct {
 
 extension Simulation {
     @inline(__always)
-    func isDirect(_ kind: RequestKind) -> Bool { spec.policy.directKinds & (1 << kind.rawValue) != 0 }
+    func isDirect(_ kind: RequestKind) -> Bool { spec.policy.directKinds & kind.bit != 0 }
 
     /// The rule of a direct request of `kind`, or nil when the kind goes into the queue.
     @inline(__always)

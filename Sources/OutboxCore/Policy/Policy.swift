@@ -3,6 +3,7 @@
 /// | file | statements | what it decides |
 /// |---|---|---|
 /// | Saving.swift | `save`, `created`, `send`, `quit` | what is saved and when; what a new request and a quit do |
+/// | Vocabulary.swift | `call` | the kinds of request and the app calls that make them |
 /// | Direct.swift | `direct` | kinds sent outside the queue, never saved |
 /// | Offline.swift | `offline` | what a request does while the network is off |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
@@ -45,7 +46,7 @@ struct Statement: Sendable {
 enum Policy {
     static let statements: [Statement] = [
         ProfileParser.titleStatement, ProfileParser.baseStatement, ProfileParser.ruleStatement,
-        ProfileParser.requestsStatement, Direct.statement, ProfileParser.componentStatement,
+        ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Answers.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
@@ -84,8 +85,14 @@ struct ProfilePolicy: Sendable {
     var book: [RuleInfo?] = Rules.sharedInfo.map { $0 }
     /// Its own rules, in file order (a `base`'s first).
     var ownRules: [RuleID] = []
+    /// The kinds and calls it knows: the built-in ones, then its own `call` lines (Vocabulary.swift).
+    var vocabulary = Vocabulary.builtin
     /// Request kinds the app makes, a bit per `RequestKind` (event always).
-    var kinds: UInt16 = 1 << RequestKind.event.rawValue
+    var kinds: UInt64 = RequestKind.event.bit
+    /// The app calls it has, a bit per `AppCall.index`: those `requests` names and its own.
+    var calls: UInt64 = 0
+    /// Its own calls (`call` lines), which a `requests` line keeps.
+    var ownCalls: UInt64 = 0
     /// Settings' defaults (`set KEY VALUE`).
     var defaults = Settings()
 
@@ -96,7 +103,7 @@ struct ProfilePolicy: Sendable {
     var survivesRule: RuleID = .net
     // Direct.swift
     /// Kinds sent outside the queue, never saved (IOS-7), and the rule they cite.
-    var directKinds: UInt16 = 0
+    var directKinds: UInt64 = 0
     var directRule: RuleID?
     // Offline.swift
     var offline: OfflineMode = .fail

@@ -7,7 +7,7 @@ public enum SaveMode: Equatable, Sendable {
     case atCreate
     /// When an attempt fails and the answer says `queue`; only the kinds in
     /// `kinds` (a bit per `RequestKind`); others are dropped (not-saved) citing `rule`.
-    case onFailure(kinds: UInt16, rule: RuleID)
+    case onFailure(kinds: UInt64, rule: RuleID)
 }
 
 enum Saving {
@@ -24,7 +24,7 @@ enum Saving {
             return p.fail(n, "bad save line, " + saveStatement.expected)
         }
         let list = w[3..<(w.count - 2)]
-        guard let mask = list.isEmpty ? UInt16.max : p.kindsList(n, list), let r = p.cite(n, w[w.count - 1]) else {
+        guard let mask = list.isEmpty ? UInt64.max : p.kindsList(n, list), let r = p.cite(n, w[w.count - 1]) else {
             return
         }
         p.d.save = .onFailure(kinds: mask, rule: r)
@@ -86,7 +86,7 @@ extension Simulation {
 
     /// Keeps a failed request saved and queued, when its kind is saved (`save on failure KINDS`).
     mutating func queue(_ id: Int32, rule: RuleID, outcome: Outcome, attempts: Int32) {
-        if case .onFailure(let kinds, let saveRule) = spec.policy.save, kinds & (1 << request(id).kind.rawValue) == 0 {
+        if case .onFailure(let kinds, let saveRule) = spec.policy.save, kinds & request(id).kind.bit == 0 {
             drop(id, reason: .notSaved, rule: saveRule, outcome: outcome, attempts: attempts, key: .completionDropped)
             return
         }

@@ -184,4 +184,18 @@ say flush.ended "flush ended ({rule}: {end}) · sent {sent} · {count} left"
 say purged "consent denied: purged {saved} from the queue · {inflight} in flight · {retrying} retrying (LT-2)"
 """### + "\n",
     ]
+
+    /// The built-in app calls (profiles/usercom.calls), exactly.
+    static let callsSource = ###"""
+# The app calls of the Positive User (UserCom) SDKs (shared/spec/seeds), besides
+# launch, quit, track, consent and getinstance. Built into outbox and known to
+# every profile; a profile has those its `requests` line names (docs/profiles.md,
+# "App calls"). Each line: call WORD [NAME] makes KIND... [key K [ARG]] "HELP".
+call ping makes ping key p "send a ping"
+call screen NAME makes screen key s home "send a screen event"
+call product NAME makes product key r sku-42 "send a product event"
+call notification NAME makes notification key n promo "send a notification report"
+# IOS-7: logout sends its three requests.
+call logout makes logout token-removal anonymous-ping key u "logout: logout, token-removal, anonymous-ping"
+"""###
 }

@@ -36,7 +36,15 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
     // MARK: Capabilities (one place; the parser, `:` commands, keys, help and messages use these)
 
     /// Whether the app can make requests of `kind` on this profile.
-    public func makes(_ kind: RequestKind) -> Bool { spec.kinds & (1 << kind.rawValue) != 0 }
+    public func makes(_ kind: RequestKind) -> Bool { spec.kinds & kind.bit != 0 }
+    /// Whether the app has this call (`requests WORD`, or a `call` line of its own).
+    public func has(_ call: AppCall) -> Bool { spec.policy.calls & (1 << UInt64(call.index)) != 0 }
+    /// The kinds and calls this profile knows (the built-in ones and its own).
+    public var vocabulary: Vocabulary { spec.policy.vocabulary }
+    /// The calls it has, in declaration order.
+    public var calls: [AppCall] { vocabulary.calls.filter(has) }
+    /// A kind's word (`token-removal`).
+    public func word(_ kind: RequestKind) -> String { spec.policy.vocabulary.word(kind) }
     /// Whether the profile has the consent gate (`consent grant|deny`, `requireConsent`).
     public var hasConsentGate: Bool { spec.policy.gate != nil }
     /// Whether the profile has the flush of its offline queue.
@@ -45,6 +53,11 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
     public var hasIdempotencyKeys: Bool { spec.policy.keysRule != nil }
     /// Whether the app's code gets completion handlers.
     public var hasCompletions: Bool { if case .completion = spec.policy.report { return true } else { return false } }
+    /// Whether a request of `kind` gets a completion handler: on a profile with
+    /// them, a request of the queue (a direct one, `direct KIND...`, gets none).
+    public func completes(_ kind: RequestKind) -> Bool {
+        hasCompletions && spec.policy.directKinds & kind.bit == 0
+    }
     /// Whether the app can call `getInstance()` to resend.
     public var hasGetInstance: Bool { spec.policy.resendGetInstance != nil }
     /// Whether any answer is retried after a backoff (the retry settings exist).
@@ -62,8 +75,7 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
         if hasConsentGate { v.append("consent grant|deny") }
         if hasGetInstance { v.append("getinstance") }
         v.append("track")
-        for k in [RequestKind.ping, .screen, .product, .notification] where makes(k) { v.append(k.word) }
-        if makes(.logout) { v.append("logout") }
+        v += calls.map(\.word)
         v += ["network online|offline|flap", "server"]
         return v.joined(separator: ", ")
     }
@@ -152,7 +164,7 @@ public final class ProfileSpec: Sendable {
     /// Its own rules, in file order (a `base`'s first).
     var ownRules: [RuleID] { policy.ownRules }
     /// Request kinds the app makes, a bit per `RequestKind` (event always).
-    var kinds: UInt16 { policy.kinds }
+    var kinds: UInt64 { policy.kinds }
     var defaults: Settings { policy.defaults }
 
     func rule(_ r: RuleID) -> RuleInfo {

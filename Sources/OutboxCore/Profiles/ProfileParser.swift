@@ -233,45 +233,40 @@ struct ProfileParser {
         }
     }
 
-    static let requestWords = ["ping", "screen", "product", "notification", "logout"]
-
+    /// `requests CALL...` or `requests none`: the built-in calls the app has
+    /// (Vocabulary.swift), besides its own `call` lines.
     mutating func requestsLine(_ n: Int, _ w: [String]) {
-        var kinds: UInt16 = 1 << RequestKind.event.rawValue
-        if d.gate != nil { kinds |= 1 << RequestKind.install.rawValue }
-        let expected =
-            "expected `requests none` or `requests` with some of: " + ProfileParser.requestWords.joined(separator: ", ")
-        if w.count == 2 && w[1] == "none" {
-            d.kinds = kinds
-            return
-        }
-        guard w.count >= 2 else { return fail(n, "bad requests line, " + expected) }
-        for word in w.dropFirst() {
-            guard ProfileParser.requestWords.contains(word), let k = RequestKind(word: word) else {
-                return fail(
-                    n,
-                    "unknown request \(ProfileParser.q(word)), " + expected
-                        + Suggest.hint(word, among: ProfileParser.requestWords))
-            }
-            kinds |= 1 << k.rawValue
-            if k == .logout {
-                kinds |= 1 << RequestKind.tokenRemoval.rawValue | 1 << RequestKind.anonymousPing.rawValue
+        let words = d.vocabulary.callWords
+        let expected = "expected `requests none` or `requests` with some of: " + words.joined(separator: ", ")
+        var calls = d.ownCalls
+        if !(w.count == 2 && w[1] == "none") {
+            guard w.count >= 2 else { return fail(n, "bad requests line, " + expected) }
+            for word in w.dropFirst() {
+                guard let c = d.vocabulary.call(word) else {
+                    return fail(
+                        n, "unknown request \(ProfileParser.q(word)), " + expected + Suggest.hint(word, among: words))
+                }
+                calls |= 1 << UInt64(c.index)
             }
         }
+        var kinds = RequestKind.event.bit | d.vocabulary.kindMask(ofCalls: calls)
+        if d.gate != nil { kinds |= RequestKind.install.bit }
+        d.calls = calls
         d.kinds = kinds
     }
 
-    mutating func kindsList(_ n: Int, _ words: ArraySlice<String>) -> UInt16? {
-        var mask: UInt16 = 0
+    mutating func kindsList(_ n: Int, _ words: ArraySlice<String>) -> UInt64? {
+        var mask: UInt64 = 0
         for word in words {
-            guard let k = RequestKind(word: word) else {
+            guard let k = d.vocabulary.kind(word) else {
+                let all = d.vocabulary.kinds
                 fail(
                     n,
-                    "unknown request kind \(ProfileParser.q(word)), expected some of: "
-                        + RequestKind.allCases.map(\.word).joined(separator: ", ")
-                        + Suggest.hint(word, among: RequestKind.allCases.map(\.word)))
+                    "unknown request kind \(ProfileParser.q(word)), expected some of: " + all.joined(separator: ", ")
+                        + Suggest.hint(word, among: all))
                 return nil
             }
-            mask |= 1 << k.rawValue
+            mask |= k.bit
         }
         return mask
     }
