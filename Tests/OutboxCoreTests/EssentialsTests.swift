@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCLI
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 /// scripts/lint-profiles: no Swift file under Sources/ outside the profile seam
 /// (Sources/OutboxCore/Profiles/) names a built-in profile (issue 13).

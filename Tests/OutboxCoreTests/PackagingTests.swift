@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 /// `make install` / `make uninstall` and `scripts/package-deb --dry-run` (issue 16):
 /// the files a user gets, the same list both ways, and nothing left after uninstall.

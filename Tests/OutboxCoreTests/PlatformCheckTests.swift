@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 /// scripts/check-platform: no Linux-only API, C library import or platform branch
 /// under Sources/ outside the platform files (issue 16), so a macOS build is a

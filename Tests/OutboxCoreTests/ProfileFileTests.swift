@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCLI
 @testable import OutboxCore
@@ -65,19 +66,8 @@ final class ProfileFileTests: XCTestCase {
     /// Both timelines of a scenario, played to the end.
     static func timelines(_ sc: Scenario) -> (text: String, jsonl: String, results: Int) {
         var runner = ScenarioRunner(sc)
-        var text = "", jsonl = ""
-        let t = TimelineWriter(format: .text), j = TimelineWriter(format: .jsonl)
-        runner.run { item, sim in
-            switch item {
-            case .entry(let e):
-                text += t.line(e, in: sim) + "\n"
-                jsonl += j.line(e, in: sim) + "\n"
-            case .check(let r):
-                text += t.check(r) + "\n"
-                jsonl += j.check(r) + "\n"
-            }
-        }
-        return (text, jsonl, runner.results.count)
+        let both = runTimelines(&runner, formats: [.text, .jsonl]).map { $0.map { $0 + "\n" }.joined() }
+        return (both[0], both[1], runner.results.count)
     }
 
     func test_eachBuiltinsSourceLoadedAsAFile_playsEveryExampleAsTheBuiltinDoes() throws {

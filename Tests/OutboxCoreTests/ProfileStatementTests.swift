@@ -1,4 +1,5 @@
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCore
 
@@ -56,18 +57,8 @@ enum UserProfileKit {
             return nil
         }
         var runner = ScenarioRunner(sc)
-        var text: [String] = [], jsonl: [String] = []
-        let t = TimelineWriter(format: .text), j = TimelineWriter(format: .jsonl)
-        runner.run { item, sim in
-            switch item {
-            case .entry(let e):
-                text.append(t.line(e, in: sim))
-                jsonl.append(j.line(e, in: sim))
-            case .check(let r):
-                text.append(t.check(r))
-                jsonl.append(j.check(r))
-            }
-        }
+        let both = runTimelines(&runner, formats: [.text, .jsonl])
+        let text = both[0], jsonl = both[1]
         for f in runner.failures {
             XCTFail(
                 "line \(f.line): \(f.text): found \(f.found)\n" + text.joined(separator: "\n"), file: file, line: line)
@@ -88,10 +79,7 @@ enum UserProfileKit {
     static func trails(_ sim: Simulation) -> [String] {
         sim.journal.compactMap { e in
             guard case .transition(let t) = e else { return nil }
-            var s = "\(sim.name(of: t.request)): \(t.time) \(t.from?.word ?? "new")>\(t.to.word) #\(t.attempt)"
-            if !t.outcome.isNone { s += " " + t.outcome.word }
-            if let r = t.reason { s += " " + r.word }
-            return s + " " + sim.profile.rule(t.rule).id
+            return "\(sim.name(of: t.request)): " + trailLine(t, rule: sim.profile.rule(t.rule).id)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 @testable import OutboxCore
 
 /// Seeded random action sequences with the model's invariants checked after every step.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCLI
 @testable import OutboxCore
@@ -76,12 +77,7 @@ final class WhatIfTests: XCTestCase {
     static func trails(_ sim: Simulation) -> [String: [String]] {
         var out: [String: [String]] = [:]
         for id in 1...Int32(sim.requests.count) {
-            out[sim.name(of: id)] = sim.history(of: id).map { t in
-                var s = "\(t.time) \(t.from?.word ?? "new")>\(t.to.word) #\(t.attempt)"
-                if !t.outcome.isNone { s += " " + t.outcome.word }
-                if let r = t.reason { s += " " + r.word }
-                return s + " " + sim.profile.rule(t.rule).id
-            }
+            out[sim.name(of: id)] = sim.history(of: id).map { trailLine($0, rule: sim.profile.rule($0.rule).id) }
         }
         return out
     }

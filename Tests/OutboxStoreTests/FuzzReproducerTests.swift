@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 /// The devices the fuzzer found (Fuzz/reproducers/devices, docs/reliability.md),
 /// each given to the real program as a profile's database: `outbox state show`
@@ -46,7 +47,7 @@ final class FuzzReproducerTests: XCTestCase {
     func test_fuzzedDevices_neverCrashTheProgram_orAreReported() throws {
         // The program built beside the tests: under scripts/sanitizers, a sanitized one.
         let binary = try requireBinary()
-        let folder = storeRoot + "/Fuzz/reproducers/devices"
+        let folder = packageRoot + "/Fuzz/reproducers/devices"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, reported.count)
         for name in reported.keys { XCTAssertTrue(files.contains(name), "\(name) is listed but not in \(folder)") }

@@ -1,4 +1,5 @@
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCore
 @testable import OutboxUI

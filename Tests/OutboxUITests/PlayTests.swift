@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCLI
 @testable import OutboxCore
@@ -16,7 +17,7 @@ final class PlayTests: XCTestCase {
     ]
 
     func scenario(_ name: String) throws -> Scenario {
-        let path = uiPackageRoot + "/examples/\(name).outbox"
+        let path = packageRoot + "/examples/\(name).outbox"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         guard case .success(let sc) = Scenario.parse(text, file: "examples/\(name).outbox") else {
             throw XCTSkip("examples/\(name).outbox does not parse")
@@ -184,7 +185,7 @@ final class PlayTests: XCTestCase {
     /// the line, each ending where `outbox compare FILE` ends it (the runs of
     /// the file parsed for that profile); every `expect on` line is reached.
     func test_play_fileWithACompareLine_opensAsACompare_endsWhereOutboxCompareEnds() throws {
-        let dir = uiPackageRoot + "/examples/differences"
+        let dir = packageRoot + "/examples/differences"
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".outbox") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 8)
         for f in files {
@@ -226,7 +227,7 @@ final class PlayTests: XCTestCase {
     /// A compare being played stops at a breakpoint in any column, and says which.
     func test_play_compare_breakpointNamesTheColumn() throws {
         let text = try String(
-            contentsOfFile: uiPackageRoot + "/examples/differences/firewall-403.outbox", encoding: .utf8)
+            contentsOfFile: packageRoot + "/examples/differences/firewall-403.outbox", encoding: .utf8)
         let path = try write(
             text.replacingOccurrences(of: "\nprofile ios\n", with: "\nprofile ios\ncompare android,ios\n"))
         guard case .success(let scs) = InteractiveCommand.loadScenario(path) else { return XCTFail() }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 /// `outbox run` with stdout a real terminal (tmux): the text timeline fits its
 /// 80 columns without wrapping and is coloured; NO_COLOR takes the colour away;
@@ -14,7 +15,7 @@ extension EndToEndTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + name
         XCTAssertGreaterThanOrEqual(file.count, 150)
-        try FileManager.default.copyItem(atPath: uiPackageRoot + "/examples" + name, toPath: file)
+        try FileManager.default.copyItem(atPath: packageRoot + "/examples" + name, toPath: file)
         let piped = sh("\(binary) run \(file)").1.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         XCTAssertTrue(piped.contains { $0.count > 80 }, "the pipe's lines are the full ones")
         for noColor in [false, true] {

@@ -1,20 +1,15 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxUI
-
-let uiPackageRoot: String = {
-    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()
 
 /// Compares a screen with a saved snapshot; prints a line diff when they differ.
 /// `RECORD_SNAPSHOTS=1` writes the snapshot instead; a missing snapshot is written
 /// and fails, never passes silently.
 func assertSnapshot(_ text: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
-    let path = uiPackageRoot + "/Tests/OutboxUITests/Snapshots/" + name + ".txt"
+    let path = packageRoot + "/Tests/OutboxUITests/Snapshots/" + name + ".txt"
     let actual = text + "\n"
     let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
     guard !record, let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
@@ -96,28 +91,6 @@ let roleLegend: [Role: Character] = [
     .timelineOk: "o", .timelineWait: "-", .timelineOffline: "~", .timelineAttempt: "a", .statusBar: "_",
     .statusKey: "K", .error: "E", .notice: "n", .logWarning: "W", .logError: "R",
 ]
-
-// Test plumbing since profiles became files (issue 13): a rule ID is resolved
-// through its profile; tests of the built-ins resolve them through the registry.
-extension RuleID {
-    static var allCases: [RuleID] { Rules.shared + Builtins.all.flatMap(\.ownRules) }
-    var owner: Profile? { Builtins.all.first { $0.ownRules.contains(self) } }
-    var info: RuleInfo { (owner ?? Builtins.all[0]).rule(self) }
-    var id: String { info.id }
-    var text: String { info.text }
-    var isAssumption: Bool { info.isAssumption }
-    var profile: Profile? { owner }
-    init?(id: String) {
-        guard let r = Builtins.all.lazy.compactMap({ $0.rule(id: id) }).first else { return nil }
-        self = r
-    }
-    static func rules(for p: Profile) -> [RuleID] { Rules.shared + p.ownRules }
-}
-
-extension Profile {
-    /// The three Positive User (UserCom) built-ins.
-    var isUserCom: Bool { self != .linktrail }
-}
 
 /// The pid of a process that has exited (a child `sh -c 'exit 0'`, waited
 /// for): a file named with it was left by a process that is gone.

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCore
 @testable import OutboxUI
@@ -9,7 +10,7 @@ import XCTest
 /// knows the profile only through what it has: its name, rules, texts.
 final class UserProfileScreenTests: XCTestCase {
     static func acme() throws -> Profile {
-        let path = uiPackageRoot + "/Tests/OutboxCoreTests/Fixtures/acme.profile"
+        let path = packageRoot + "/Tests/OutboxCoreTests/Fixtures/acme.profile"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         switch Profile.parse(text, file: "acme.profile", path: path) {
         case .success(let p): return p

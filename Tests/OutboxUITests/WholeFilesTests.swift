@@ -1,6 +1,7 @@
 import Foundation
 import OutboxStore
 import XCTest
+import OutboxTestSupport
 
 @testable import OutboxCLI
 @testable import OutboxCore

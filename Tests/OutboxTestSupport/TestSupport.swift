@@ -1,0 +1,110 @@
+// What the test targets share (issue 23): scenarios played inline, timelines and
+// transition trails rendered, the command line run in-process, the package root,
+// and the rule look-ups the tests of the built-ins use. A library target of its
+// own that only the test targets depend on: the `outbox` product never links it
+// (nor XCTest).
+import Foundation
+import XCTest
+@testable import OutboxCLI
+@testable import OutboxCore
+
+/// The package root, for reading examples/, docs/, fixtures and snapshots.
+public let packageRoot: String = {
+    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/OutboxTestSupport/TestSupport.swift
+    return parts.joined(separator: "/")
+}()
+
+/// Runs the command line in-process and returns (status, stdout, stderr).
+public func cli(_ args: [String]) -> (Int32, String, String) {
+    let console = Console.capturing()
+    let status = CLI.main(args, console: console)
+    return (status, console.out, console.err)
+}
+
+/// Parses a scenario written inline; fails the test on bad input.
+/// `savedDevice`: played on a device that already holds requests (`--state-dir`).
+public func parseScenario(
+    _ text: String, savedDevice: Bool = false, file: StaticString = #filePath, line: UInt = #line
+) -> Scenario? {
+    switch Scenario.parse(text, file: "inline.outbox", savedDevice: savedDevice) {
+    case .success(let s): return s
+    case .failure(let e):
+        XCTFail("bad scenario: " + e.errors.map(\.description).joined(separator: "; "), file: file, line: line)
+        return nil
+    }
+}
+
+/// Plays an inline scenario to the end and fails the test for each failed expect,
+/// printing the timeline. Returns the runner for further assertions. Pass a store
+/// to play on a given device (two scenarios can share one, as `outbox run
+/// --state-dir` does).
+@discardableResult
+public func play(
+    _ text: String, on store: any DeviceStore = InMemoryDeviceStore(), file: StaticString = #filePath,
+    line: UInt = #line
+) -> ScenarioRunner? {
+    // A device that holds requests may hold any name an expect line checks.
+    guard let sc = parseScenario(text, savedDevice: !store.loadAll().isEmpty, file: file, line: line) else { return nil }
+    var runner = ScenarioRunner(sc, store: store)
+    let timeline = runTimeline(&runner, format: .text)
+    for f in runner.failures {
+        XCTFail("line \(f.line): \(f.text): found \(f.found)\n" + timeline.joined(separator: "\n"), file: file, line: line)
+    }
+    XCTAssertFalse(runner.results.isEmpty, "the scenario has no expect lines", file: file, line: line)
+    return runner
+}
+
+/// Runs a scenario to the end and returns its timeline, a line per entry and check.
+public func runTimeline(_ runner: inout ScenarioRunner, format: TimelineFormat) -> [String] {
+    runTimelines(&runner, formats: [format])[0]
+}
+
+/// Runs a scenario to the end once and returns its timeline in each format, in
+/// the order given: a line per entry and check.
+public func runTimelines(_ runner: inout ScenarioRunner, formats: [TimelineFormat]) -> [[String]] {
+    var out = [[String]](repeating: [], count: formats.count)
+    let writers = formats.map { TimelineWriter(format: $0) }
+    runner.run { item, sim in
+        for (i, w) in writers.enumerated() {
+            switch item {
+            case .entry(let e): out[i].append(w.line(e, in: sim))
+            case .check(let r): out[i].append(w.check(r))
+            }
+        }
+    }
+    return out
+}
+
+/// One transition as the rule tests write it:
+/// `<ms> <from>><to> #<attempt>[ <outcome>][ <reason>] <rule>`, e.g.
+/// `1200 in-flight>retrying #1 500 LT-4`, `0 new>pending #0 LT-3`. `rule` is the
+/// cited rule's ID, resolved by the caller (through the built-ins or the profile).
+public func trailLine(_ t: Transition, rule: String) -> String {
+    var s = "\(t.time) \(t.from?.word ?? "new")>\(t.to.word) #\(t.attempt)"
+    if !t.outcome.isNone { s += " " + t.outcome.word }
+    if let r = t.reason { s += " " + r.word }
+    return s + " " + rule
+}
+
+// Test plumbing since profiles became files (issue 13): a rule ID is resolved
+// through its profile; tests of the built-ins resolve them through the registry.
+extension RuleID {
+    public static var allCases: [RuleID] { Rules.shared + Builtins.all.flatMap(\.ownRules) }
+    public var owner: Profile? { Builtins.all.first { $0.ownRules.contains(self) } }
+    public var info: RuleInfo { (owner ?? Builtins.all[0]).rule(self) }
+    public var id: String { info.id }
+    public var text: String { info.text }
+    public var isAssumption: Bool { info.isAssumption }
+    public var profile: Profile? { owner }
+    public init?(id: String) {
+        guard let r = Builtins.all.lazy.compactMap({ $0.rule(id: id) }).first else { return nil }
+        self = r
+    }
+    public static func rules(for p: Profile) -> [RuleID] { Rules.shared + p.ownRules }
+}
+
+extension Profile {
+    /// The three Positive User (UserCom) built-ins.
+    public var isUserCom: Bool { self != .linktrail }
+}
