@@ -57,7 +57,8 @@ let package = Package(
         // Tests. Their Fixtures and Snapshots are read by path from the checkout (and
         // re-recorded there), not bundled: excluded, so SwiftPM does not warn of them.
         .testTarget(
-            name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI", "OutboxTestSupport"], exclude: ["Fixtures"]),
+            name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI", "OutboxTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI", "OutboxTestSupport"],
             exclude: ["Snapshots"]),

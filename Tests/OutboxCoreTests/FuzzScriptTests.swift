@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// `scripts/fuzz` compiles the package's modules itself (instrumented, outside
 /// SwiftPM), so its list of each module's dependencies must follow Package.swift:

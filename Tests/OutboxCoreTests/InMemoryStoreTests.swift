@@ -1,5 +1,5 @@
-import XCTest
 import OutboxTestSupport
+import XCTest
 @testable import OutboxCore
 
 /// The in-memory device: what goes in comes back whole, and a long run that

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore
@@ -41,17 +41,8 @@ final class ProfileFileTests: XCTestCase {
     func test_embedProfilesCheck_saysTheEmbeddedCopyIsCurrent() throws {
         let script = packageRoot + "/scripts/embed-profiles"
         guard FileManager.default.isExecutableFile(atPath: script) else { throw XCTSkip("no scripts/embed-profiles") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: script)
-        p.arguments = ["--check"]
-        p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, text)
+        let (status, out, err) = try runProgram(script, ["--check"], in: packageRoot)
+        XCTAssertEqual(status, 0, out + err)
     }
 
     // MARK: (b) A built-in's text as a user's file plays like the built-in

@@ -1,5 +1,5 @@
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCore
 
@@ -56,14 +56,8 @@ enum UserProfileKit {
             XCTFail("bad scenario: " + e.errors.map(\.description).joined(separator: "; "), file: file, line: line)
             return nil
         }
-        var runner = ScenarioRunner(sc)
-        let both = runTimelines(&runner, formats: [.text, .jsonl])
-        let text = both[0], jsonl = both[1]
-        for f in runner.failures {
-            XCTFail(
-                "line \(f.line): \(f.text): found \(f.found)\n" + text.joined(separator: "\n"), file: file, line: line)
-        }
-        return Played(runner: runner, text: text, jsonl: jsonl)
+        let played = playParsed(sc, formats: [.text, .jsonl], file: file, line: line)
+        return Played(runner: played.runner, text: played.timelines[0], jsonl: played.timelines[1])
     }
 
     /// Loads `profileText` and plays `scenario` on it.

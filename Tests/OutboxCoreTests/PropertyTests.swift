@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 @testable import OutboxCore
 
 /// Seeded random action sequences with the model's invariants checked after every step.

@@ -1,5 +1,5 @@
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// The `outbox` built with these tests: beside them (a sanitized run's
 /// program), else `.build/debug`; the test is skipped when there is none.

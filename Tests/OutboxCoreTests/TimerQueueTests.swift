@@ -1,5 +1,5 @@
-import XCTest
 import OutboxTestSupport
+import XCTest
 @testable import OutboxCore
 
 /// The timer wheel against the plainest possible queue: a list sorted by (time, order).

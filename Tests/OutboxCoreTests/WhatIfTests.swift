@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore
@@ -61,15 +61,7 @@ final class WhatIfTests: XCTestCase {
         case .failure(let e):
             throw BadInput(message: e.errors.map(\.description).joined(separator: "\n"))
         }
-        var runner = ScenarioRunner(sc)
-        let timeline = runTimeline(&runner, format: .text)
-        for f in runner.failures {
-            XCTFail(
-                "\(name) on \(profile.name), line \(f.line): \(f.text): found \(f.found)\n"
-                    + timeline.joined(separator: "\n"),
-                file: file, line: line)
-        }
-        return runner
+        return playParsed(sc, failing: "\(name) on \(profile.name), ", file: file, line: line).runner
     }
 
     /// Every request's transitions, by name: `<ms> <from>><to> #<attempt>[ <outcome>][ <reason>] <rule>`,

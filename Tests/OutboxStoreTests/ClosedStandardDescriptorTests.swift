@@ -1,7 +1,7 @@
 import Foundation
 import OutboxTerminal
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore
@@ -252,7 +252,8 @@ final class FileSafetyTests: XCTestCase {
             $0.contains(".reset-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
         }
         XCTAssertEqual(backups.count, 2)
-        XCTAssertEqual(Set(backups.map { rawSQL(folder + "/" + $0, "SELECT count(*) FROM requests") ?? "" }), ["2", "4"])
+        XCTAssertEqual(
+            Set(backups.map { rawSQL(folder + "/" + $0, "SELECT count(*) FROM requests") ?? "" }), ["2", "4"])
     }
 
     /// A reset keeps a device's write-ahead log with it: what was committed there moves too.

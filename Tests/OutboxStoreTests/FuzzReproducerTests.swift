@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// The devices the fuzzer found (Fuzz/reproducers/devices, docs/reliability.md),
 /// each given to the real program as a profile's database: `outbox state show`

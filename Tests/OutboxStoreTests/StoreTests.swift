@@ -1,7 +1,7 @@
 import CSQLite
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore

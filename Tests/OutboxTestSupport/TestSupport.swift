@@ -5,6 +5,7 @@
 // (nor XCTest).
 import Foundation
 import XCTest
+
 @testable import OutboxCLI
 @testable import OutboxCore
 
@@ -45,14 +46,31 @@ public func play(
     line: UInt = #line
 ) -> ScenarioRunner? {
     // A device that holds requests may hold any name an expect line checks.
-    guard let sc = parseScenario(text, savedDevice: !store.loadAll().isEmpty, file: file, line: line) else { return nil }
-    var runner = ScenarioRunner(sc, store: store)
-    let timeline = runTimeline(&runner, format: .text)
-    for f in runner.failures {
-        XCTFail("line \(f.line): \(f.text): found \(f.found)\n" + timeline.joined(separator: "\n"), file: file, line: line)
+    guard let sc = parseScenario(text, savedDevice: !store.loadAll().isEmpty, file: file, line: line) else {
+        return nil
     }
+    let runner = playParsed(sc, on: store, file: file, line: line).runner
     XCTAssertFalse(runner.results.isEmpty, "the scenario has no expect lines", file: file, line: line)
     return runner
+}
+
+/// Plays a parsed scenario to the end, writing its timeline in each of `formats`
+/// (the text one is always made, first, for the failure messages), and fails the
+/// test for each failed expect line: `failing` names what was played, then the
+/// line, the check, what was found and the whole text timeline. The runner and
+/// the timelines of `formats`, in their order.
+public func playParsed(
+    _ sc: Scenario, on store: any DeviceStore = InMemoryDeviceStore(), formats: [TimelineFormat] = [.text],
+    failing prefix: String = "", file: StaticString = #filePath, line: UInt = #line
+) -> (runner: ScenarioRunner, timelines: [[String]]) {
+    var runner = ScenarioRunner(sc, store: store)
+    let all = runTimelines(&runner, formats: [.text] + formats)
+    for f in runner.failures {
+        XCTFail(
+            prefix + "line \(f.line): \(f.text): found \(f.found)\n" + all[0].joined(separator: "\n"), file: file,
+            line: line)
+    }
+    return (runner, Array(all.dropFirst()))
 }
 
 /// Runs a scenario to the end and returns its timeline, a line per entry and check.
@@ -107,4 +125,23 @@ extension RuleID {
 extension Profile {
     /// The three Positive User (UserCom) built-ins.
     public var isUserCom: Bool { self != .linktrail }
+}
+
+/// Runs the program at `path` with `arguments` (in `directory` when given) until
+/// it exits; (status, stdout, stderr). For the repository's scripts and tools.
+public func runProgram(_ path: String, _ arguments: [String], in directory: String? = nil) throws -> (
+    Int32, String, String
+) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = arguments
+    if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    try p.run()
+    let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return (p.terminationStatus, o, e)
 }

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// The live compare in a real terminal (tmux, a private server per test, as the
 /// rest of `EndToEndTests`): one `t` and one `:server 403 always` act on all three

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// Issue 22, items 9–11, on the real program in a real terminal: Ctrl-Z and `fg`
 /// in an interactive shell, a terminal bigger than the drawn area, a 100 KB paste.

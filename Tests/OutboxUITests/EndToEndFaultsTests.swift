@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// Issue 15, item 1, in a real terminal: the faults' keys, shown in the header
 /// and recorded; `outbox run` replays the recording.

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// Issue 15, item 2, in a real terminal: explore with keys, press `E`, quit;
 /// `outbox run` on the recording exits 0 with the pinned lines counted. The

@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// Issue 12, part 8, in a real terminal: under LANG=C every screen is ASCII.
 extension EndToEndTests {

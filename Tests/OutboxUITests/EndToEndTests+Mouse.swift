@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// The mouse in a real terminal (issue 15, item 4): tmux is told to report
 /// clicks in SGR form while Outbox runs and to stop when it quits; SGR reports

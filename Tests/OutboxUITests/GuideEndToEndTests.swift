@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// docs/guide.md's uses in the real program, in a real terminal at 80×24: the
 /// keys of each use (`GuideUse.all`) typed at 0.7 s a key, no other key and no

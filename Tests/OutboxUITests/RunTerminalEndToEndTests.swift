@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// `outbox run` with stdout a real terminal (tmux): the text timeline fits its
 /// 80 columns without wrapping and is coloured; NO_COLOR takes the colour away;

@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
+
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxUI
@@ -14,7 +15,9 @@ func assertSnapshot(_ text: String, _ name: String, file: StaticString = #filePa
     let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
     guard !record, let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
         try? actual.write(toFile: path, atomically: true, encoding: .utf8)
-        if !record { XCTFail("snapshot \(name) did not exist; recorded it, check it and run again", file: file, line: line) }
+        if !record {
+            XCTFail("snapshot \(name) did not exist; recorded it, check it and run again", file: file, line: line)
+        }
         return
     }
     guard expected != actual else { return }
@@ -26,8 +29,9 @@ func assertSnapshot(_ text: String, _ name: String, file: StaticString = #filePa
         let al = i < a.count ? String(a[i]) : "<none>"
         if el != al { diff.append("line \(i + 1):\n  expected: \(el)\n  actual:   \(al)") }
     }
-    XCTFail("snapshot \(name) differs (RECORD_SNAPSHOTS=1 re-records):\n" + diff.prefix(12).joined(separator: "\n"),
-            file: file, line: line)
+    XCTFail(
+        "snapshot \(name) differs (RECORD_SNAPSHOTS=1 re-records):\n" + diff.prefix(12).joined(separator: "\n"),
+        file: file, line: line)
 }
 
 /// A scripted session: keys and clock ticks, no sleeps, no terminal.
@@ -105,8 +109,7 @@ func goneProcessID() throws -> Int32 {
 }
 
 /// A test case with a folder of its own, made before each test under the
-/// temporary folder (`outbox-NAME-PID-RANDOM`) and removed after it, and the
-/// command line run in this process.
+/// temporary folder (`outbox-NAME-PID-RANDOM`) and removed after it.
 class FolderTestCase: XCTestCase {
     /// The folder, without a slash at the end.
     var dir = ""
@@ -125,12 +128,5 @@ class FolderTestCase: XCTestCase {
     override func tearDown() {
         try? FileManager.default.removeItem(atPath: dir)
         super.tearDown()
-    }
-
-    /// `outbox ARGS` in this process: its status, stdout and stderr.
-    func cli(_ args: [String]) -> (Int32, String, String) {
-        let console = Console.capturing()
-        let status = CLI.main(args, console: console)
-        return (status, console.out, console.err)
     }
 }

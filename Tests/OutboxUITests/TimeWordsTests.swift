@@ -1,5 +1,5 @@
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore

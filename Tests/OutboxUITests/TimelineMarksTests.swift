@@ -1,5 +1,5 @@
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCore
 @testable import OutboxUI

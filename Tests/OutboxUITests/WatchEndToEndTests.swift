@@ -1,6 +1,6 @@
 import Foundation
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 /// `outbox run --watch` in a real terminal (tmux, issue 15 item 5): a file
 /// edited beside it is played again on a cleared screen; bad input is shown

@@ -1,7 +1,7 @@
 import Foundation
 import OutboxStore
-import XCTest
 import OutboxTestSupport
+import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore
