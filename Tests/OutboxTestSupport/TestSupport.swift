@@ -2,12 +2,12 @@
 // transition trails rendered, the command line run in-process, the package root,
 // and the rule look-ups the tests of the built-ins use. A library target of its
 // own that only the test targets depend on: the `outbox` product never links it
-// (nor XCTest).
+// (nor XCTest). Only public API is used, without `@testable`, so a release build
+// of every target (no testability) compiles it too.
 import Foundation
+import OutboxCLI
+import OutboxCore
 import XCTest
-
-@testable import OutboxCLI
-@testable import OutboxCore
 
 /// The package root, for reading examples/, docs/, fixtures and snapshots.
 public let packageRoot: String = {
