@@ -94,6 +94,13 @@ public func runTimelines(_ runner: inout ScenarioRunner, formats: [TimelineForma
     return out
 }
 
+/// The journal `sim` has kept, a timeline line per entry (no checks); only the
+/// entries up to `end` when given.
+public func journalLines(_ sim: Simulation, format: TimelineFormat, upTo end: Millis? = nil) -> [String] {
+    let writer = TimelineWriter(format: format)
+    return sim.journal.filter { end == nil || $0.time <= end! }.map { writer.line($0, in: sim) }
+}
+
 /// One transition as the rule tests write it:
 /// `<ms> <from>><to> #<attempt>[ <outcome>][ <reason>] <rule>`, e.g.
 /// `1200 in-flight>retrying #1 500 LT-4`, `0 new>pending #0 LT-3`. `rule` is the

@@ -33,10 +33,7 @@ final class PlayTests: XCTestCase {
         return (lines(runner.sim), runner.results.map(checkText), runner.sim)
     }
 
-    func lines(_ sim: Simulation) -> [String] {
-        let writer = TimelineWriter(format: .jsonl)
-        return sim.journal.map { writer.line($0, in: sim) }
-    }
+    func lines(_ sim: Simulation) -> [String] { journalLines(sim, format: .jsonl) }
 
     func checkText(_ r: CheckResult) -> String { "\(r.line) \(r.time) \(r.text) \(r.ok) \(r.found)" }
 
@@ -363,10 +360,7 @@ final class PlayTests: XCTestCase {
         runner.run()
         XCTAssertEqual(runner.sim.request(id).state, .dropped)
         XCTAssertEqual(runner.sim.request(id).reason, .consent)
-        let writer = TimelineWriter(format: .jsonl)
-        func lines(_ sim: Simulation) -> [String] {
-            sim.journal.filter { $0.time <= end }.map { writer.line($0, in: sim) }
-        }
-        XCTAssertEqual(lines(s.model.sim), lines(runner.sim))
+        XCTAssertEqual(
+            journalLines(s.model.sim, format: .jsonl, upTo: end), journalLines(runner.sim, format: .jsonl, upTo: end))
     }
 }

@@ -98,8 +98,7 @@ final class UserProfileScreenTests: XCTestCase {
         var runner = ScenarioRunner(sc)
         runner.run()
         XCTAssertEqual(runner.failures.count, 0)
-        let writer = TimelineWriter(format: .jsonl)
-        let want = runner.sim.journal.map { writer.line($0, in: runner.sim) }
+        let want = journalLines(runner.sim, format: .jsonl)
         XCTAssertTrue(want.contains { $0.contains(#""rule":"ACME-4""#) })
 
         var s = Session(acme)
@@ -113,7 +112,7 @@ final class UserProfileScreenTests: XCTestCase {
             frames += 1
         }
         XCTAssertFalse(s.model.isPlaying)
-        XCTAssertEqual(s.model.sim.journal.map { writer.line($0, in: s.model.sim) }, want)
+        XCTAssertEqual(journalLines(s.model.sim, format: .jsonl), want)
         XCTAssertEqual(s.model.sim.counts, runner.sim.counts)
         XCTAssertEqual(s.model.player!.results.map(\.ok), [true, true, true, true])
         XCTAssertEqual(
