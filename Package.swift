@@ -49,11 +49,21 @@ let package = Package(
         .target(name: "OutboxTerminal", dependencies: ["CNcurses", "OutboxUI"]),
         // The executable: a thin shell around OutboxCLI.
         .executableTarget(name: "outbox", dependencies: ["OutboxCLI", "OutboxFoundation"]),
+        // What the test targets share: inline scenarios played, timelines and trails
+        // rendered, the command line run in-process. A library only the test targets
+        // depend on (the `outbox` product does not link it, nor XCTest).
+        .target(
+            name: "OutboxTestSupport", dependencies: ["OutboxCore", "OutboxCLI"], path: "Tests/OutboxTestSupport"),
         // Tests. Their Fixtures and Snapshots are read by path from the checkout (and
         // re-recorded there), not bundled: excluded, so SwiftPM does not warn of them.
-        .testTarget(name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI"], exclude: ["Snapshots"]),
-        .testTarget(name: "OutboxStoreTests", dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI", "CSQLite"]),
+            name: "OutboxCoreTests", dependencies: ["OutboxCore", "OutboxCLI", "OutboxTestSupport"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI", "OutboxTestSupport"],
+            exclude: ["Snapshots"]),
+        .testTarget(
+            name: "OutboxStoreTests",
+            dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI", "CSQLite", "OutboxTestSupport"]),
     ]
 )

@@ -1,3 +1,4 @@
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCore
@@ -18,8 +19,7 @@ final class DeviceStartTests: XCTestCase {
         }
         var runner = ScenarioRunner(sc)
         runner.run()
-        let w = TimelineWriter(format: .text)
-        return runner.sim.journal.map { w.line($0, in: runner.sim) }
+        return journalLines(runner.sim, format: .text)
     }
 
     func test_savedLines_areRestoredAtTheFirstLaunch_asADeviceOnDiskWouldBe() {

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// `scripts/fuzz` compiles the package's modules itself (instrumented, outside

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// scripts/lint-profiles: no Swift file under Sources/ outside the profile seam
@@ -8,17 +9,7 @@ final class LintProfilesTests: XCTestCase {
 
     /// Runs the lint on `root`; (status, stdout, stderr).
     func lint(_ root: String) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.script)
-        p.arguments = [root]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, o, e)
+        try runProgram(Self.script, [root])
     }
 
     /// A package root in a fresh temporary directory, with `files` (path: text) in it.

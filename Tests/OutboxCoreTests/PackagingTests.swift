@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// `make install` / `make uninstall` and `scripts/package-deb --dry-run` (issue 16):
@@ -9,18 +10,7 @@ final class PackagingTests: XCTestCase {
 
     /// Runs `args` in the package root; (status, stdout, stderr).
     func run(_ args: [String]) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = args
-        p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, o, e)
+        try runProgram("/usr/bin/env", args, in: packageRoot)
     }
 
     func tempFolder() -> String {

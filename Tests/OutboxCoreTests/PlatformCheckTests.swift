@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// scripts/check-platform: no Linux-only API, C library import or platform branch
@@ -10,17 +11,7 @@ final class PlatformCheckTests: XCTestCase {
 
     /// Runs the check on `root`; (status, stdout, stderr).
     func check(_ root: String) throws -> (Int32, String, String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.script)
-        p.arguments = [root]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, o, e)
+        try runProgram(Self.script, [root])
     }
 
     /// A fresh temporary folder, removed after the test.
@@ -148,7 +139,8 @@ final class PlatformCheckTests: XCTestCase {
             """, to: root + "/Sources/OutboxFoundation/FoundationPlatform.swift")
         let (status, out, err) = try check(root)
         XCTAssertEqual(err, "")
-        let why = ": Foundation imported outside OutboxFoundation (full Foundation brings ICU; Essentials alone is not on macOS)"
+        let why =
+            ": Foundation imported outside OutboxFoundation (full Foundation brings ICU; Essentials alone is not on macOS)"
         XCTAssertEqual(
             out.split(separator: "\n").map(String.init),
             [

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -40,17 +41,8 @@ final class ProfileFileTests: XCTestCase {
     func test_embedProfilesCheck_saysTheEmbeddedCopyIsCurrent() throws {
         let script = packageRoot + "/scripts/embed-profiles"
         guard FileManager.default.isExecutableFile(atPath: script) else { throw XCTSkip("no scripts/embed-profiles") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: script)
-        p.arguments = ["--check"]
-        p.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, text)
+        let (status, out, err) = try runProgram(script, ["--check"], in: packageRoot)
+        XCTAssertEqual(status, 0, out + err)
     }
 
     // MARK: (b) A built-in's text as a user's file plays like the built-in
@@ -65,19 +57,8 @@ final class ProfileFileTests: XCTestCase {
     /// Both timelines of a scenario, played to the end.
     static func timelines(_ sc: Scenario) -> (text: String, jsonl: String, results: Int) {
         var runner = ScenarioRunner(sc)
-        var text = "", jsonl = ""
-        let t = TimelineWriter(format: .text), j = TimelineWriter(format: .jsonl)
-        runner.run { item, sim in
-            switch item {
-            case .entry(let e):
-                text += t.line(e, in: sim) + "\n"
-                jsonl += j.line(e, in: sim) + "\n"
-            case .check(let r):
-                text += t.check(r) + "\n"
-                jsonl += j.check(r) + "\n"
-            }
-        }
-        return (text, jsonl, runner.results.count)
+        let both = runTimelines(&runner, formats: [.text, .jsonl]).map { $0.map { $0 + "\n" }.joined() }
+        return (both[0], both[1], runner.results.count)
     }
 
     func test_eachBuiltinsSourceLoadedAsAFile_playsEveryExampleAsTheBuiltinDoes() throws {

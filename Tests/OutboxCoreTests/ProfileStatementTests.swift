@@ -1,3 +1,4 @@
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCore
@@ -55,24 +56,8 @@ enum UserProfileKit {
             XCTFail("bad scenario: " + e.errors.map(\.description).joined(separator: "; "), file: file, line: line)
             return nil
         }
-        var runner = ScenarioRunner(sc)
-        var text: [String] = [], jsonl: [String] = []
-        let t = TimelineWriter(format: .text), j = TimelineWriter(format: .jsonl)
-        runner.run { item, sim in
-            switch item {
-            case .entry(let e):
-                text.append(t.line(e, in: sim))
-                jsonl.append(j.line(e, in: sim))
-            case .check(let r):
-                text.append(t.check(r))
-                jsonl.append(j.check(r))
-            }
-        }
-        for f in runner.failures {
-            XCTFail(
-                "line \(f.line): \(f.text): found \(f.found)\n" + text.joined(separator: "\n"), file: file, line: line)
-        }
-        return Played(runner: runner, text: text, jsonl: jsonl)
+        let played = playParsed(sc, formats: [.text, .jsonl], file: file, line: line)
+        return Played(runner: played.runner, text: played.timelines[0], jsonl: played.timelines[1])
     }
 
     /// Loads `profileText` and plays `scenario` on it.
@@ -88,10 +73,7 @@ enum UserProfileKit {
     static func trails(_ sim: Simulation) -> [String] {
         sim.journal.compactMap { e in
             guard case .transition(let t) = e else { return nil }
-            var s = "\(sim.name(of: t.request)): \(t.time) \(t.from?.word ?? "new")>\(t.to.word) #\(t.attempt)"
-            if !t.outcome.isNone { s += " " + t.outcome.word }
-            if let r = t.reason { s += " " + r.word }
-            return s + " " + sim.profile.rule(t.rule).id
+            return "\(sim.name(of: t.request)): " + trailLine(t, rule: sim.profile.rule(t.rule).id)
         }
     }
 

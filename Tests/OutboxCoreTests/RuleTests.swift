@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCore
@@ -22,12 +23,7 @@ enum RuleTestKit {
     }
 
     static func trail(_ sim: Simulation, id: Int32) -> [String] {
-        sim.history(of: id).map { t in
-            var s = "\(t.time) \(t.from?.word ?? "new")>\(t.to.word) #\(t.attempt)"
-            if !t.outcome.isNone { s += " " + t.outcome.word }
-            if let r = t.reason { s += " " + r.word }
-            return s + " " + t.rule.id
-        }
+        sim.history(of: id).map { trailLine($0, rule: $0.rule.id) }
     }
 
     /// Every log line: `<ms> [<rule or ->] <text>`.
@@ -68,7 +64,7 @@ enum RuleTestKit {
     static func play(_ text: String, on store: InMemoryDeviceStore, file: StaticString = #filePath, line: UInt = #line)
         -> ScenarioRunner?
     {
-        OutboxCoreTests.play(text, on: store, file: file, line: line)
+        OutboxTestSupport.play(text, on: store, file: file, line: line)
     }
 
     /// The whole timeline of a scenario as text, for determinism checks.

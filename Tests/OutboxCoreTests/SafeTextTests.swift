@@ -1,3 +1,4 @@
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCore

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -60,15 +61,7 @@ final class WhatIfTests: XCTestCase {
         case .failure(let e):
             throw BadInput(message: e.errors.map(\.description).joined(separator: "\n"))
         }
-        var runner = ScenarioRunner(sc)
-        let timeline = runTimeline(&runner, format: .text)
-        for f in runner.failures {
-            XCTFail(
-                "\(name) on \(profile.name), line \(f.line): \(f.text): found \(f.found)\n"
-                    + timeline.joined(separator: "\n"),
-                file: file, line: line)
-        }
-        return runner
+        return playParsed(sc, failing: "\(name) on \(profile.name), ", file: file, line: line).runner
     }
 
     /// Every request's transitions, by name: `<ms> <from>><to> #<attempt>[ <outcome>][ <reason>] <rule>`,
@@ -76,12 +69,7 @@ final class WhatIfTests: XCTestCase {
     static func trails(_ sim: Simulation) -> [String: [String]] {
         var out: [String: [String]] = [:]
         for id in 1...Int32(sim.requests.count) {
-            out[sim.name(of: id)] = sim.history(of: id).map { t in
-                var s = "\(t.time) \(t.from?.word ?? "new")>\(t.to.word) #\(t.attempt)"
-                if !t.outcome.isNone { s += " " + t.outcome.word }
-                if let r = t.reason { s += " " + r.word }
-                return s + " " + sim.profile.rule(t.rule).id
-            }
+            out[sim.name(of: id)] = sim.history(of: id).map { trailLine($0, rule: sim.profile.rule($0.rule).id) }
         }
         return out
     }

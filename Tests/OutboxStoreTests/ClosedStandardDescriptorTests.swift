@@ -1,5 +1,6 @@
 import Foundation
 import OutboxTerminal
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -90,7 +91,7 @@ final class ClosedStandardDescriptorTests: XCTestCase {
         let db = SQLiteDeviceStore.databasePath(directory: state, profile: .ios)
         XCTAssertEqual(bytes(db)?.prefix(16), Data("SQLite format 3\0".utf8), "\(what): the database is SQLite's")
         XCTAssertEqual(rawSQL(db, "PRAGMA integrity_check"), "ok", what)
-        let shown = runCLI(["state", "show", "--profile", "ios", "--state-dir", state])
+        let shown = cli(["state", "show", "--profile", "ios", "--state-dir", state])
         XCTAssertEqual(shown.0, 0, what)
         XCTAssertEqual(
             shown.1,

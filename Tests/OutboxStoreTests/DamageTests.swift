@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -56,7 +57,7 @@ final class DamageTests: XCTestCase {
                 ), m,
                 file: file, line: line)
         }
-        let run = runCLI(["run", "--quiet", "--state-dir", dir, launch])
+        let run = cli(["run", "--quiet", "--state-dir", dir, launch])
         XCTAssertEqual(run.0, 2, file: file, line: line)
         XCTAssertEqual(run.1, "", "nothing ran", file: file, line: line)
         XCTAssertEqual(run.2.split(separator: "\n").count, 1, "one line: \(run.2)", file: file, line: line)
@@ -64,7 +65,7 @@ final class DamageTests: XCTestCase {
             run.2.hasPrefix("outbox run: \(db): is damaged: ") && run.2.contains(want), run.2, file: file, line: line)
         XCTAssertEqual(bytes(db), before, "the file is unchanged", file: file, line: line)
         XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "no log left", file: file, line: line)
-        let show = runCLI(["state", "show", "--state-dir", dir])
+        let show = cli(["state", "show", "--state-dir", dir])
         XCTAssertEqual(show.0, 2, "show fails on damage", file: file, line: line)
         XCTAssertTrue(show.2.contains("outbox state: \(db): \(want)"), show.2, file: file, line: line)
         XCTAssertTrue(show.1.contains("linktrail: \(soundRows) saved"), show.1, file: file, line: line)
@@ -183,7 +184,7 @@ final class DamageTests: XCTestCase {
                     "(and 2 more: `outbox state show --profile linktrail --state-dir \(dir)` lists them)"),
                 error.description)
         }
-        let show = runCLI(["state", "show", "--state-dir", dir])
+        let show = cli(["state", "show", "--state-dir", dir])
         XCTAssertEqual(show.0, 2)
         for id in 1...3 { XCTAssertTrue(show.2.contains("\(db): requests row id \(id): attempts is -1"), show.2) }
         XCTAssertTrue(
@@ -196,7 +197,7 @@ final class DamageTests: XCTestCase {
             WITH RECURSIVE n(x) AS (SELECT 10 UNION ALL SELECT x + 1 FROM n WHERE x < 1509)
             INSERT INTO requests (id, kind, name, created_at_ms, attempts) SELECT x, 'event', 'n', 0, -1 FROM n
             """)
-        let lots = runCLI(["state", "show", "--state-dir", dir])
+        let lots = cli(["state", "show", "--state-dir", dir])
         XCTAssertEqual(lots.0, 2)
         XCTAssertEqual(lots.2.components(separatedBy: ": attempts is -1").count - 1, ColumnReader.kept)
         XCTAssertTrue(lots.2.contains("\(db): and \(1500 - ColumnReader.kept) more problems, not listed"), lots.2)
@@ -219,12 +220,12 @@ final class DamageTests: XCTestCase {
         XCTAssertEqual(s.epoch, 16_777_214)
         s.close()
         // That open was the last one the counter allows: the next is refused, not wrapped.
-        let full = runCLI(["run", "--quiet", "--state-dir", dir, launch])
+        let full = cli(["run", "--quiet", "--state-dir", dir, launch])
         XCTAssertEqual(full.0, 2)
         XCTAssertTrue(
             full.2.contains("\(db): device row 'opens': the device was opened 16777215 times, the most it can be"),
             full.2)
-        XCTAssertEqual(runCLI(["state", "show", "--state-dir", dir]).0, 0, "reading is fine")
+        XCTAssertEqual(cli(["state", "show", "--state-dir", dir]).0, 0, "reading is fine")
 
         // Attempts at the limit load; the next attempt is beyond it and stops the run
         // with the store's message, not a trap.
@@ -233,7 +234,7 @@ final class DamageTests: XCTestCase {
         let online = tempDir("scenario") + "/online.outbox"
         try "profile linktrail\nset requireConsent false\nat 0 launch\nat 1s quit\n".write(
             toFile: online, atomically: true, encoding: .utf8)
-        let r = runCLI(["run", "--quiet", "--state-dir", dir2, online])
+        let r = cli(["run", "--quiet", "--state-dir", dir2, online])
         XCTAssertEqual(r.0, 2, r.2)
         XCTAssertTrue(r.2.contains("\(db2): cannot save request #"), r.2)
         XCTAssertTrue(r.2.contains("its attempts 1000000001 are outside 0...1000000000"), r.2)
@@ -291,7 +292,7 @@ final class DamageTests: XCTestCase {
         XCTAssertEqual(t.loadAll().first?.attributes, [Attribute(key: "k\u{0}", value: "v")])
         t.close()
         // And `state show` prints it escaped: the terminal is not sent the ESC.
-        let show = runCLI(["state", "show", "--state-dir", dir])
+        let show = cli(["state", "show", "--state-dir", dir])
         XCTAssertEqual(show.0, 0)
         XCTAssertFalse(show.1.contains("\u{1B}"), show.1)
         XCTAssertTrue(show.1.contains("a\\x00b \\x1b[31m é"), show.1)

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -61,7 +62,7 @@ final class FileSafetyTests: XCTestCase {
             refusal(dir),
             "\(lock): is a symbolic link; Outbox never opens its lock file through a link. Remove the link (its target is not touched)"
         )
-        let r = runCLI(["run", "--quiet", "--state-dir", dir, scenario])
+        let r = cli(["run", "--quiet", "--state-dir", dir, scenario])
         XCTAssertEqual(r.0, 2)
         XCTAssertEqual(
             r.2,
@@ -157,11 +158,11 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(refusal(dir, readOnly: true), message)
         XCTAssertFalse(FileManager.default.fileExists(atPath: target), "nothing made at the target")
         for f in ["-wal", "-shm", "-journal"] { XCTAssertFalse(FileManager.default.fileExists(atPath: target + f)) }
-        let run = runCLI(["run", "--quiet", "--state-dir", dir, scenario])
+        let run = cli(["run", "--quiet", "--state-dir", dir, scenario])
         XCTAssertEqual(run.0, 2)
         XCTAssertEqual(run.2, "outbox run: " + message + "\n")
         // show named "no saved device" and exited 0.
-        let show = runCLI(["state", "show", "--state-dir", dir])
+        let show = cli(["state", "show", "--state-dir", dir])
         XCTAssertEqual(show.0, 2)
         XCTAssertEqual(show.2, "outbox state: " + message + "\n")
 
@@ -176,7 +177,7 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(bytes(real), before)
 
         // reset moves the link itself aside; the target stays where it is, unchanged.
-        let reset = runCLI(["state", "reset", "--state-dir", dir2])
+        let reset = cli(["state", "reset", "--state-dir", dir2])
         XCTAssertEqual(reset.0, 0, reset.2)
         let aside = try FileManager.default.contentsOfDirectory(atPath: dir2).filter { $0.contains(".reset-") }
         XCTAssertEqual(aside.count, 1)
@@ -213,7 +214,7 @@ final class FileSafetyTests: XCTestCase {
             refusal(dir)?.hasPrefix(
                 "\(db): has 2 names (hard links); Outbox writes only a database file that is its own") == true)
         XCTAssertEqual(bytes(db), before)
-        XCTAssertEqual(runCLI(["state", "show", "--state-dir", dir]).0, 0, "reading it is fine")
+        XCTAssertEqual(cli(["state", "show", "--state-dir", dir]).0, 0, "reading it is fine")
     }
 
     // MARK: Backups
@@ -242,16 +243,17 @@ final class FileSafetyTests: XCTestCase {
         XCTAssertEqual(rawSQL(db + ".reset-200-3", "SELECT count(*) FROM requests"), "7")
 
         // From the command line, twice in a row (the same second or not).
-        let cli = tempDir("resetcli")
+        let folder = tempDir("resetcli")
         for n: Int32 in [2, 4] {
-            _ = makeDevice(cli, requests: n)
-            XCTAssertEqual(runCLI(["state", "reset", "--profile", "linktrail", "--state-dir", cli]).0, 0)
+            _ = makeDevice(folder, requests: n)
+            XCTAssertEqual(cli(["state", "reset", "--profile", "linktrail", "--state-dir", folder]).0, 0)
         }
-        let backups = try FileManager.default.contentsOfDirectory(atPath: cli).filter {
+        let backups = try FileManager.default.contentsOfDirectory(atPath: folder).filter {
             $0.contains(".reset-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
         }
         XCTAssertEqual(backups.count, 2)
-        XCTAssertEqual(Set(backups.map { rawSQL(cli + "/" + $0, "SELECT count(*) FROM requests") ?? "" }), ["2", "4"])
+        XCTAssertEqual(
+            Set(backups.map { rawSQL(folder + "/" + $0, "SELECT count(*) FROM requests") ?? "" }), ["2", "4"])
     }
 
     /// A reset keeps a device's write-ahead log with it: what was committed there moves too.
@@ -292,10 +294,10 @@ final class FileSafetyTests: XCTestCase {
             refused,
             "\(dir): the state directory is not writable by this user (permission denied); Outbox creates a device's lock and database files there to run it. Nothing was changed; `outbox state show` can still read what it holds"
         )
-        let run = withoutRoot { runCLI(["run", "--quiet", "--state-dir", dir, scenario]) }
+        let run = withoutRoot { cli(["run", "--quiet", "--state-dir", dir, scenario]) }
         XCTAssertEqual(run.0, 2)
         XCTAssertEqual(run.2, "outbox run: " + (refused ?? "") + "\n")
-        let show = withoutRoot { runCLI(["state", "show", "--state-dir", dir]) }
+        let show = withoutRoot { cli(["state", "show", "--state-dir", dir]) }
         XCTAssertEqual(show.0, 0, show.2)
         XCTAssertTrue(show.1.contains("linktrail: 3 saved · \(db)"), show.1)
         XCTAssertFalse(show.2.contains("damaged"), show.2)
@@ -311,7 +313,7 @@ final class FileSafetyTests: XCTestCase {
         _ = makeDevice(dir)
         let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         XCTAssertEqual(before, ["linktrail.lock", "linktrail.sqlite"])
-        let show = runCLI(["state", "show", "--state-dir", dir])
+        let show = cli(["state", "show", "--state-dir", dir])
         XCTAssertEqual(show.0, 0, show.2)
         XCTAssertTrue(show.1.contains("linktrail: 3 saved"), show.1)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), before)
@@ -337,11 +339,11 @@ final class FileSafetyTests: XCTestCase {
             refused,
             "\(db): the database file is read-only (no permission to write it); nothing was changed. Outbox writes a device it runs: make the file writable (chmod u+w) or use another --state-dir; `outbox state show --profile linktrail --state-dir \(dir)` can still read it"
         )
-        let run = withoutRoot { runCLI(["run", "--quiet", "--state-dir", dir, scenario]) }
+        let run = withoutRoot { cli(["run", "--quiet", "--state-dir", dir, scenario]) }
         XCTAssertEqual(run.0, 2)
         XCTAssertEqual(run.1, "", "nothing ran")
         XCTAssertEqual(run.2, "outbox run: " + (refused ?? "") + "\n")
-        let show = withoutRoot { runCLI(["state", "show", "--state-dir", dir]) }
+        let show = withoutRoot { cli(["state", "show", "--state-dir", dir]) }
         XCTAssertEqual(show.0, 0, show.2)
         XCTAssertTrue(show.1.contains("linktrail: 3 saved"), show.1)
         XCTAssertEqual(bytes(db), before)

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// The devices the fuzzer found (Fuzz/reproducers/devices, docs/reliability.md),
@@ -46,7 +47,7 @@ final class FuzzReproducerTests: XCTestCase {
     func test_fuzzedDevices_neverCrashTheProgram_orAreReported() throws {
         // The program built beside the tests: under scripts/sanitizers, a sanitized one.
         let binary = try requireBinary()
-        let folder = storeRoot + "/Fuzz/reproducers/devices"
+        let folder = packageRoot + "/Fuzz/reproducers/devices"
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".sqlite") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, reported.count)
         for name in reported.keys { XCTAssertTrue(files.contains(name), "\(name) is listed but not in \(folder)") }

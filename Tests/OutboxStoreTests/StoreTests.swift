@@ -1,16 +1,11 @@
 import CSQLite
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxStore
-
-let storeRoot: String = {
-    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()
 
 func tempDir(_ name: String) -> String {
     let d = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -18,11 +13,6 @@ func tempDir(_ name: String) -> String {
     ).path
     try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
     return d
-}
-
-func runCLI(_ args: [String]) -> (Int32, String, String) {
-    let c = Console.capturing()
-    return (CLI.main(args, console: c), c.out, c.err)
 }
 
 /// Runs SQL on a database file directly, as another program would.
@@ -96,14 +86,14 @@ final class StoreTests: XCTestCase {
 
     /// quit and launch through the SQLite device give the same timeline as in memory.
     func test_stateDirRun_givesTheSameTimelineAsMemory() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: storeRoot + "/examples").filter {
+        let files = try FileManager.default.contentsOfDirectory(atPath: packageRoot + "/examples").filter {
             $0.hasSuffix(".outbox")
         }
         XCTAssertGreaterThanOrEqual(files.count, 6)
         for f in files.sorted() {
-            let path = storeRoot + "/examples/" + f
-            let memory = runCLI(["run", "--format", "jsonl", path])
-            let disk = runCLI(["run", "--format", "jsonl", "--state-dir", tempDir("same"), path])
+            let path = packageRoot + "/examples/" + f
+            let memory = cli(["run", "--format", "jsonl", path])
+            let disk = cli(["run", "--format", "jsonl", "--state-dir", tempDir("same"), path])
             XCTAssertEqual(memory.0, 0, f)
             XCTAssertEqual(disk.0, 0, f + disk.2)
             XCTAssertEqual(memory.1, disk.1, f)
@@ -136,11 +126,11 @@ final class StoreTests: XCTestCase {
         let a = tempDir("files") + "/a.outbox", b = tempDir("files") + "/b.outbox"
         try? first.write(toFile: a, atomically: true, encoding: .utf8)
         try? second.write(toFile: b, atomically: true, encoding: .utf8)
-        XCTAssertEqual(runCLI(["run", "--quiet", "--state-dir", dir, a]).0, 0)
+        XCTAssertEqual(cli(["run", "--quiet", "--state-dir", dir, a]).0, 0)
         let key = rawSQL(
             SQLiteDeviceStore.databasePath(directory: dir, profile: .linktrail), "SELECT idempotency_key FROM requests")
         XCTAssertEqual(key?.count, 16)
-        let r = runCLI(["run", "--format", "jsonl", "--state-dir", dir, b])
+        let r = cli(["run", "--format", "jsonl", "--state-dir", dir, b])
         XCTAssertEqual(r.0, 0, r.1 + r.2)
         // The install was created by the first run only (LT-3).
         XCTAssertFalse(r.1.contains("\"name\":\"install\""))
@@ -240,8 +230,8 @@ final class StoreTests: XCTestCase {
         let other = try SQLiteDeviceStore(directory: dir, profile: .ios)
         other.close()
         // Reading is allowed while it is open; resetting is not.
-        XCTAssertEqual(runCLI(["state", "show", "--profile", "android", "--state-dir", dir]).0, 0)
-        let reset = runCLI(["state", "reset", "--profile", "android", "--state-dir", dir])
+        XCTAssertEqual(cli(["state", "show", "--profile", "android", "--state-dir", dir]).0, 0)
+        let reset = cli(["state", "reset", "--profile", "android", "--state-dir", dir])
         XCTAssertEqual(reset.0, 2)
         XCTAssertTrue(reset.2.contains("already open in this process"), reset.2)
         first.close()
@@ -254,7 +244,7 @@ final class StoreTests: XCTestCase {
         try "x".write(toFile: file, atomically: true, encoding: .utf8)
         assertRefused(file, .linktrail, "is not a directory")
         assertRefused(file + "/deeper", .linktrail, "cannot create the state directory")
-        let r = runCLI(["run", "--state-dir", file, storeRoot + "/examples/ios-logout.outbox"])
+        let r = cli(["run", "--state-dir", file, packageRoot + "/examples/ios-logout.outbox"])
         XCTAssertEqual(r.0, 2)
         XCTAssertTrue(r.2.contains("is not a directory"), r.2)
         XCTAssertEqual(r.1, "", "nothing ran")
@@ -263,10 +253,10 @@ final class StoreTests: XCTestCase {
     func test_stateShowAndReset() throws {
         let dir = tempDir("show")
         _ = makeDevice(dir, requests: 3)
-        let table = runCLI(["state", "show", "--state-dir", dir])
+        let table = cli(["state", "show", "--state-dir", dir])
         XCTAssertEqual(table.0, 0)
         XCTAssertTrue(table.1.contains("linktrail: 3 saved"), table.1)
-        let jsonl = runCLI(["state", "show", "--format", "jsonl", "--profile", "linktrail", "--state-dir", dir])
+        let jsonl = cli(["state", "show", "--format", "jsonl", "--profile", "linktrail", "--state-dir", dir])
         let lines = jsonl.1.split(separator: "\n")
         XCTAssertEqual(lines.count, 3)
         for l in lines {
@@ -274,7 +264,7 @@ final class StoreTests: XCTestCase {
             XCTAssertEqual(o?["profile"] as? String, "linktrail")
             XCTAssertNotNil(o?["idempotency_key"])
         }
-        let reset = runCLI(["state", "reset", "--profile", "linktrail", "--state-dir", dir])
+        let reset = cli(["state", "reset", "--profile", "linktrail", "--state-dir", dir])
         XCTAssertEqual(reset.0, 0, reset.2)
         XCTAssertTrue(reset.1.contains("moved the old device aside"), reset.1)
         let aside = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
@@ -282,6 +272,6 @@ final class StoreTests: XCTestCase {
         }
         XCTAssertEqual(aside.count, 1, "the old file is kept, renamed")
         XCTAssertEqual(rawSQL(dir + "/" + aside[0], "SELECT count(*) FROM requests"), "3")
-        XCTAssertTrue(runCLI(["state", "show", "--state-dir", dir]).1.contains("no saved device"))
+        XCTAssertTrue(cli(["state", "show", "--state-dir", dir]).1.contains("no saved device"))
     }
 }

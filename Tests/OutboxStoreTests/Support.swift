@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 #if canImport(Darwin)
@@ -22,7 +23,7 @@ func builtBinary() -> String? {
     if let exe = Bundle.main.executableURL {
         candidates.append(exe.deletingLastPathComponent().appendingPathComponent("outbox").path)
     }
-    candidates.append(storeRoot + "/.build/debug/outbox")
+    candidates.append(packageRoot + "/.build/debug/outbox")
     return candidates.first { path in
         var st = stat()
         return stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0

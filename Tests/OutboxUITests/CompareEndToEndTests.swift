@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// The live compare in a real terminal (tmux, a private server per test, as the

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// Issue 22, items 9–11, on the real program in a real terminal: Ctrl-Z and `fg`

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// Issue 15, item 1, in a real terminal: the faults' keys, shown in the header

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// Issue 15, item 2, in a real terminal: explore with keys, press `E`, quit;

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// Issue 12, part 8, in a real terminal: under LANG=C every screen is ASCII.

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// The mouse in a real terminal (issue 15, item 4): tmux is told to report

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 #if canImport(Darwin)
@@ -89,7 +90,7 @@ final class EndToEndTests: XCTestCase {
         let candidates = [
             Bundle.main.bundleURL.appendingPathComponent("outbox").path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("outbox").path,
-            uiPackageRoot + "/.build/debug/outbox",
+            packageRoot + "/.build/debug/outbox",
         ]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[1]
     }

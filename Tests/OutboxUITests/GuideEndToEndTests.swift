@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// docs/guide.md's uses in the real program, in a real terminal at 80×24: the
@@ -9,7 +10,7 @@ import XCTest
 extension EndToEndTests {
     func playGuideUse(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
         let use = GuideUse.all.first { $0.name == name }!
-        let options = use.options.replacingOccurrences(of: "examples/", with: uiPackageRoot + "/examples/")
+        let options = use.options.replacingOccurrences(of: "examples/", with: packageRoot + "/examples/")
         XCTAssertTrue(
             start("cd \(work) && " + outbox(options) + "; " + Self.afterExit, width: 80, height: 24), file: file,
             line: line)
@@ -22,7 +23,7 @@ extension EndToEndTests {
             }
             usleep(UInt32(GuideUse.pace) * 1000)
             guard use.shots.contains(i + 1) else { continue }
-            let snapshot = uiPackageRoot + "/Tests/OutboxUITests/Snapshots/\(use.snapshot(i + 1)).txt"
+            let snapshot = packageRoot + "/Tests/OutboxUITests/Snapshots/\(use.snapshot(i + 1)).txt"
             guard let expected = try? String(contentsOfFile: snapshot, encoding: .utf8) else {
                 XCTFail("no snapshot \(snapshot): run GuideTests first", file: file, line: line)
                 return

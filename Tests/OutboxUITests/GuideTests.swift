@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -48,7 +49,7 @@ struct GuideUse {
     func start() throws -> Session {
         let words = options.split(separator: " ").map(String.init)
         if let i = words.firstIndex(of: "--play") {
-            let path = uiPackageRoot + "/" + words[i + 1]
+            let path = packageRoot + "/" + words[i + 1]
             guard case .success(let played) = InteractiveCommand.loadScenario(path) else {
                 throw XCTSkip("\(path) does not load")
             }
@@ -104,7 +105,7 @@ final class GuideTests: XCTestCase {
     /// Each use, typed at a person's pace on the screen in memory, reaches the
     /// screens the guide shows (the snapshots), and the guide shows them as they are.
     func test_everyUse_atAPersonsPace_reachesTheGuidesScreens() throws {
-        let guidePath = uiPackageRoot + "/docs/guide.md"
+        let guidePath = packageRoot + "/docs/guide.md"
         var guide = try String(contentsOfFile: guidePath, encoding: .utf8)
         let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
         for use in GuideUse.all {
@@ -142,7 +143,7 @@ final class GuideTests: XCTestCase {
     /// Each use's timeline picture (`e` to a `.html` path at the use's end) is in
     /// docs/pictures/ as the screen exports it, and the guide links it beside its cast.
     func test_everyUse_hasItsTimelinePicture_linkedFromTheGuide() throws {
-        let guide = try String(contentsOfFile: uiPackageRoot + "/docs/guide.md", encoding: .utf8)
+        let guide = try String(contentsOfFile: packageRoot + "/docs/guide.md", encoding: .utf8)
         let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
         for use in GuideUse.all {
             var s = try use.start()
@@ -152,13 +153,13 @@ final class GuideTests: XCTestCase {
             }
             // A played file is named as given: the checkout's own path is not part of the page kept.
             let page = s.model.exportFile(for: "\(use.name).html").text
-                .replacingOccurrences(of: uiPackageRoot + "/", with: "")
+                .replacingOccurrences(of: packageRoot + "/", with: "")
             XCTAssertTrue(page.hasPrefix("<!DOCTYPE html>"), use.name)
             XCTAssertFalse(page.contains("http"), "\(use.name): the page is self-contained")
-            let path = uiPackageRoot + "/docs/pictures/\(use.name).html"
+            let path = packageRoot + "/docs/pictures/\(use.name).html"
             if record {
                 try? FileManager.default.createDirectory(
-                    atPath: uiPackageRoot + "/docs/pictures", withIntermediateDirectories: true)
+                    atPath: packageRoot + "/docs/pictures", withIntermediateDirectories: true)
                 try page.write(toFile: path, atomically: true, encoding: .utf8)
             }
             let kept = try? String(contentsOfFile: path, encoding: .utf8)
@@ -172,7 +173,7 @@ final class GuideTests: XCTestCase {
     /// The guide names each use's keys as the tests type them: a key list per
     /// use, in order, so a reader types exactly what was tested.
     func test_theGuideListsEachUsesKeys() throws {
-        let guide = try String(contentsOfFile: uiPackageRoot + "/docs/guide.md", encoding: .utf8)
+        let guide = try String(contentsOfFile: packageRoot + "/docs/guide.md", encoding: .utf8)
         for use in GuideUse.all {
             let marker = "<!-- keys: \(use.name) -->"
             XCTAssertTrue(guide.contains(marker), "docs/guide.md has no \(marker)")

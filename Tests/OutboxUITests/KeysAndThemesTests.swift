@@ -1,3 +1,4 @@
+import OutboxTestSupport
 import XCTest
 @testable import OutboxCore
 @testable import OutboxUI
@@ -9,13 +10,13 @@ final class KeysAndThemesTests: XCTestCase {
     }
 
     func test_docsKeys_isGeneratedFromTheKeyTable() throws {
-        let doc = try String(contentsOfFile: uiPackageRoot + "/docs/keys.md", encoding: .utf8)
+        let doc = try String(contentsOfFile: packageRoot + "/docs/keys.md", encoding: .utf8)
         XCTAssertEqual(doc, KeyMap.markdown, "docs/keys.md is stale: regenerate with `swift run outbox keys > docs/keys.md`")
     }
 
     func test_themeFiles_matchTheBuiltInCopies_andSetEveryRole() throws {
         for name in ["default", "light", "high-contrast", "monochrome"] {
-            let text = try String(contentsOfFile: uiPackageRoot + "/themes/\(name).theme", encoding: .utf8)
+            let text = try String(contentsOfFile: packageRoot + "/themes/\(name).theme", encoding: .utf8)
             XCTAssertEqual(text.trimmingCharacters(in: .newlines), BuiltinThemes.texts[name], "\(name) drifted")
             guard case .success(let t) = Theme.parse(text, name: name, file: name) else { return XCTFail("\(name) does not parse") }
             XCTAssertEqual(Set(t.styles.keys), Set(Role.allCases), "\(name) does not set every role")

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -16,7 +17,7 @@ final class PlayTests: XCTestCase {
     ]
 
     func scenario(_ name: String) throws -> Scenario {
-        let path = uiPackageRoot + "/examples/\(name).outbox"
+        let path = packageRoot + "/examples/\(name).outbox"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         guard case .success(let sc) = Scenario.parse(text, file: "examples/\(name).outbox") else {
             throw XCTSkip("examples/\(name).outbox does not parse")
@@ -32,10 +33,7 @@ final class PlayTests: XCTestCase {
         return (lines(runner.sim), runner.results.map(checkText), runner.sim)
     }
 
-    func lines(_ sim: Simulation) -> [String] {
-        let writer = TimelineWriter(format: .jsonl)
-        return sim.journal.map { writer.line($0, in: sim) }
-    }
+    func lines(_ sim: Simulation) -> [String] { journalLines(sim, format: .jsonl) }
 
     func checkText(_ r: CheckResult) -> String { "\(r.line) \(r.time) \(r.text) \(r.ok) \(r.found)" }
 
@@ -184,7 +182,7 @@ final class PlayTests: XCTestCase {
     /// the line, each ending where `outbox compare FILE` ends it (the runs of
     /// the file parsed for that profile); every `expect on` line is reached.
     func test_play_fileWithACompareLine_opensAsACompare_endsWhereOutboxCompareEnds() throws {
-        let dir = uiPackageRoot + "/examples/differences"
+        let dir = packageRoot + "/examples/differences"
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".outbox") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 8)
         for f in files {
@@ -226,7 +224,7 @@ final class PlayTests: XCTestCase {
     /// A compare being played stops at a breakpoint in any column, and says which.
     func test_play_compare_breakpointNamesTheColumn() throws {
         let text = try String(
-            contentsOfFile: uiPackageRoot + "/examples/differences/firewall-403.outbox", encoding: .utf8)
+            contentsOfFile: packageRoot + "/examples/differences/firewall-403.outbox", encoding: .utf8)
         let path = try write(
             text.replacingOccurrences(of: "\nprofile ios\n", with: "\nprofile ios\ncompare android,ios\n"))
         guard case .success(let scs) = InteractiveCommand.loadScenario(path) else { return XCTFail() }
@@ -362,10 +360,7 @@ final class PlayTests: XCTestCase {
         runner.run()
         XCTAssertEqual(runner.sim.request(id).state, .dropped)
         XCTAssertEqual(runner.sim.request(id).reason, .consent)
-        let writer = TimelineWriter(format: .jsonl)
-        func lines(_ sim: Simulation) -> [String] {
-            sim.journal.filter { $0.time <= end }.map { writer.line($0, in: sim) }
-        }
-        XCTAssertEqual(lines(s.model.sim), lines(runner.sim))
+        XCTAssertEqual(
+            journalLines(s.model.sim, format: .jsonl, upTo: end), journalLines(runner.sim, format: .jsonl, upTo: end))
     }
 }

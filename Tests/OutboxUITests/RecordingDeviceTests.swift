@@ -1,5 +1,6 @@
 import Foundation
 import OutboxStore
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -106,8 +107,7 @@ final class RecordingDeviceTests: FolderTestCase {
             XCTAssertEqual(text, model.recording(seed: 7, version: "test", path: rec))
             XCTAssertTrue(text.contains("\nsaved event first"), text)
             let uiEnd = model.sim.now
-            let writer = TimelineWriter(format: .jsonl)
-            let ui = model.sim.journal.filter { $0.time <= uiEnd }.map { writer.line($0, in: model.sim) }
+            let ui = journalLines(model.sim, format: .jsonl, upTo: uiEnd)
             let (rs, out, rerr) = cli(["run", "--format", "jsonl", rec])
             XCTAssertEqual(rs, 0, rerr)
             let replay = out.split(separator: "\n").map(String.init).filter {
@@ -157,7 +157,8 @@ final class RecordingDeviceTests: FolderTestCase {
         // --force alone is a mistake, said so.
         let (fs, _, ferr) = cli(["--force"])
         XCTAssertEqual(fs, 2)
-        XCTAssertEqual(ferr, "outbox: --force goes with --record FILE or --cast FILE (it lets the recording replace FILE)\n")
+        XCTAssertEqual(
+            ferr, "outbox: --force goes with --record FILE or --cast FILE (it lets the recording replace FILE)\n")
     }
 
     func test_recordingRefusesALinkAndAFolder() throws {

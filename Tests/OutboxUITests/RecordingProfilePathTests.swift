@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -15,7 +16,7 @@ final class RecordingProfilePathTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder + "/profiles", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: base) }
         let text = try String(
-            contentsOfFile: uiPackageRoot + "/Tests/OutboxCoreTests/Fixtures/acme.profile", encoding: .utf8)
+            contentsOfFile: packageRoot + "/Tests/OutboxCoreTests/Fixtures/acme.profile", encoding: .utf8)
         try text.write(toFile: folder + "/profiles/acme.profile", atomically: true, encoding: .utf8)
         let acme = try Profile.parse(text, file: "acme.profile", path: folder + "/profiles/acme.profile").get()
 

@@ -1,4 +1,6 @@
+import OutboxTestSupport
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -7,7 +9,9 @@ final class RecordingTests: XCTestCase {
     func test_recordedSession_replaysToTheSameTimeline() {
         for profile in Profile.allCases {
             var s = Session(profile)
-            let keys: [String] = profile == .linktrail ? ["c", "t", "xd3", "t", "o", "t", "o", "T", "L", "t"]
+            let keys: [String] =
+                profile == .linktrail
+                ? ["c", "t", "xd3", "t", "o", "t", "o", "T", "L", "t"]
                 : ["t", "p", "xd3", "s", "o", "r", "o", "n", "L", "u", profile == .android ? "g" : "t"]
             for (i, k) in keys.enumerated() {
                 s.type(k)
@@ -22,11 +26,8 @@ final class RecordingTests: XCTestCase {
             }
             var runner = ScenarioRunner(sc)
             runner.run()
-            let writer = TimelineWriter(format: .jsonl)
-            func lines(_ sim: Simulation) -> [String] {
-                sim.journal.filter { $0.time <= uiEnd }.map { writer.line($0, in: sim) }
-            }
-            let ui = lines(s.model.sim), replay = lines(runner.sim)
+            let ui = journalLines(s.model.sim, format: .jsonl, upTo: uiEnd)
+            let replay = journalLines(runner.sim, format: .jsonl, upTo: uiEnd)
             XCTAssertGreaterThan(ui.count, 20)
             XCTAssertEqual(ui, replay, "\(profile.rawValue): replay differs\n" + text)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// `outbox run` with stdout a real terminal (tmux): the text timeline fits its
@@ -14,7 +15,7 @@ extension EndToEndTests {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let file = folder + name
         XCTAssertGreaterThanOrEqual(file.count, 150)
-        try FileManager.default.copyItem(atPath: uiPackageRoot + "/examples" + name, toPath: file)
+        try FileManager.default.copyItem(atPath: packageRoot + "/examples" + name, toPath: file)
         let piped = sh("\(binary) run \(file)").1.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
         XCTAssertTrue(piped.contains { $0.count > 80 }, "the pipe's lines are the full ones")
         for noColor in [false, true] {

@@ -1,25 +1,23 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
+
 @testable import OutboxCLI
 @testable import OutboxCore
 @testable import OutboxUI
-
-let uiPackageRoot: String = {
-    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)
-    return parts.joined(separator: "/")
-}()
 
 /// Compares a screen with a saved snapshot; prints a line diff when they differ.
 /// `RECORD_SNAPSHOTS=1` writes the snapshot instead; a missing snapshot is written
 /// and fails, never passes silently.
 func assertSnapshot(_ text: String, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
-    let path = uiPackageRoot + "/Tests/OutboxUITests/Snapshots/" + name + ".txt"
+    let path = packageRoot + "/Tests/OutboxUITests/Snapshots/" + name + ".txt"
     let actual = text + "\n"
     let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
     guard !record, let expected = try? String(contentsOfFile: path, encoding: .utf8) else {
         try? actual.write(toFile: path, atomically: true, encoding: .utf8)
-        if !record { XCTFail("snapshot \(name) did not exist; recorded it, check it and run again", file: file, line: line) }
+        if !record {
+            XCTFail("snapshot \(name) did not exist; recorded it, check it and run again", file: file, line: line)
+        }
         return
     }
     guard expected != actual else { return }
@@ -31,8 +29,9 @@ func assertSnapshot(_ text: String, _ name: String, file: StaticString = #filePa
         let al = i < a.count ? String(a[i]) : "<none>"
         if el != al { diff.append("line \(i + 1):\n  expected: \(el)\n  actual:   \(al)") }
     }
-    XCTFail("snapshot \(name) differs (RECORD_SNAPSHOTS=1 re-records):\n" + diff.prefix(12).joined(separator: "\n"),
-            file: file, line: line)
+    XCTFail(
+        "snapshot \(name) differs (RECORD_SNAPSHOTS=1 re-records):\n" + diff.prefix(12).joined(separator: "\n"),
+        file: file, line: line)
 }
 
 /// A scripted session: keys and clock ticks, no sleeps, no terminal.
@@ -97,28 +96,6 @@ let roleLegend: [Role: Character] = [
     .statusKey: "K", .error: "E", .notice: "n", .logWarning: "W", .logError: "R",
 ]
 
-// Test plumbing since profiles became files (issue 13): a rule ID is resolved
-// through its profile; tests of the built-ins resolve them through the registry.
-extension RuleID {
-    static var allCases: [RuleID] { Rules.shared + Builtins.all.flatMap(\.ownRules) }
-    var owner: Profile? { Builtins.all.first { $0.ownRules.contains(self) } }
-    var info: RuleInfo { (owner ?? Builtins.all[0]).rule(self) }
-    var id: String { info.id }
-    var text: String { info.text }
-    var isAssumption: Bool { info.isAssumption }
-    var profile: Profile? { owner }
-    init?(id: String) {
-        guard let r = Builtins.all.lazy.compactMap({ $0.rule(id: id) }).first else { return nil }
-        self = r
-    }
-    static func rules(for p: Profile) -> [RuleID] { Rules.shared + p.ownRules }
-}
-
-extension Profile {
-    /// The three Positive User (UserCom) built-ins.
-    var isUserCom: Bool { self != .linktrail }
-}
-
 /// The pid of a process that has exited (a child `sh -c 'exit 0'`, waited
 /// for): a file named with it was left by a process that is gone.
 func goneProcessID() throws -> Int32 {
@@ -132,8 +109,7 @@ func goneProcessID() throws -> Int32 {
 }
 
 /// A test case with a folder of its own, made before each test under the
-/// temporary folder (`outbox-NAME-PID-RANDOM`) and removed after it, and the
-/// command line run in this process.
+/// temporary folder (`outbox-NAME-PID-RANDOM`) and removed after it.
 class FolderTestCase: XCTestCase {
     /// The folder, without a slash at the end.
     var dir = ""
@@ -152,12 +128,5 @@ class FolderTestCase: XCTestCase {
     override func tearDown() {
         try? FileManager.default.removeItem(atPath: dir)
         super.tearDown()
-    }
-
-    /// `outbox ARGS` in this process: its status, stdout and stderr.
-    func cli(_ args: [String]) -> (Int32, String, String) {
-        let console = Console.capturing()
-        let status = CLI.main(args, console: console)
-        return (status, console.out, console.err)
     }
 }

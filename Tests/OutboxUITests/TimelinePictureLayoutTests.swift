@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -32,8 +33,8 @@ final class TimelinePictureLayoutTests: XCTestCase {
         let fm = FileManager.default
         var files: [String] = []
         for dir in ["examples", "examples/differences", "examples/what-if"] {
-            let names = (try? fm.contentsOfDirectory(atPath: uiPackageRoot + "/" + dir)) ?? []
-            files += names.filter { $0.hasSuffix(".outbox") }.sorted().map { uiPackageRoot + "/" + dir + "/" + $0 }
+            let names = (try? fm.contentsOfDirectory(atPath: packageRoot + "/" + dir)) ?? []
+            files += names.filter { $0.hasSuffix(".outbox") }.sorted().map { packageRoot + "/" + dir + "/" + $0 }
         }
         return files
     }
@@ -61,13 +62,13 @@ final class TimelinePictureLayoutTests: XCTestCase {
             XCTAssertFalse(own.isEmpty, file + ": " + oerr)
             out.append(try picture("compare (its profiles) " + file, own))
         }
-        let docs = uiPackageRoot + "/docs/pictures"
+        let docs = packageRoot + "/docs/pictures"
         for name in ((try? FileManager.default.contentsOfDirectory(atPath: docs)) ?? []).sorted() {
             out.append(try picture("docs/pictures/" + name, String(contentsOfFile: docs + "/" + name, encoding: .utf8)))
         }
         out.append(
             try picture(
-                "docs/timeline.html", String(contentsOfFile: uiPackageRoot + "/docs/timeline.html", encoding: .utf8)))
+                "docs/timeline.html", String(contentsOfFile: packageRoot + "/docs/timeline.html", encoding: .utf8)))
         XCTAssertGreaterThan(out.count, 30)
         return out
     }
@@ -283,7 +284,7 @@ final class TimelinePictureLayoutTests: XCTestCase {
         let final = try XCTUnwrap(svg.classed("final").first?.children.first { $0.name == "text" })
         XCTAssertLessThanOrEqual(number(final, "x") + Double(final.text.count) * 12 * 0.6, width)
 
-        let (_, long, _) = cli(["run", "--format", "html", uiPackageRoot + "/examples/linktrail-offline-qa.outbox"])
+        let (_, long, _) = cli(["run", "--format", "html", packageRoot + "/examples/linktrail-offline-qa.outbox"])
         let wide = try picture("offline-qa", long).svg
         XCTAssertGreaterThan(Double(wide.attributes["width"] ?? "") ?? 0, 1340)
         XCTAssertNil(wide.attributes["style"], "a picture wider than the window scrolls, its text kept at its size")

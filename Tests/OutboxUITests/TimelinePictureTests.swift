@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
@@ -58,9 +59,9 @@ final class XMLNode {
 /// screen's export to `.html` (issue 14): pages that need nothing outside
 /// themselves, parse as XML, and draw a lane for every request.
 final class TimelinePictureTests: XCTestCase {
-    static let ladder = uiPackageRoot + "/examples/ios-retry-ladder.outbox"
-    static let purge = uiPackageRoot + "/examples/linktrail-consent-purge.outbox"
-    static let offline = uiPackageRoot + "/examples/differences/offline.outbox"
+    static let ladder = packageRoot + "/examples/ios-retry-ladder.outbox"
+    static let purge = packageRoot + "/examples/linktrail-consent-purge.outbox"
+    static let offline = packageRoot + "/examples/differences/offline.outbox"
 
     func cli(_ args: [String]) -> (Int32, String, String) {
         let console = Console.capturing()
@@ -327,16 +328,16 @@ final class TimelinePictureTests: XCTestCase {
     /// docs/timeline.html is what `outbox run --format html examples/ios-retry-ladder.outbox`
     /// writes now (docs/timeline.png is its screenshot: scripts/timeline-png makes both).
     func test_docsTimelinePage_isCurrent() throws {
-        let committed = try String(contentsOfFile: uiPackageRoot + "/docs/timeline.html", encoding: .utf8)
+        let committed = try String(contentsOfFile: packageRoot + "/docs/timeline.html", encoding: .utf8)
         XCTAssertEqual(committed, try Self.ladderPage(), "docs/timeline.html is stale: run scripts/timeline-png")
-        let png = try Data(contentsOf: URL(fileURLWithPath: uiPackageRoot + "/docs/timeline.png"))
+        let png = try Data(contentsOf: URL(fileURLWithPath: packageRoot + "/docs/timeline.png"))
         XCTAssertEqual(PNGHeader(png)?.size, PNGHeader.Size(width: 1400, height: 900))
     }
 
     /// The page scripts/timeline-png renders: the ladder, run from the package's root.
     static func ladderPage() throws -> String {
         let file = "examples/ios-retry-ladder.outbox"
-        let text = try String(contentsOfFile: uiPackageRoot + "/" + file, encoding: .utf8)
+        let text = try String(contentsOfFile: packageRoot + "/" + file, encoding: .utf8)
         let sc = try Scenario.parse(text, file: file).get()
         var runner = ScenarioRunner(sc)
         runner.run()

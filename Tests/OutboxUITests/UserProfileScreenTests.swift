@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCore
@@ -9,7 +10,7 @@ import XCTest
 /// knows the profile only through what it has: its name, rules, texts.
 final class UserProfileScreenTests: XCTestCase {
     static func acme() throws -> Profile {
-        let path = uiPackageRoot + "/Tests/OutboxCoreTests/Fixtures/acme.profile"
+        let path = packageRoot + "/Tests/OutboxCoreTests/Fixtures/acme.profile"
         let text = try String(contentsOfFile: path, encoding: .utf8)
         switch Profile.parse(text, file: "acme.profile", path: path) {
         case .success(let p): return p
@@ -97,8 +98,7 @@ final class UserProfileScreenTests: XCTestCase {
         var runner = ScenarioRunner(sc)
         runner.run()
         XCTAssertEqual(runner.failures.count, 0)
-        let writer = TimelineWriter(format: .jsonl)
-        let want = runner.sim.journal.map { writer.line($0, in: runner.sim) }
+        let want = journalLines(runner.sim, format: .jsonl)
         XCTAssertTrue(want.contains { $0.contains(#""rule":"ACME-4""#) })
 
         var s = Session(acme)
@@ -112,7 +112,7 @@ final class UserProfileScreenTests: XCTestCase {
             frames += 1
         }
         XCTAssertFalse(s.model.isPlaying)
-        XCTAssertEqual(s.model.sim.journal.map { writer.line($0, in: s.model.sim) }, want)
+        XCTAssertEqual(journalLines(s.model.sim, format: .jsonl), want)
         XCTAssertEqual(s.model.sim.counts, runner.sim.counts)
         XCTAssertEqual(s.model.player!.results.map(\.ok), [true, true, true, true])
         XCTAssertEqual(

@@ -1,4 +1,5 @@
 import Foundation
+import OutboxTestSupport
 import XCTest
 
 /// `outbox run --watch` in a real terminal (tmux, issue 15 item 5): a file
@@ -38,7 +39,7 @@ extension EndToEndTests {
 
         // A profile file the scenario names is watched as well.
         let profile = try String(
-            contentsOfFile: uiPackageRoot + "/examples/what-if/ios-jitter.profile", encoding: .utf8)
+            contentsOfFile: packageRoot + "/examples/what-if/ios-jitter.profile", encoding: .utf8)
         try profile.write(toFile: work + "/ios-jitter.profile", atomically: true, encoding: .utf8)
         try save("profile ./ios-jitter.profile\nat 0 launch\nat 1s track refund\nexpect at 2s state refund delivered\n")
         guard waitFor("watching 1 file and 1 profile file for changes") else { return }

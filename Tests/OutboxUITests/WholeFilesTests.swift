@@ -1,5 +1,6 @@
 import Foundation
 import OutboxStore
+import OutboxTestSupport
 import XCTest
 
 @testable import OutboxCLI
