@@ -69,11 +69,8 @@ struct Day {
     /// The app's every request kind but the event, as actions, where the profile makes them.
     var others: [Action] {
         var a: [Action] = []
-        if profile.makes(.ping) { a.append(.pingSent) }
-        if profile.makes(.screen) { a.append(.screenViewed("home")) }
-        if profile.makes(.product) { a.append(.productViewed("shoe")) }
-        if profile.makes(.notification) { a.append(.notificationReported("promo")) }
-        if profile.makes(.logout) { a.append(.loggedOut) }
+        // Every call the profile has (its vocabulary's), a name given where it takes one.
+        for c in profile.calls where !c.makes.isEmpty { a.append(.call(c.word, c.takesName ? (c.keyName ?? "n") : nil)) }
         return a
     }
 

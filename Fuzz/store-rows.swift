@@ -45,7 +45,7 @@ func plausible(_ column: Int, _ r: inout Reader, row: Int) -> Value {
     switch column {
     case 0: return .int(Int64(row + 1) + Int64(b % 4))
     case 1:
-        let kinds = RequestKind.allCases.map(\.word)
+        let kinds = Vocabulary.builtin.kinds
         return .text(Array(kinds[Int(b) % kinds.count].utf8))
     case 2: return .text(Array(["purchase", "signup", "open", "é", ""][Int(b) % 5].utf8))
     case 3: return .int(Int64(b) * 1000)

@@ -89,6 +89,20 @@ final class LintProfilesTests: XCTestCase {
         XCTAssertEqual([String(status), out, err], ["0", "", ""])
     }
 
+    /// Issue 23: the vocabulary's words (profiles/usercom.calls) are data too.
+    func test_vocabularyWords_fail_outsidePolicy() throws {
+        let root = try tempRoot([
+            "profiles/usercom.calls": "call logout makes logout token-removal key u \"x\"\n",
+            "Sources/OutboxUI/X.swift": "let k = \"token-removal\"\nlet t = \"(UserCom) help\"\nlet fine = \"a logout line\"\n",
+            "Sources/OutboxCore/Policy/P.swift": "let k = \"logout\"\n",
+        ])
+        let (status, out, _) = try lint(root)
+        XCTAssertEqual(status, 1)
+        XCTAssertEqual(
+            out.split(separator: "\n").map { String($0.prefix(36)) },
+            ["Sources/OutboxUI/X.swift:1: \"token-r", "Sources/OutboxUI/X.swift:2: \"(UserCo"])
+    }
+
     func test_notAPackageRoot_isAUsageProblem() throws {
         let root = try tempRoot(["README": "no Sources here\n"])
         let (status, out, err) = try lint(root)
