@@ -117,8 +117,6 @@ public struct Vocabulary: Sendable, Equatable {
 
     public func call(_ word: String) -> AppCall? { calls.first { $0.word == word } }
 
-    public func call(at index: UInt8) -> AppCall { calls[Int(index)] }
-
     /// The call words, in declaration order.
     public var callWords: [String] { calls.map(\.word) }
 
