@@ -48,10 +48,16 @@ struct CompareReport {
     /// a legend) when three profiles must fit 80 columns.
     enum Level { case short, full }
 
-    /// Under a short table: what each field and `-` mean (two lines, each within 80 columns).
-    static let legend =
-        "cells: state or drop reason, attempts, S saved, iOS completion T true F false;\n"
-        + "       - where it is not saved, or no completion was called"
+    /// Under a short table: what each field and `-` mean (two lines, each within
+    /// 80 columns). The completion field is named as the first profile with
+    /// completion handlers says (`say legend.completion`), and left out when none has.
+    static func legend(_ profiles: [Profile]) -> String {
+        guard let p = profiles.first(where: \.hasCompletions) else {
+            return "cells: state or drop reason, attempts, S saved;\n" + "       - where it is not saved"
+        }
+        return "cells: state or drop reason, attempts, S saved, \(p.text(.legendCompletion)) T true F false;\n"
+            + "       - where it is not saved, or no completion was called"
+    }
 
     /// A profile's cell of one row, as fields laid out in columns.
     func fields(_ row: RequestMatch.Row, _ run: Int, _ level: Level) -> [String] {
@@ -228,7 +234,7 @@ struct CompareReport {
             console.print(trimmed(line))
             if differs[k] { for l in divergenceLines(k) { console.print(l) } }
         }
-        if level == .short { console.print(CompareReport.legend) }
+        if level == .short { console.print(CompareReport.legend(profiles)) }
     }
 
     /// Under a differing row: the first moment the profiles part, and what each did there.

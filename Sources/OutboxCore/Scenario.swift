@@ -734,7 +734,16 @@ struct ScenarioParser {
     }
 
     mutating func action(_ n: Int, _ w: [String], _ profile: Profile, code: @autoclosure () -> String) -> Action? {
-        guard let a = ActionSyntax.parse(w, vocabulary: profile.vocabulary) else { return nil }
+        guard var a = ActionSyntax.parse(w, vocabulary: profile.vocabulary) else { return nil }
+        if playing != nil, case .failure = a {
+            if let other = otherVocabularyReading(w) {
+                // A call or kind another profile of the story declares: this column lacks it (skipped, not bad input).
+                a = other
+            } else if let f = fileProfile, let own = ActionSyntax.parse(w, vocabulary: f.vocabulary) {
+                // Bad input on every column: said in the words of the file's own profile.
+                a = own
+            }
+        }
         switch a {
         case .failure(let why):
             fail(n, why.message)
@@ -768,6 +777,16 @@ struct ScenarioParser {
             }
             return action
         }
+    }
+
+    /// Playing one column of a story: the line read with the vocabulary of the
+    /// file's profile or a compared one, when one of them declares the call or
+    /// kind it names (a profile's own `call` lines are known only to it).
+    func otherVocabularyReading(_ w: [String]) -> Result<Action, Problem>? {
+        for p in [fileProfile].compactMap({ $0 }) + (compareProfiles ?? []) where p.name != profile?.name {
+            if case .success(let a)? = ActionSyntax.parse(w, vocabulary: p.vocabulary) { return .success(a) }
+        }
+        return nil
     }
 
     // MARK: Request names in expect lines

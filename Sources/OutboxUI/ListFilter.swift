@@ -32,7 +32,7 @@ public struct ListFilter: Equatable, Sendable {
     /// `profiles`: the profiles on screen; a `rule:` word none of them has says so.
     public init(_ text: String, profiles: [Profile] = []) {
         terms = text.split(separator: " ").map { word in
-            var t = ListFilter.term(String(word), kinds: (profiles.first?.vocabulary ?? .builtin).kinds)
+            var t = ListFilter.term(String(word), kinds: ListFilter.kinds(of: profiles))
             if t.field == .rule && t.problem == nil && !profiles.isEmpty
                 && !(profiles + Builtins.all).contains(where: { p in
                     p.rules.contains { t.names.contains(p.rule($0).id.lowercased()) }
@@ -45,6 +45,14 @@ public struct ListFilter: Equatable, Sendable {
     }
 
     public var isEmpty: Bool { terms.isEmpty }
+
+    /// The kinds the profiles on screen make words of: the first one's, then
+    /// each other's own (a kind one profile declares is known only to it).
+    static func kinds(of profiles: [Profile]) -> [String] {
+        var out = (profiles.first?.vocabulary ?? .builtin).kinds
+        for p in profiles.dropFirst() { out += p.vocabulary.kinds.filter { !out.contains($0) } }
+        return out
+    }
 
     static let statusWords: [String: Outcome] = [
         "timeout": .timeout, "offline": .offline, "network-lost": .networkLost, "partial": .partial,
@@ -73,8 +81,11 @@ public struct ListFilter: Equatable, Sendable {
             t = Term(text: word, field: .rule, names: values)
         case "kind":
             t = Term(text: word, field: .kind)
-            // The first profile's kinds: the built-in kinds have the same numbers in every profile.
-            t.codes = pick(values, kinds.enumerated().map { ($1, Int16($0)) }, &t.problem, "kind")
+            // Kept as words, resolved per column by its profile's vocabulary (`Matcher`): a
+            // profile's own kinds are numbered by it; the codes here are the single profile's.
+            let picked = pick(values, kinds.enumerated().map { ($1, Int16($0)) }, &t.problem, "kind")
+            t.names = picked.map { kinds[Int($0)] }
+            t.codes = picked
         case "state":
             t = Term(text: word, field: .state)
             t.codes = pick(values, RequestState.allCases.map { ($0.word, Int16($0.rawValue)) }, &t.problem, "state")
@@ -123,10 +134,15 @@ public struct ListFilter: Equatable, Sendable {
 
         init(_ filter: ListFilter, names: [String], profile: Profile, only: Int? = nil) {
             terms = (only.map { [filter.terms[$0]] } ?? filter.terms).map { t in
-                guard t.field == .rule else { return t }
                 var r = t
-                r.codes = profile.rules.filter { t.names.contains(profile.rule($0).id.lowercased()) }.map {
-                    Int16($0.rawValue)
+                switch t.field {
+                case .rule:
+                    r.codes = profile.rules.filter { t.names.contains(profile.rule($0).id.lowercased()) }.map {
+                        Int16($0.rawValue)
+                    }
+                case .kind:
+                    r.codes = t.names.compactMap { profile.vocabulary.kind($0).map { Int16($0.rawValue) } }
+                default: break
                 }
                 return r
             }

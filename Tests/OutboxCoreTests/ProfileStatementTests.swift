@@ -1051,7 +1051,7 @@ final class ProfileStatementTests: XCTestCase {
                 "unknown text `nope`, expected one of: onerror.kept, onerror.dropped, warning.dropped, completion.delivered, "
                     + "completion.dropped, completion.exhausted, completion.lost, consent.dropped, consent.set, configure, "
                     + "resend.launch, resend.network, resend.getinstance, waits.network, waits.launch, waits.offline, flush.started, "
-                    + "flush.empty, flush.more, flush.ended, purged"
+                    + "flush.empty, flush.more, flush.ended, purged, legend.completion"
             ),
             ("say resend.launch \"{count\"", "an unclosed `{` in the text, expected `{slot}` or `{{` for a brace"),
             (

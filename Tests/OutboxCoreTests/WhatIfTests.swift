@@ -16,6 +16,8 @@ final class WhatIfTests: XCTestCase {
     static let dir = packageRoot + "/examples/what-if"
     /// Each what-if and the built-in it starts from.
     static let whatIfs = ["ios-jitter": "ios", "flutter-retry-429": "flutter", "linktrail-5-attempts": "linktrail"]
+    /// A fifth SDK, a whole profile with no base, compared with `ios`.
+    static let fifthSDK = "sentry-cocoa"
 
     /// `./X.profile` is examples/what-if/X.profile (the scenario's folder), else a built-in.
     static let resolver = ProfileResolver { word in
@@ -90,10 +92,10 @@ final class WhatIfTests: XCTestCase {
     func testTheFolderHoldsEachWhatIfWithItsScenarioAndAReadme() throws {
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: Self.dir))
         var expected: Set<String> = ["README.md"]
-        for name in Self.whatIfs.keys { expected.formUnion(["\(name).profile", "\(name).outbox"]) }
+        for name in Self.whatIfs.keys + [Self.fifthSDK] { expected.formUnion(["\(name).profile", "\(name).outbox"]) }
         XCTAssertEqual(files, expected)
         let readme = try String(contentsOfFile: Self.dir + "/README.md", encoding: .utf8)
-        for name in Self.whatIfs.keys {
+        for name in Self.whatIfs.keys + [Self.fifthSDK] {
             XCTAssertTrue(readme.contains("outbox run examples/what-if/\(name).outbox"), "README: how to run \(name)")
             XCTAssertTrue(
                 readme.contains("outbox compare examples/what-if/\(name).outbox"), "README: how to compare \(name)")
@@ -529,5 +531,116 @@ final class WhatIfTests: XCTestCase {
         var settings = Settings(profile: b)
         settings.retryAttempts = 5
         XCTAssertEqual(Settings(profile: w), settings)
+    }
+
+    // MARK: A fifth SDK: Sentry Cocoa, a profile file and nothing else
+
+    /// The profile is a whole SDK (no `base`), read from the SDK's source: its
+    /// rules cite the source, and its own call and kind come from its `call`
+    /// line, known to it alone.
+    func testTheFifthSDKIsAWholeProfileWithItsOwnCallAndKind() throws {
+        let text = try String(contentsOfFile: Self.dir + "/\(Self.fifthSDK).profile", encoding: .utf8)
+        XCTAssertFalse(text.contains("\nbase "), "a whole SDK, not a variant")
+        XCTAssertTrue(text.contains("outbox run examples/what-if/\(Self.fifthSDK).outbox"))
+        let p = try Self.profile(Self.fifthSDK)
+        XCTAssertEqual(p.name, "sentry-cocoa")
+        XCTAssertEqual(p.title, "Sentry Cocoa SDK c34c99b, without rate limits or the cache cap (what-if)")
+        XCTAssertFalse(p.isBuiltin)
+        let capture = try XCTUnwrap(p.vocabulary.call("capture"))
+        XCTAssertTrue(capture.takesName)
+        XCTAssertEqual(capture.madeWords, ["error"])
+        XCTAssertNil(Profile.ios.vocabulary.call("capture"), "ios knows nothing of Sentry's call")
+        XCTAssertNil(Profile.ios.vocabulary.kind("error"))
+        let own = p.ownRules.map(p.rule)
+        XCTAssertEqual(own.map(\.id), (1...8).map { "SEN-\($0)" })
+        XCTAssertEqual(own.filter(\.isAssumption).map(\.id), ["SEN-6", "SEN-7", "SEN-8"])
+        XCTAssertTrue(own.filter { !$0.isAssumption }.allSatisfy { $0.text.contains("SentryHttpTransport.m") || $0.text.contains("sentry-cocoa@c34c99b") }, "the source is cited")
+    }
+
+    static let sentryOnIOS: [String: [String]] = [
+        "cart": [
+            "6000 new>queued #0 IOS-5",
+            "9000 queued>in-flight #1 IOS-5",
+            "9200 in-flight>delivered #1 200 IOS-3",
+        ],
+        "checkout": [
+            "12000 new>pending #0 IOS-1",
+            "12000 pending>in-flight #1 IOS-2",
+            "22000 in-flight>retrying #1 timeout IOS-4",
+            "30000 retrying>queued #1 IOS-6",
+            "40000 queued>in-flight #2 IOS-6",
+            "40200 in-flight>delivered #2 200 IOS-3",
+        ],
+        "purchase": [
+            "2000 new>pending #0 IOS-1",
+            "2000 pending>in-flight #1 IOS-2",
+            "2200 in-flight>retrying #1 503 IOS-4",
+            "30000 retrying>queued #1 IOS-6",
+            "40000 queued>in-flight #2 IOS-6",
+            "40200 in-flight>delivered #2 200 IOS-3",
+        ],
+        "signup": [
+            "1000 new>pending #0 IOS-1",
+            "1000 pending>in-flight #1 IOS-2",
+            "1200 in-flight>delivered #1 200 IOS-3",
+        ],
+    ]
+    static let sentry: [String: [String]] = [
+        "cart": [
+            "6000 new>pending #0 SEN-1",
+            "6000 pending>in-flight #1 SEN-1",
+            "6000 in-flight>queued #1 offline SEN-6",
+            "9000 queued>in-flight #2 SEN-4",
+            "9200 in-flight>delivered #2 200 SEN-2",
+        ],
+        "checkout": [
+            "12000 new>pending #0 SEN-1",
+            "12000 pending>in-flight #1 SEN-1",
+            "22000 in-flight>queued #1 timeout SEN-3",
+            "40000 queued>in-flight #2 SEN-5",
+            "40200 in-flight>delivered #2 200 SEN-2",
+        ],
+        "crash": [
+            "3000 new>pending #0 SEN-1",
+            "3000 pending>in-flight #1 SEN-1",
+            "3200 in-flight>delivered #1 200 SEN-2",
+        ],
+        "purchase": [
+            "2000 new>pending #0 SEN-1",
+            "2000 pending>in-flight #1 SEN-1",
+            "2200 in-flight>dropped #1 503 rejected SEN-2",
+        ],
+        "signup": [
+            "1000 new>pending #0 SEN-1",
+            "1000 pending>in-flight #1 SEN-1",
+            "1200 in-flight>delivered #1 200 SEN-2",
+        ],
+    ]
+
+    /// Every request's whole history on both: Sentry deletes on any answer and
+    /// keeps only what got none; ios retries the 503 and holds while offline.
+    func testSentryScenarioHistoriesOnBothProfiles() throws {
+        Self.assertTrails(try Self.play(Self.fifthSDK, on: .ios).sim, Self.sentryOnIOS)
+        Self.assertTrails(try Self.play(Self.fifthSDK, on: Self.profile(Self.fifthSDK)).sim, Self.sentry)
+    }
+
+    /// `outbox run` plays it with every check holding; `outbox compare` skips
+    /// Sentry's own call on ios (a line the profile lacks, not bad input).
+    func testTheCommandLinePlaysTheFifthSDKAndSkipsItsCallOnIOS() throws {
+        let path = Self.dir + "/\(Self.fifthSDK).outbox"
+        let (status, out, err) = cli(["run", "--quiet", path])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, path + ": 12 passed, 0 failed · 19 transitions · ended at 00:00:40.200\n")
+        let (cs, cout, cerr) = cli(["compare", path, "--width", "80"])
+        XCTAssertEqual(cs, 0, cerr)
+        XCTAssertTrue(
+            cout.hasPrefix(
+                "== \(path): ios, sentry-cocoa\n" + "skipped \(path):20 `at 3s capture crash` on ios:\n"
+                    + "  the profile has no capture call\n"), cout)
+        let rows = cout.split(separator: "\n").filter { $0.hasPrefix("! ") }.map {
+            String($0.dropFirst(2).split(separator: " ")[0])
+        }
+        XCTAssertEqual(rows, ["purchase", "crash", "cart"], cout)
+        XCTAssertTrue(cout.hasSuffix("sentry-cocoa  4 deliv 1 drop · 7 att · 6 rcvd 5 cntd · 12/12 checks · end 00:00:40.200\n"), cout)
     }
 }

@@ -182,3 +182,38 @@ final class ListFilterTests: XCTestCase {
         XCTAssertEqual(s.model.mode, .filter("ping"))
     }
 }
+
+/// `kind:` in a compare of profiles with different vocabularies: a kind one
+/// profile declares (`call ... makes error`) is a word of the filter, and each
+/// column resolves it by its own profile's numbering.
+final class ListFilterOwnKindTests: XCTestCase {
+    func test_aComparedProfilesOwnKind_isResolvedPerColumn() throws {
+        let own = try Profile.parse(
+            """
+            profile acme-errors
+            base ios
+            title "iOS with an error call"
+            call capture NAME makes error "an error report"
+            """, file: "acme.profile"
+        ).mapError { $0 as Error }.get()
+        XCTAssertNil(ListFilter("kind:error", profiles: [.ios, own]).terms[0].problem)
+        XCTAssertNil(ListFilter("kind:error", profiles: [own, .ios]).terms[0].problem)
+        XCTAssertEqual(
+            ListFilter("kind:error", profiles: [.ios]).terms[0].problem,
+            "kind: expected install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping"
+        )
+        var sim = Simulation(profile: own)
+        XCTAssertNil(sim.apply(.appLaunched))
+        XCTAssertNil(sim.apply(.call("capture", "boom")))
+        XCTAssertNil(sim.apply(.eventTracked(TrackedEvent(name: "buy"))))
+        for profiles in [[Profile.ios, own], [own, .ios]] {
+            let f = ListFilter("kind:error", profiles: profiles)
+            let mine = ListFilter.Matcher(f, names: sim.names, profile: own)
+            XCTAssertEqual(sim.requests.filter(mine.matches).map { sim.name(of: $0.id) }, ["boom"])
+            let theirs = ListFilter.Matcher(f, names: sim.names, profile: .ios)
+            XCTAssertEqual(sim.requests.filter(theirs.matches).count, 0, "ios makes no error requests")
+            let events = ListFilter.Matcher(ListFilter("kind:event", profiles: profiles), names: sim.names, profile: own)
+            XCTAssertEqual(sim.requests.filter(events.matches).map { sim.name(of: $0.id) }, ["buy"])
+        }
+    }
+}

@@ -71,6 +71,8 @@ public enum TextKey: String, CaseIterable, Sendable {
     case flushMore = "flush.more"
     case flushEnded = "flush.ended"
     case purged = "purged"
+    /// Not a log line: the name of the completion field in `outbox compare`'s legend.
+    case legendCompletion = "legend.completion"
 
     /// The slots the text may use.
     var slots: [Slot] {
@@ -87,6 +89,7 @@ public enum TextKey: String, CaseIterable, Sendable {
         case .flushEmpty, .flushMore: return [.trigger]
         case .flushEnded: return [.rule, .end, .sent, .count]
         case .purged: return [.saved, .inflight, .retrying]
+        case .legendCompletion: return []
         }
     }
 
@@ -115,6 +118,7 @@ public enum TextKey: String, CaseIterable, Sendable {
         case .flushEnded: return "flush ended ({rule}: {end}) · sent {sent} · {count} left"
         case .purged:
             return "consent denied: purged {saved} from the queue · {inflight} in flight · {retrying} retrying"
+        case .legendCompletion: return "completion"
         }
     }
 }
@@ -183,6 +187,11 @@ public struct Template: Equatable, Sendable {
         }
         return s
     }
+}
+
+extension Profile {
+    /// A text of the profile's that has no slots (`legend.completion`), as written.
+    public func text(_ key: TextKey) -> String { spec.texts[key]?.source ?? "" }
 }
 
 extension Simulation {
