@@ -5,7 +5,7 @@ import Dispatch
 ///
 /// Record locks, not `flock`, so that when another process holds the lock the
 /// kernel names it (`F_GETLK`): the message gives the real holder's pid, never a
-/// pid left in a file (docs/DECISIONS.md, 2026-12-01). Record locks belong to the
+/// pid left in a file (docs/DECISIONS.md, D204). Record locks belong to the
 /// process and closing *any* descriptor of the file lets them go, so a process
 /// opens each lock file once: a table of the locks it holds (by device and inode)
 /// answers a second open in the same process before the file is touched.
