@@ -101,8 +101,7 @@ struct ProfilesCommand: OutboxSubcommand {
             return 0
         }
         if explain {
-            // Made safe line by line (`forTerminal`, `SafeText`), keeping a file's tabs.
-            for line in Self.explained(chosen[0]) { console.printExact(line) }
+            for line in Self.explained(chosen[0]) { console.print(line) }
             return 0
         }
         for (n, p) in chosen.enumerated() {
@@ -133,8 +132,8 @@ struct ProfilesCommand: OutboxSubcommand {
         return 0
     }
 
-    /// `--explain`: the profile's file, a line at a time as a terminal may
-    /// show it (`forTerminal`), each statement followed by the file of
+    /// `--explain`: the profile's file, a line at a time (printed escaped, as
+    /// every line for people is), each statement followed by the file of
     /// Sources/OutboxCore that implements it and the statement's keyword; a
     /// `base` line says it starts from a copy of the base. Comments and blank
     /// lines are shown as they are.
@@ -143,7 +142,7 @@ struct ProfilesCommand: OutboxSubcommand {
         if let path = p.spec.path { out.append("(from \(SafeText.escaped(path, max: 1000)))") }
         out += ["each statement, then the file of Sources/OutboxCore/ that implements it:", ""]
         for l in p.explained {
-            out.append(forTerminal(l.text).0)
+            out.append(l.text)
             guard let keyword = l.keyword, let file = l.file else { continue }
             let what = keyword + (l.detail.map { " " + SafeText.escaped($0, max: 60) } ?? "")
             var note = "    → \(file) (\(what))"

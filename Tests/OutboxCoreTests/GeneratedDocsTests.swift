@@ -217,7 +217,7 @@ final class GeneratedDocsTests: XCTestCase {
                 → Profiles/ProfileParser.swift (rule)
             component flush start P-1 more P-1 stop P-1 send P-1
                 → Policy/Flush.swift (component flush)
-            \tset retry.attempts 10
+            \\tset retry.attempts 10
                 → Policy/Backoff.swift (set retry.attempts)
 
             """)
