@@ -10,7 +10,8 @@ import XCTest
 /// fuzz dictionaries (scripts/profiles-doc writes them), and `outbox profiles
 /// NAME --explain` names the file of each line.
 final class GeneratedDocsTests: XCTestCase {
-    static let stale = "is stale: run scripts/profiles-doc (it writes docs/profiles.md and Fuzz/*.dict from the declarations)"
+    static let stale =
+        "is stale: run scripts/profiles-doc (it writes docs/profiles.md and Fuzz/*.dict from the declarations)"
 
     func testProfilesDocStatementsSectionIsMadeFromTheDeclarations() throws {
         let doc = try String(contentsOfFile: packageRoot + "/docs/profiles.md", encoding: .utf8)
@@ -186,16 +187,16 @@ final class GeneratedDocsTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("ios-patient.profile").path
         try """
-            # iOS, but patient \u{1b}[2J: 10 attempts.
-            profile ios-patient
-            base ios
-            title "iOS, patient (what-if)"
+        # iOS, but patient \u{1b}[2J: 10 attempts.
+        profile ios-patient
+        base ios
+        title "iOS, patient (what-if)"
 
-            rule P-1 "Flushed after each success."
-            component flush start P-1 more P-1 stop P-1 send P-1
-            \tset retry.attempts 10\r
+        rule P-1 "Flushed after each success."
+        component flush start P-1 more P-1 stop P-1 send P-1
+        \tset retry.attempts 10\r
 
-            """.write(toFile: path, atomically: true, encoding: .utf8)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
         let (status, out, err) = cli(["profiles", path, "--explain"])
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(

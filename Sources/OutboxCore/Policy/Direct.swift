@@ -57,12 +57,12 @@ extension Direct {
     static let doc: [StatementDoc] = [
         StatementDoc(
             text: """
-            Those kinds go outside the queue (iOS's logout, IOS-7): sent at once, never
-            saved, never retried. A 2xx delivers them; any other outcome drops them
-            (`not-saved`); made while the profile holds requests offline, or alive at a
-            quit, they are dropped (`not-saved`). Every transition of theirs cites `R`. The
-            kinds must be ones the profile makes. `direct none` removes a base's (say, an
-            iOS variant whose `requests` line leaves out `logout`).
-            """),
+                Those kinds go outside the queue (iOS's logout, IOS-7): sent at once, never
+                saved, never retried. A 2xx delivers them; any other outcome drops them
+                (`not-saved`); made while the profile holds requests offline, or alive at a
+                quit, they are dropped (`not-saved`). Every transition of theirs cites `R`. The
+                kinds must be ones the profile makes. `direct none` removes a base's (say, an
+                iOS variant whose `requests` line leaves out `logout`).
+                """)
     ]
 }

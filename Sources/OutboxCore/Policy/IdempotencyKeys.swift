@@ -4,7 +4,8 @@
 
 enum IdempotencyKeys {
     static let statement: Statement = Statement(
-        keyword: "keys", forms: ["keys idempotency rule ID", "keys none"], file: "Policy/IdempotencyKeys.swift", doc: doc
+        keyword: "keys", forms: ["keys idempotency rule ID", "keys none"], file: "Policy/IdempotencyKeys.swift",
+        doc: doc
     ) { p, n, w in
         if w.count == 2 && w[1] == "none" {
             p.d.keysRule = nil
@@ -40,10 +41,10 @@ extension IdempotencyKeys {
     static let doc: [StatementDoc] = [
         StatementDoc(
             text: """
-            Each request gets an idempotency key when it is made, kept by every resend, and
-            the backend counts a key once (LT-7). `R` is cited by the backend's line about a
-            duplicate. Without it (or with `keys none`, which removes a base's), requests
-            carry no key and the backend counts every request it accepts, resends included.
-            """),
+                Each request gets an idempotency key when it is made, kept by every resend, and
+                the backend counts a key once (LT-7). `R` is cited by the backend's line about a
+                duplicate. Without it (or with `keys none`, which removes a base's), requests
+                carry no key and the backend counts every request it accepts, resends included.
+                """)
     ]
 }

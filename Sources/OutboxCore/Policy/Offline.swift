@@ -55,14 +55,14 @@ extension Offline {
     static let doc: [StatementDoc] = [
         StatementDoc(
             text: """
-            What a request does while the device is offline.
+                What a request does while the device is offline.
 
-            - `offline fail` (the default): an attempt is made and fails at once with the
-              outcome `offline` (NET), which the [`offline` class](#answer-classes) answers.
-            - `offline hold rule R`: nothing is sent and nothing counts as an attempt. A
-              request made offline, or whose retry falls due offline, waits `queued` (saved)
-              citing `R`, until a resend sends it (`resend on network` to send it when the
-              network returns).
-            """),
+                - `offline fail` (the default): an attempt is made and fails at once with the
+                  outcome `offline` (NET), which the [`offline` class](#answer-classes) answers.
+                - `offline hold rule R`: nothing is sent and nothing counts as an attempt. A
+                  request made offline, or whose retry falls due offline, waits `queued` (saved)
+                  citing `R`, until a resend sends it (`resend on network` to send it when the
+                  network returns).
+                """)
     ]
 }

@@ -80,14 +80,14 @@ extension ReportingPolicy {
         StatementDoc(
             headings: ["`report none|onerror|completion rule R`"],
             text: """
-            What the app's code hears about a request's end. Default `none`.
+                What the app's code hears about a request's end. Default `none`.
 
-            - `onerror`: LinkTrail's `onError`: a line when the budget runs out and the
-              request is kept (`onerror.kept`), and when an answer drops a request
-              (`onerror.dropped`, then `warning.dropped` if the profile says one).
-            - `completion rule R`: iOS's completion handlers: `completion(...): true` on
-              delivery, `false` on a drop. A handler does not survive a quit: a request
-              that ends after one cites `R` and says so (`completion.lost`).
-            """),
+                - `onerror`: LinkTrail's `onError`: a line when the budget runs out and the
+                  request is kept (`onerror.kept`), and when an answer drops a request
+                  (`onerror.dropped`, then `warning.dropped` if the profile says one).
+                - `completion rule R`: iOS's completion handlers: `completion(...): true` on
+                  delivery, `false` on a drop. A handler does not survive a quit: a request
+                  that ends after one cites `R` and says so (`completion.lost`).
+                """)
     ]
 }

@@ -126,20 +126,20 @@ extension ResendPolicy {
         StatementDoc(
             headings: ["`resend on launch|network|getinstance [via getinstance] rule R`"],
             text: """
-            What sends the saved, queued requests again, oldest first, citing `R`:
+                What sends the saved, queued requests again, oldest first, citing `R`:
 
-            - `resend on launch`: at the launch (iOS's IOS-6, Flutter's FL-4). With
-              `offline hold`, a launch while offline only says they wait.
-            - `resend on network`: when the network returns (IOS-5). A profile without it
-              writes a line saying the network returning resends nothing.
-            - `resend on getinstance`: adds the app's `getinstance` action, which resends
-              every saved request not on the wire (Android's AND-3).
-            - `resend on launch via getinstance rule R`: the launch calls `getInstance()`,
-              and says so even when nothing is saved; it needs a `resend on getinstance`
-              line.
-            - `resend on launch|network|getinstance none` removes a base's trigger.
+                - `resend on launch`: at the launch (iOS's IOS-6, Flutter's FL-4). With
+                  `offline hold`, a launch while offline only says they wait.
+                - `resend on network`: when the network returns (IOS-5). A profile without it
+                  writes a line saying the network returning resends nothing.
+                - `resend on getinstance`: adds the app's `getinstance` action, which resends
+                  every saved request not on the wire (Android's AND-3).
+                - `resend on launch via getinstance rule R`: the launch calls `getInstance()`,
+                  and says so even when nothing is saved; it needs a `resend on getinstance`
+                  line.
+                - `resend on launch|network|getinstance none` removes a base's trigger.
 
-            A profile with the flush component also flushes at launch (LT-8).
-            """),
+                A profile with the flush component also flushes at launch (LT-8).
+                """)
     ]
 }

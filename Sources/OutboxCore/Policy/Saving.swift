@@ -37,7 +37,8 @@ enum Saving {
 
     /// `created rule ID`, `send rule ID`.
     static func ruleStatement(
-        _ word: String, _ doc: [StatementDoc], _ set: @escaping @Sendable (inout ProfilePolicy, RuleID) -> Void)
+        _ word: String, _ doc: [StatementDoc], _ set: @escaping @Sendable (inout ProfilePolicy, RuleID) -> Void
+    )
         -> Statement
     {
         Statement(keyword: word, forms: ["\(word) rule ID"], file: "Policy/Saving.swift", doc: doc) { p, n, w in
@@ -112,37 +113,37 @@ extension Saving {
     static let saveDoc: [StatementDoc] = [
         StatementDoc(
             text: """
-            When a request is saved on the device (and so survives a quit). Required.
+                When a request is saved on the device (and so survives a quit). Required.
 
-            - `save at create`: as soon as it is made (LinkTrail, iOS).
-            - `save on failure`: only when an answer says `queue`. With kinds listed, only
-              those kinds are saved; a request of another kind that an answer would queue is
-              dropped (`not-saved`) citing `R` (Android's pings, AND-2). Without kinds,
-              every kind.
-            """),
+                - `save at create`: as soon as it is made (LinkTrail, iOS).
+                - `save on failure`: only when an answer says `queue`. With kinds listed, only
+                  those kinds are saved; a request of another kind that an answer would queue is
+                  dropped (`not-saved`) citing `R` (Android's pings, AND-2). Without kinds,
+                  every kind.
+                """)
     ]
     /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
     static let createdDoc: [StatementDoc] = [
         StatementDoc(
             text: """
-            The rule a new request cites (`new → pending`). Required.
-            """),
+                The rule a new request cites (`new → pending`). Required.
+                """)
     ]
     /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
     static let sendDoc: [StatementDoc] = [
         StatementDoc(
             text: """
-            The rule its first attempt cites (`pending → in-flight`). Required.
-            """),
+                The rule its first attempt cites (`pending → in-flight`). Required.
+                """)
     ]
     /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
     static let quitDoc: [StatementDoc] = [
         StatementDoc(
             text: """
-            At a quit, a saved request still alive becomes `queued` and one not saved is
-            dropped (`not-saved`), both citing `R` (a request on the wire has its attempt
-            cancelled first). Required. At the next launch every saved request comes back
-            `queued` with a fresh attempt budget.
-            """),
+                At a quit, a saved request still alive becomes `queued` and one not saved is
+                dropped (`not-saved`), both citing `R` (a request on the wire has its attempt
+                cancelled first). Required. At the next launch every saved request comes back
+                `queued` with a fresh attempt budget.
+                """)
     ]
 }

@@ -131,7 +131,9 @@ public enum LanguageDocs {
         var w: [String] = []
         for st in Policy.documented {
             w.append(st.keyword)
-            for form in st.forms + st.doc.flatMap({ st.headings($0) }).flatMap({ $0.split(separator: " · ").map(String.init) }) {
+            for form in st.forms
+                + st.doc.flatMap({ st.headings($0) }).flatMap({ $0.split(separator: " · ").map(String.init) })
+            {
                 w += fixedWords(form)
             }
         }
@@ -150,7 +152,10 @@ public enum LanguageDocs {
     /// settings' limits, times and lists, a rule ID of no built-in, and the
     /// characters the lexer treats apart.
     static var profileSamples: [String] {
-        ["101", "204", "301", "403", "408", "429", "503", "599", "0", String(Settings.maxRetryAttempts), "2s,4s", "0,0"]
+        [
+            "101", "204", "301", "403", "408", "429", "503", "599", "0", String(Settings.maxRetryAttempts), "2s,4s",
+            "0,0",
+        ]
             + [VirtualTime.maxInputText, "R-1", "\n", "\"", "\\\"", "#"]
     }
 
