@@ -273,8 +273,11 @@ extension AppCalls {
                     call identify NAME makes identify key i alice "identify the user"
                     call background makes nothing key B "the app goes to the background"
 
-                A kind or call declared by one profile is known only to it: comparing it with
-                another profile, a line calling it is an unknown action there.
+                A kind or call declared by one profile is known only to it. Comparing it with
+                another profile, a line that calls it (or a `server ... for kind:KIND` line
+                naming its kind) is skipped on the other column, with a note ("the profile has
+                no capture call"), as any line a profile lacks is; a word no profile of the
+                story declares is still bad input.
                 """)
     ]
 }
