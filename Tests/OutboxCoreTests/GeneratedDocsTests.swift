@@ -164,6 +164,8 @@ final class GeneratedDocsTests: XCTestCase {
                 → Policy/Texts.swift (say)
             say completion.lost "{label}: no completion handler to call (it survived a quit, IOS-6)"
                 → Policy/Texts.swift (say)
+            say legend.completion "iOS completion"
+                → Policy/Texts.swift (say)
             say resend.launch "launch: {count} saved go out (IOS-6)"
                 → Policy/Texts.swift (say)
             say resend.network "queue restarts: {count} queued go out (IOS-5)"
