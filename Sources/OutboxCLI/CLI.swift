@@ -530,6 +530,8 @@ enum Help {
 
         --source prints a profile's file exactly: a built-in's is where to start
         writing your own (`outbox profiles --source ios > acme.profile`).
+        --explain prints it with, under each statement, the Swift file of
+        Sources/OutboxCore/ that implements it (`base` lines: a copy of the base).
         The profile language: docs/profiles.md. A bad profile file exits 2
         with FILE:LINE: what was expected.
         """

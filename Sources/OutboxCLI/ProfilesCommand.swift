@@ -8,7 +8,7 @@ struct ProfilesCommand: OutboxSubcommand {
             commandName: "profiles", abstract: "print each profile's rules, settings and assumptions",
             usage: CLI.parserUsage(synopsis), discussion: Help.profiles)
     }
-    static var synopsis: String { "outbox profiles [NAME|PATH.profile] | --source NAME|PATH.profile" }
+    static var synopsis: String { "outbox profiles [NAME|PATH.profile] | --source|--explain NAME|PATH.profile" }
 
     @Argument(
         help: ArgumentHelp(
@@ -19,12 +19,29 @@ struct ProfilesCommand: OutboxSubcommand {
     @Flag(help: "print the profile's file exactly (a built-in's is where to start your own)")
     var source = false
 
+    @Flag(help: "print the profile's file, each statement with the Swift file that implements it")
+    var explain = false
+
+    // What is made from the profile language's declarations (LanguageDocs), for
+    // scripts/profiles-doc: not in the help, the man page or completions.
+    @Flag(help: ArgumentHelp("print docs/profiles.md's Statements section", visibility: .hidden))
+    var statements = false
+
+    @Option(help: ArgumentHelp("print Fuzz/TARGET.dict", valueName: "TARGET", visibility: .hidden))
+    var fuzzDict: String?
+
     func execute(console: Console) -> Int32 {
-        let names = self.names, source = self.source
-        guard names.count <= 1, !source || names.count == 1 else {
+        let names = self.names, source = self.source, explain = self.explain
+        if statements || fuzzDict != nil { return generated(console: console) }
+        if source && explain {
+            console.error("outbox profiles: --source and --explain do not go together, expected one of them")
+            console.error("usage: " + Self.synopsis)
+            return 2
+        }
+        guard names.count <= 1, !(source || explain) || names.count == 1 else {
             console.error(
-                source
-                    ? "outbox profiles --source: expected one profile name or PATH.profile"
+                source || explain
+                    ? "outbox profiles --\(source ? "source" : "explain"): expected one profile name or PATH.profile"
                     : "outbox profiles: expected at most one profile name or PATH.profile")
             console.error("usage: " + Self.synopsis)
             return 2
@@ -83,11 +100,56 @@ struct ProfilesCommand: OutboxSubcommand {
             }
             return 0
         }
+        if explain {
+            for line in Self.explained(chosen[0]) { console.print(line) }
+            return 0
+        }
         for (n, p) in chosen.enumerated() {
             if n > 0 { console.print("") }
             for line in Self.describe(p) { console.print(line) }
         }
         return bad ? 2 : 0
+    }
+
+    /// `--statements`, `--fuzz-dict TARGET`: what scripts/profiles-doc writes into the repository.
+    func generated(console: Console) -> Int32 {
+        guard names.isEmpty, !source, !explain, !(statements && fuzzDict != nil) else {
+            console.error("outbox profiles: --statements and --fuzz-dict take no profile and go alone")
+            return 2
+        }
+        if statements {
+            console.printExact(LanguageDocs.statements, terminator: "")
+            return 0
+        }
+        let target = fuzzDict ?? ""
+        guard let dict = LanguageDocs.fuzzDictionary(target) else {
+            console.error(
+                "outbox profiles --fuzz-dict: no dictionary for `\(SafeText.escaped(target, max: 60))`, expected "
+                    + LanguageDocs.fuzzTargets.joined(separator: " or "))
+            return 2
+        }
+        console.printExact(dict, terminator: "")
+        return 0
+    }
+
+    /// `--explain`: the profile's file, a line at a time (printed escaped, as
+    /// every line for people is), each statement followed by the file of
+    /// Sources/OutboxCore that implements it and the statement's keyword; a
+    /// `base` line says it starts from a copy of the base. Comments and blank
+    /// lines are shown as they are.
+    static func explained(_ p: Profile) -> [String] {
+        var out = ["\(p.rawValue): \(p.title)"]
+        if let path = p.spec.path { out.append("(from \(SafeText.escaped(path, max: 1000)))") }
+        out += ["each statement, then the file of Sources/OutboxCore/ that implements it:", ""]
+        for l in p.explained {
+            out.append(l.text)
+            guard let keyword = l.keyword, let file = l.file else { continue }
+            let what = keyword + (l.detail.map { " " + SafeText.escaped($0, max: 60) } ?? "")
+            var note = "    → \(file) (\(what))"
+            if let b = l.base { note += ": starts from a copy of \(SafeText.escaped(b, max: 60))" }
+            out.append(note)
+        }
+        return out
     }
 
     /// A profile's text as a terminal may show it: what `SafeText` escapes is

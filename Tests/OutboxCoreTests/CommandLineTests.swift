@@ -146,7 +146,8 @@ final class CommandLineTests: XCTestCase {
 
     func testCompletionScriptsForThreeShellsNameEveryCommandAndOption() {
         let options = [
-            "format", "quiet", "state-dir", "max-transitions", "profiles", "width", "profile", "source", "quick",
+            "format", "quiet", "state-dir", "max-transitions", "profiles", "width", "profile", "source", "explain",
+            "quick",
             "only", "hours", "theme", "speed", "seed", "record", "force", "memory", "compare", "play", "cast",
         ]
         for shell in ["bash", "zsh", "fish"] {

@@ -14,7 +14,7 @@ import XCTest
 /// Issue 22, item 5: no control byte from a path or a file reaches stdout or
 /// stderr, whatever the command. The real program runs every command (each
 /// format of `run` and `compare`, `profiles` with and without a path and with
-/// `--source`, `state show` and `reset`, `keys`, `help`, bad input) with hostile
+/// `--source`, `--explain`, `state show` and `reset`, `keys`, `help`, bad input) with hostile
 /// folder and file names (ESC, BEL, CR, U+009B, a bidi override, a zero-width
 /// space, a byte-order mark), a hostile state folder and user profiles folder,
 /// and files whose contents hold the same; everything it writes is read back
@@ -113,6 +113,7 @@ final class HostileOutputTests: XCTestCase {
         }
         commands += [
             ["profiles"], ["profiles", profile], ["profiles", "no" + h], ["profiles", "u1"],
+            ["profiles", "--explain", profile], ["profiles", "--explain", "u1"],
             ["state", "show", "--state-dir", state], ["state", "show", "--format", "jsonl", "--state-dir", state],
             ["state", "show", "--state-dir", dir + "/empty" + h], ["state", h],
             ["state", "reset", "--profile", profile, "--state-dir", state],

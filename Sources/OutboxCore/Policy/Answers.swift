@@ -56,7 +56,8 @@ enum AnswerClass {
 
 enum Answers {
     static let statement: Statement = Statement(
-        keyword: "on", forms: ["on CLASS deliver|retry|queue|drop REASON [rule ID]"], file: "Answers.swift"
+        keyword: "on", forms: ["on CLASS deliver|retry|queue|drop REASON [rule ID]"], file: "Policy/Answers.swift",
+        doc: doc
     ) { p, n, w in read(&p, n, w) }
 
     static func read(_ p: inout ProfileParser, _ n: Int, _ w: [String]) {
@@ -275,4 +276,44 @@ extension Simulation {
             queue(id, rule: rule, outcome: outcome, attempts: attempts)
         }
     }
+}
+
+extension Answers {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            headings: ["`on CLASS ACTION [rule R] [when-saved R]`"],
+            text: """
+                What an attempt's outcome does, by [answer class](#answer-classes). `ACTION` is
+                one of:
+
+                | action | the request | for |
+                |---|---|---|
+                | `deliver` | is delivered | 2xx classes and `partial` only, which must deliver |
+                | `retry` | waits `retry.delays` and goes out again, while its budget of `retry.attempts` lasts; when the last attempt fails, `on exhausted` says what happens | any failure |
+                | `queue` | is saved and waits `queued` for a resend (or is dropped `not-saved` when `save on failure` leaves out its kind) | any failure |
+                | `drop REASON` | is dropped: `REASON` is `rejected`, `exhausted` or `not-saved` | any failure |
+
+                `rule R` is what the transition cites; without it the line cites the rule of
+                the nearest broader class that has one (`on 429 retry` under `on 4xx drop
+                rejected rule FL-3` cites FL-3), and a line with no broader rule to take is an
+                error. `when-saved R` (on `deliver` only) is cited instead when the delivered
+                request had been saved: a resend (Flutter's FL-4). It needs `save on failure`:
+                under `save at create` every request is saved when it is made, so the rule would
+                be cited on every delivery, and the profile is refused (`` `on 2xx` has
+                `when-saved` under `save at create` ``, at the `on` line, or at the save line
+                when the `on` line comes from a `base`).
+
+                A request sent by the [flush](#components) gets one attempt: `deliver` cites the
+                flush's `send` rule, `retry` or `queue` leaves it queued and ends the flush.
+                """),
+        StatementDoc(
+            headings: ["`on exhausted queue|drop REASON [rule R]`"],
+            text: """
+                What happens when the last attempt of a budget fails: `queue` (LinkTrail's
+                offline queue, LT-5) or `drop exhausted` (iOS, IOS-4). Without `rule`, it cites
+                the rule of the answer that ended the budget (after `on 5xx retry rule ACME-2`,
+                a 5xx on the last attempt cites ACME-2). Required when anything retries.
+                """),
+    ]
 }

@@ -17,7 +17,7 @@ public struct ConsentGateState: Equatable, Sendable {
 
 enum ConsentGate {
     static let component = Component(
-        name: "consent-gate", roles: ["drop", "purge", "install"], file: "ConsentGate.swift",
+        name: "consent-gate", roles: ["drop", "purge", "install"], file: "Policy/ConsentGate.swift",
         set: { d, r in
             d.gate = GateRules(drop: r[0], purge: r[1], install: r[2])
             d.kinds |= RequestKind.install.bit

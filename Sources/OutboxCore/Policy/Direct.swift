@@ -4,7 +4,7 @@
 
 enum Direct {
     static let statement: Statement = Statement(
-        keyword: "direct", forms: ["direct KIND... rule ID", "direct none"], file: "Direct.swift"
+        keyword: "direct", forms: ["direct KIND... rule ID", "direct none"], file: "Policy/Direct.swift", doc: doc
     ) { p, n, w in
         if w.count == 2 && w[1] == "none" {
             p.d.directKinds = 0
@@ -50,4 +50,19 @@ extension Simulation {
             move(id, to: .dropped, rule: rule, outcome: outcome, reason: .notSaved)
         }
     }
+}
+
+extension Direct {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                Those kinds go outside the queue (iOS's logout, IOS-7): sent at once, never
+                saved, never retried. A 2xx delivers them; any other outcome drops them
+                (`not-saved`); made while the profile holds requests offline, or alive at a
+                quit, they are dropped (`not-saved`). Every transition of theirs cites `R`. The
+                kinds must be ones the profile makes. `direct none` removes a base's (say, an
+                iOS variant whose `requests` line leaves out `logout`).
+                """)
+    ]
 }

@@ -27,7 +27,7 @@ public struct FlushState: Equatable, Sendable {
 
 enum Flush {
     static let component = Component(
-        name: "flush", roles: ["start", "more", "stop", "send"], file: "Flush.swift",
+        name: "flush", roles: ["start", "more", "stop", "send"], file: "Policy/Flush.swift",
         set: { d, r in d.flush = FlushRules(start: r[0], more: r[1], stop: r[2], send: r[3]) },
         remove: { d in d.flush = nil })
 }

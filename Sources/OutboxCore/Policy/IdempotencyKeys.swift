@@ -4,7 +4,8 @@
 
 enum IdempotencyKeys {
     static let statement: Statement = Statement(
-        keyword: "keys", forms: ["keys idempotency rule ID", "keys none"], file: "IdempotencyKeys.swift"
+        keyword: "keys", forms: ["keys idempotency rule ID", "keys none"], file: "Policy/IdempotencyKeys.swift",
+        doc: doc
     ) { p, n, w in
         if w.count == 2 && w[1] == "none" {
             p.d.keysRule = nil
@@ -33,4 +34,17 @@ extension Simulation {
         var g = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(id) ^ (opens << 40))
         return g.next() | 1
     }
+}
+
+extension IdempotencyKeys {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                Each request gets an idempotency key when it is made, kept by every resend, and
+                the backend counts a key once (LT-7). `R` is cited by the backend's line about a
+                duplicate. Without it (or with `keys none`, which removes a base's), requests
+                carry no key and the backend counts every request it accepts, resends included.
+                """)
+    ]
 }

@@ -12,7 +12,7 @@ public enum OfflineMode: Equatable, Sendable {
 
 enum Offline {
     static let statement: Statement = Statement(
-        keyword: "offline", forms: ["offline fail", "offline hold rule ID"], file: "Offline.swift"
+        keyword: "offline", forms: ["offline fail", "offline hold rule ID"], file: "Policy/Offline.swift", doc: doc
     ) { p, n, w in
         if w.count == 2 && w[1] == "fail" {
             p.d.offline = .fail
@@ -48,4 +48,21 @@ extension Simulation {
         }
         send(id, rule: requests[Int(id) - 1].rule)
     }
+}
+
+extension Offline {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                What a request does while the device is offline.
+
+                - `offline fail` (the default): an attempt is made and fails at once with the
+                  outcome `offline` (NET), which the [`offline` class](#answer-classes) answers.
+                - `offline hold rule R`: nothing is sent and nothing counts as an attempt. A
+                  request made offline, or whose retry falls due offline, waits `queued` (saved)
+                  citing `R`, until a resend sends it (`resend on network` to send it when the
+                  network returns).
+                """)
+    ]
 }

@@ -16,9 +16,11 @@
 /// | Texts.swift | `say` | the words of the log lines |
 ///
 /// Each file declares its statements (`Statement`: keyword, forms, how a line is
-/// read), the part of `ProfilePolicy` it owns, and how it reacts to the
-/// engine's events, as an extension of `Simulation`. `Dispatch.swift` calls the
-/// stages for each event in one fixed order.
+/// read, what docs/profiles.md says of it), the part of `ProfilePolicy` it owns,
+/// and how it reacts to the engine's events, as an extension of `Simulation`.
+/// `Dispatch.swift` calls the stages for each event in one fixed order. What is
+/// made from the declarations (`LanguageDocs`): docs/profiles.md's "Statements"
+/// section, Fuzz/*.dict and `outbox profiles NAME --explain`.
 
 /// One statement of the profile language, declared by the mechanism that reads it.
 struct Statement: Sendable {
@@ -26,10 +28,30 @@ struct Statement: Sendable {
     let keyword: String
     /// Its forms as docs/profiles.md and the error messages write them.
     let forms: [String]
-    /// The file of `Sources/OutboxCore/Policy` that implements it.
+    /// The file of `Sources/OutboxCore` that implements it (`Policy/Answers.swift`).
     let file: String
+    /// What docs/profiles.md says of it, one `StatementDoc` a `###` heading.
+    var doc: [StatementDoc] = []
+    /// The file one line of it is implemented by, when that depends on the
+    /// line (`set retry.attempts` is Policy/Backoff.swift's); nil: `file`.
+    var fileOf: (@Sendable (_ words: [String]) -> String?)? = nil
     /// Reads one line (`words`, line `n`) into the parser's policy.
     let read: @Sendable (inout ProfileParser, _ n: Int, _ words: [String]) -> Void
+
+    /// The file that implements the line `words` (`outbox profiles NAME --explain`).
+    func file(of words: [String]) -> String { fileOf?(words) ?? file }
+
+    /// A form as docs/profiles.md writes it: a rule it cites is `R`
+    /// (`created rule ID` is `created rule R`; `rule ID ...` keeps its `ID`).
+    static func docForm(_ form: String) -> String {
+        form.split(separator: " ", omittingEmptySubsequences: false).enumerated()
+            .map { $0.offset >= 2 && $0.element == "ID" ? "R" : String($0.element) }.joined(separator: " ")
+    }
+
+    /// Its `###` headings in docs/profiles.md: a doc's own, else its forms.
+    func headings(_ d: StatementDoc) -> [String] {
+        d.headings ?? [forms.map { "`" + Statement.docForm($0) + "`" }.joined(separator: " · ")]
+    }
 
     /// "expected `A`, `B` or `C`", as the messages say the forms.
     var expected: String { "expected " + Statement.alternatives(forms.map { "`\($0)`" }) }
@@ -39,6 +61,18 @@ struct Statement: Sendable {
         guard items.count > 1 else { return items.first ?? "" }
         return items.dropLast().joined(separator: ", ") + " or " + items.last!
     }
+}
+
+/// What docs/profiles.md says under one or more `###` headings of its
+/// "Statements" section, which is made from these (`LanguageDocs.statements`).
+struct StatementDoc: Sendable {
+    /// The headings, each the forms as the page writes them (in backquotes, `R`
+    /// for a rule); nil: the statement's forms, one heading.
+    var headings: [String]? = nil
+    /// The markdown under them, verbatim: paragraphs, lists, tables.
+    let text: String
+    /// A whole profile that shows it (a ```profile block, which ProfilesDocTests parses), or nil.
+    var example: String? = nil
 }
 
 /// The statements after `profile NAME`, in the order docs and messages list them:
@@ -51,6 +85,9 @@ enum Policy {
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Answers.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
+
+    /// `profile NAME`, the first line, read by the parser itself; then `statements`.
+    static var documented: [Statement] { [ProfileParser.profileStatement] + statements }
 
     /// The statements by keyword.
     static let byKeyword: [String: Statement] = Dictionary(uniqueKeysWithValues: statements.map { ($0.keyword, $0) })

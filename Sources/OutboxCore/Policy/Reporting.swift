@@ -14,7 +14,7 @@ public enum Reporting: Equatable, Sendable {
 enum ReportingPolicy {
     static let statement: Statement = Statement(
         keyword: "report", forms: ["report none", "report onerror", "report completion rule ID"],
-        file: "Reporting.swift"
+        file: "Policy/Reporting.swift", doc: doc
     ) { p, n, w in
         if w.count == 2 && w[1] == "none" {
             p.d.report = .none
@@ -72,4 +72,22 @@ extension Simulation {
             $0.say(key, $0.requestSlots(id, outcome, attempts: attempts, reason: reason))
         }
     }
+}
+
+extension ReportingPolicy {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            headings: ["`report none|onerror|completion rule R`"],
+            text: """
+                What the app's code hears about a request's end. Default `none`.
+
+                - `onerror`: LinkTrail's `onError`: a line when the budget runs out and the
+                  request is kept (`onerror.kept`), and when an answer drops a request
+                  (`onerror.dropped`, then `warning.dropped` if the profile says one).
+                - `completion rule R`: iOS's completion handlers: `completion(...): true` on
+                  delivery, `false` on a drop. A handler does not survive a quit: a request
+                  that ends after one cites `R` and says so (`completion.lost`).
+                """)
+    ]
 }

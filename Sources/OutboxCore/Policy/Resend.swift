@@ -15,7 +15,7 @@ enum ResendPolicy {
     static let statement: Statement = Statement(
         keyword: "resend",
         forms: ["resend on launch|network|getinstance [via getinstance] rule ID", "resend on TRIGGER none"],
-        file: "Resend.swift"
+        file: "Policy/Resend.swift", doc: doc
     ) { p, n, w in
         let form = statement.expected
         func set(_ trigger: String, _ r: Resend?) {
@@ -118,4 +118,28 @@ extension Simulation {
         }
         for id in ids { send(id, rule: rule) }
     }
+}
+
+extension ResendPolicy {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            headings: ["`resend on launch|network|getinstance [via getinstance] rule R`"],
+            text: """
+                What sends the saved, queued requests again, oldest first, citing `R`:
+
+                - `resend on launch`: at the launch (iOS's IOS-6, Flutter's FL-4). With
+                  `offline hold`, a launch while offline only says they wait.
+                - `resend on network`: when the network returns (IOS-5). A profile without it
+                  writes a line saying the network returning resends nothing.
+                - `resend on getinstance`: adds the app's `getinstance` action, which resends
+                  every saved request not on the wire (Android's AND-3).
+                - `resend on launch via getinstance rule R`: the launch calls `getInstance()`,
+                  and says so even when nothing is saved; it needs a `resend on getinstance`
+                  line.
+                - `resend on launch|network|getinstance none` removes a base's trigger.
+
+                A profile with the flush component also flushes at launch (LT-8).
+                """)
+    ]
 }

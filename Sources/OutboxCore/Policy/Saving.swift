@@ -12,7 +12,8 @@ public enum SaveMode: Equatable, Sendable {
 
 enum Saving {
     static let saveStatement: Statement = Statement(
-        keyword: "save", forms: ["save at create", "save on failure [KIND...] rule ID"], file: "Saving.swift"
+        keyword: "save", forms: ["save at create", "save on failure [KIND...] rule ID"], file: "Policy/Saving.swift",
+        doc: saveDoc
     ) { p, n, w in
         p.saveAt = n
         if w.count == 3 && w[1] == "at" && w[2] == "create" {
@@ -31,14 +32,16 @@ enum Saving {
         p.given.insert("save")
     }
 
-    static let createdStatement = ruleStatement("created") { $0.createdRule = $1 }
-    static let sendStatement = ruleStatement("send") { $0.sendRule = $1 }
+    static let createdStatement = ruleStatement("created", createdDoc) { $0.createdRule = $1 }
+    static let sendStatement = ruleStatement("send", sendDoc) { $0.sendRule = $1 }
 
     /// `created rule ID`, `send rule ID`.
-    static func ruleStatement(_ word: String, _ set: @escaping @Sendable (inout ProfilePolicy, RuleID) -> Void)
+    static func ruleStatement(
+        _ word: String, _ doc: [StatementDoc], _ set: @escaping @Sendable (inout ProfilePolicy, RuleID) -> Void
+    )
         -> Statement
     {
-        Statement(keyword: word, forms: ["\(word) rule ID"], file: "Saving.swift") { p, n, w in
+        Statement(keyword: word, forms: ["\(word) rule ID"], file: "Policy/Saving.swift", doc: doc) { p, n, w in
             guard w.count == 3, w[1] == "rule" else {
                 p.uncounted = true
                 return p.fail(n, "bad \(w[0]) line, expected `\(w[0]) rule ID`")
@@ -51,7 +54,7 @@ enum Saving {
     }
 
     static let quitStatement: Statement = Statement(
-        keyword: "quit", forms: ["quit keeps saved rule ID"], file: "Saving.swift"
+        keyword: "quit", forms: ["quit keeps saved rule ID"], file: "Policy/Saving.swift", doc: quitDoc
     ) { p, n, w in
         guard w.count == 5, w[1] == "keeps", w[2] == "saved", w[3] == "rule" else {
             p.uncounted = true
@@ -103,4 +106,44 @@ extension Simulation {
             move(id, to: .dropped, rule: spec.policy.survivesRule, reason: .notSaved)
         }
     }
+}
+
+extension Saving {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let saveDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                When a request is saved on the device (and so survives a quit). Required.
+
+                - `save at create`: as soon as it is made (LinkTrail, iOS).
+                - `save on failure`: only when an answer says `queue`. With kinds listed, only
+                  those kinds are saved; a request of another kind that an answer would queue is
+                  dropped (`not-saved`) citing `R` (Android's pings, AND-2). Without kinds,
+                  every kind.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let createdDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                The rule a new request cites (`new → pending`). Required.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let sendDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                The rule its first attempt cites (`pending → in-flight`). Required.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let quitDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                At a quit, a saved request still alive becomes `queued` and one not saved is
+                dropped (`not-saved`), both citing `R` (a request on the wire has its attempt
+                cancelled first). Required. At the next launch every saved request comes back
+                `queued` with a fresh attempt budget.
+                """)
+    ]
 }

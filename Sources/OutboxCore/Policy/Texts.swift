@@ -3,7 +3,9 @@
 /// words: what the screen shows (banners, colours) comes from the line's `LogEvent`.
 
 enum Texts {
-    static let statement: Statement = Statement(keyword: "say", forms: ["say KEY \"TEXT\""], file: "Texts.swift") {
+    static let statement: Statement = Statement(
+        keyword: "say", forms: ["say KEY \"TEXT\""], file: "Policy/Texts.swift", doc: doc
+    ) {
         p, n, w in
         guard w.count == 3 else { return p.fail(n, "bad say line, " + statement.expected) }
         guard let key = TextKey(rawValue: w[1]) else {
@@ -215,4 +217,18 @@ extension Simulation {
             }
         }
     }
+}
+
+extension Texts {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                Rewords one of the log lines the profile writes; `{slot}`s are filled in when
+                the line is written. `say warning.dropped ""` removes a base's warning (the one
+                line that is optional); every other text must have words. See [Texts](#texts-say). Only the words change: what the
+                screen shows in colour and banners comes from what the line reports, not from
+                its words.
+                """)
+    ]
 }

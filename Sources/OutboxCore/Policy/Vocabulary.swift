@@ -215,7 +215,7 @@ public struct Vocabulary: Sendable, Equatable {
 /// its own, which the profile has at once.
 enum AppCalls {
     static let statement: Statement = Statement(
-        keyword: "call", forms: [Vocabulary.form], file: "Vocabulary.swift"
+        keyword: "call", forms: [Vocabulary.form], file: "Policy/Vocabulary.swift", doc: doc
     ) { p, n, w in
         switch p.d.vocabulary.declare(w) {
         case .failure(let why): p.fail(n, why.message)
@@ -249,4 +249,35 @@ extension Simulation {
     /// A kind's word in the profile's vocabulary (`token-removal`).
     @inline(__always)
     public func word(_ kind: RequestKind) -> String { spec.policy.vocabulary.word(kind) }
+}
+
+extension AppCalls {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let doc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                Declares an app call of the profile's own: the scenario action `WORD` (and the
+                `:WORD` command), which takes a name when `NAME` is written (then it makes
+                exactly one request, named so; otherwise each request is named for its kind).
+                `makes` lists the kinds of the requests it makes, in order (a new word declares
+                a new kind, which `direct`, `save on failure`, `saved` lines and `server ... for
+                kind:KIND` then accept); `makes nothing` is a lifecycle event (say
+                `background`), which logs `WORD(): HELP` and makes nothing. A call that makes
+                several requests logs `WORD(): sending K1, K2, ...` first, as logout does.
+                `key K` gives it a key in the live screen (`ARG`: the name the key gives, when
+                the call takes one); a key a fixed key already holds is left out (`:WORD` still
+                works). `HELP` is the key's line in `?` and docs/keys.md. The word may not be a
+                scenario verb (`launch`, `track`, `server`, ...), and `install` and `event` are
+                the engine's own kinds. At most 64 kinds and 64 calls. Example:
+
+                    call identify NAME makes identify key i alice "identify the user"
+                    call background makes nothing key B "the app goes to the background"
+
+                A kind or call declared by one profile is known only to it. Comparing it with
+                another profile, a line that calls it (or a `server ... for kind:KIND` line
+                naming its kind) is skipped on the other column, with a note ("the profile has
+                no capture call"), as any line a profile lacks is; a word no profile of the
+                story declares is still bad input.
+                """)
+    ]
 }

@@ -123,7 +123,7 @@ struct ProfileParser {
             return fail(n, why)
         }
         if w[0] == "profile" {
-            fail(n, "a second profile line, expected one profile per file")
+            ProfileParser.profileStatement.read(&self, n, w)
         } else if let st = Policy.byKeyword[w[0]] {
             st.read(&self, n, w)
         } else {
@@ -305,8 +305,13 @@ struct ProfileParser {
 }
 
 extension ProfileParser {
+    /// `profile NAME`: read by `statement` itself, which must see it first; a second one is refused here.
+    static let profileStatement: Statement = Statement(
+        keyword: "profile", forms: ["profile NAME"], file: "Profiles/ProfileParser.swift", doc: profileDoc
+    ) { p, n, _ in p.fail(n, "a second profile line, expected one profile per file") }
+
     static let titleStatement: Statement = Statement(
-        keyword: "title", forms: ["title \"TEXT\""], file: "ProfileParser.swift"
+        keyword: "title", forms: ["title \"TEXT\""], file: "Profiles/ProfileParser.swift", doc: titleDoc
     ) {
         p, n, w in
         guard w.count == 2, !w[1].isEmpty else { return p.fail(n, "bad title line, " + titleStatement.expected) }
@@ -314,8 +319,9 @@ extension ProfileParser {
         p.d.title = w[1]
     }
 
-    static let baseStatement: Statement = Statement(keyword: "base", forms: ["base NAME"], file: "ProfileParser.swift")
-    {
+    static let baseStatement: Statement = Statement(
+        keyword: "base", forms: ["base NAME"], file: "Profiles/ProfileParser.swift", doc: baseDoc
+    ) {
         p, n, w in
         p.uncounted = true
         guard !p.sawOther else {
@@ -340,15 +346,26 @@ extension ProfileParser {
     }
 
     static let ruleStatement: Statement = Statement(
-        keyword: "rule", forms: ["rule ID [assumption] \"TEXT\""], file: "ProfileParser.swift"
+        keyword: "rule", forms: ["rule ID [assumption] \"TEXT\""], file: "Profiles/ProfileParser.swift",
+        doc: ruleDoc
     ) { p, n, w in p.ruleLine(n, w) }
 
     static let requestsStatement: Statement = Statement(
-        keyword: "requests", forms: ["requests KIND...", "requests none"], file: "ProfileParser.swift"
+        keyword: "requests", forms: ["requests KIND...", "requests none"], file: "Profiles/ProfileParser.swift",
+        doc: requestsDoc
     ) { p, n, w in p.requestsLine(n, w) }
 
     static let setStatement: Statement = Statement(
-        keyword: "set", forms: ["set KEY VALUE"], file: "ProfileParser.swift"
+        keyword: "set", forms: ["set KEY VALUE"], file: "Profiles/ProfileParser.swift", doc: setDoc,
+        fileOf: { w in
+            // A setting is read here and used by the mechanism it is for.
+            switch Settings.keys.first(where: { w.count > 1 && $0.name == w[1] })?.needs {
+            case .retry: return "Policy/Backoff.swift"
+            case .consentGate: return "Policy/ConsentGate.swift"
+            case .always: return "Settings.swift"
+            case nil: return nil
+            }
+        }
     ) {
         p, n, w in
         guard w.count == 3 else { return p.fail(n, "bad set line, " + setStatement.expected) }
@@ -358,7 +375,9 @@ extension ProfileParser {
 
     /// `component NAME ROLE ID ...` and `component NAME none`, for each of `Policy.components`.
     static let componentStatement: Statement = Statement(
-        keyword: "component", forms: Policy.components.map(\.form) + ["component NAME none"], file: "Policy.swift"
+        keyword: "component", forms: Policy.components.map(\.form) + ["component NAME none"],
+        file: "Policy/Policy.swift",
+        doc: componentDoc, fileOf: { w in Policy.components.first { w.count > 1 && $0.name == w[1] }?.file }
     ) { p, n, w in
         let word = w.count > 1 ? w[1] : ""
         guard let c = Policy.components.first(where: { $0.name == word }) else {
@@ -381,4 +400,106 @@ extension ProfileParser {
         guard ok else { return p.fail(n, "bad component line, expected `\(c.form)`") }
         c.set(&p.d, rules)
     }
+}
+
+extension ProfileParser {
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let profileDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                The profile's name: 1 to 32 of `a-z`, `0-9`, `-` and `_`, starting with a
+                letter or a digit. Required, first. Scenario files, `--profile`, the device
+                store and compare columns use it.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let titleDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                The one-line title `outbox profiles` and the screen's header show. Default:
+                the base's title with a `base` line (so give your variant its own), else the
+                name.
+                """,
+            example: """
+                profile flutter-slow
+                title "Flutter on a slow network (what-if)"
+                base flutter
+                set latency 3s
+                set timeout 2s
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let baseDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                Starts from a copy of the built-in `NAME`: its rules, requests, components,
+                settings, answers, resends and texts, everything but its name and title. The
+                lines after it change what they name and leave the rest. Optional; right after
+                the `profile` line, or after a `title` that follows it.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let ruleDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                Defines one of the profile's rules: its ID, what it says, and, with
+                `assumption`, that it is a choice made where the SDK's documents are silent
+                (`outbox profiles` lists the assumptions apart). Writing an ID the base has
+                rewords that rule; a shared rule (`NET`, `LAT`, ...) cannot be redefined. Every
+                rule a line cites must be defined, in the file or its base. A rule nothing
+                cites is allowed (it documents). One ID is defined once a file.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let requestsDoc: [StatementDoc] = [
+        StatementDoc(
+            headings: ["`requests KIND... | none`"],
+            text: """
+                What the app can make besides `track` (an event, always there): some of `ping`,
+                `screen`, `product`, `notification`, `logout` (which also makes the
+                `token-removal` and `anonymous-ping` that logout sends). `requests none`: only
+                events. Default: only events. A profile with the consent gate also makes
+                LinkTrail's `install`. A scenario line asking for a request the profile does not
+                make is bad input (skipped by `outbox compare`).
+
+                These words are not Swift's: they are the app calls declared in
+                `profiles/usercom.calls` (built in; every profile knows them), one `call` line
+                each (below). `requests` names the built-in calls a profile has; its own `call`
+                lines it has at once, and a `requests` line keeps them.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let componentDoc: [StatementDoc] = [
+        StatementDoc(
+            headings: Policy.components.map { "`" + Statement.docForm($0.form) + "`" },
+            text: """
+                The two state machines a profile names rather than spells: see
+                [Components](#components). `component consent-gate none` and `component flush
+                none` remove a base's.
+                """)
+    ]
+    /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
+    static let setDoc: [StatementDoc] = [
+        StatementDoc(
+            text: """
+                A setting's default for this profile; a scenario's own `set` lines change it
+                for that run. The keys and values are those of scenario files
+                ([docs/scenarios.md](scenarios.md#settings)):
+
+                | key | value | needs |
+                |---|---|---|
+                | `requireConsent` | `true` / `false` | the consent gate (which sets it `true`) |
+                | `retry.attempts` | a whole number from 1 to 1000 | an `on CLASS retry` line |
+                | `retry.delays` | comma-separated times (at most 1000), the last repeating | an `on CLASS retry` line |
+                | `retry.jitter` | `none`, `full` (a wait is drawn from 0 to the delay) or `equal` (from half the delay to all of it) | an `on CLASS retry` line |
+                | `latency` | a time (`200ms`) | |
+                | `timeout` | a time (`10s`) | |
+                | `seed` | a whole number | |
+
+                Jittered waits are drawn from the `seed`, the request and the attempt, so a run
+                repeats exactly; a different `seed` draws other waits (the shared rule JITTER).
+                A setting the profile lacks is bad input: `retry.*` on a profile that never
+                retries, `requireConsent` without the consent gate.
+                """)
+    ]
 }
