@@ -493,6 +493,7 @@ extension ProfileParser {
                 | `retry.delays` | comma-separated times (at most 1000), the last repeating | an `on CLASS retry` line |
                 | `retry.jitter` | `none`, `full` (a wait is drawn from 0 to the delay) or `equal` (from half the delay to all of it) | an `on CLASS retry` line |
                 | `latency` | a time (`200ms`) | |
+                | `latency.jitter` | a time: each attempt's latency is drawn from `latency` ± it, never below 0 (LATJITTER) | |
                 | `timeout` | a time (`10s`) | |
                 | `seed` | a whole number | |
 
