@@ -48,7 +48,8 @@ final class RuleFixtureTests: XCTestCase {
             let rule = RuleID.allCases.map(\.id).filter { name.hasPrefix($0 + "-") }.max { $0.count < $1.count }
             XCTAssertNotNil(rule, "\(name) does not start with a rule ID and a dash")
             let header = lines.prefix { $0.hasPrefix("#") }
-            XCTAssertTrue(header.first?.hasPrefix("# \(rule ?? "?")") ?? false, "\(name): the first line names the rule")
+            XCTAssertTrue(
+                header.first?.hasPrefix("# \(rule ?? "?")") ?? false, "\(name): the first line names the rule")
             XCTAssertTrue(header.contains { $0.contains("What to watch: ") }, "\(name): say what to watch")
         }
     }

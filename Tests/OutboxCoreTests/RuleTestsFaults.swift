@@ -39,7 +39,9 @@ final class RuleTestsFaults: XCTestCase {
     /// Over `503 x2` a 429 at 50% answers some attempts; the 503s beneath are used
     /// up only by attempts the layer did not answer, then ok.
     func test_CHANCE_layerOverThePlanBeneathUsedUpOnlyWhenItAnswers() {
-        guard let sim = K.fixture("CHANCE-layer-over-the-plan-beneath-used-up-only-when-it-answers")?.sim else { return }
+        guard let sim = K.fixture("CHANCE-layer-over-the-plan-beneath-used-up-only-when-it-answers")?.sim else {
+            return
+        }
         let outcomes = (1...6).map { sim.request(K.id(sim, "a\($0)")).lastOutcome.word }
         // Seed 3 draws 429 for a1 and a5; the two 503s go to a2 and a3; then ok.
         XCTAssertEqual(outcomes, ["429", "503", "503", "200", "429", "200"])
@@ -77,7 +79,9 @@ final class RuleTestsFaults: XCTestCase {
     }
 
     func test_TARGET_forKindLeavesOtherKindsAlone_nameBeforeKindBeforeAll_usedUpFallsThrough() {
-        guard let sim = K.fixture("TARGET-for-kind-leaves-other-kinds-alone-name-before-kind-before-all")?.sim else { return }
+        guard let sim = K.fixture("TARGET-for-kind-leaves-other-kinds-alone-name-before-kind-before-all")?.sim else {
+            return
+        }
         let ids = (1...Int32(sim.requests.count)).map { "\(sim.name(of: $0)) \(sim.request($0).lastOutcome.word)" }
         // ping 1 takes its kind's 404, then the kind's plan is used up: ping 2 falls to the 500 for all.
         // vip 1 takes its name's 409; vip 2 falls to its kind's ok always; `other` is an event: 500.
@@ -130,7 +134,8 @@ final class RuleTestsFaults: XCTestCase {
     /// does (NET), at its exact instant, after the timers due then (ORDER); a run
     /// held offline with requests live waits for the flap to bring it back.
     func test_FLAP_offlineFailsAttemptsOnTheWire_timersAtTheInstantFirst_aRunWaitsForTheNetworkBack() {
-        guard let sim = K.fixture("FLAP-offline-fails-attempts-on-the-wire-a-run-waits-for-the-network-back")?.sim else { return }
+        guard let sim = K.fixture("FLAP-offline-fails-attempts-on-the-wire-a-run-waits-for-the-network-back")?.sim
+        else { return }
         XCTAssertEqual(
             K.trail(sim, "a"),
             ["200 new>pending #0 LT-1a", "200 pending>in-flight #1 LT-4", "1200 in-flight>delivered #1 200 LT-4"])

@@ -99,7 +99,9 @@ final class RuleTestsIOS: XCTestCase {
     // MARK: IOS-4 Retry budget
 
     func test_IOS_4_lastFailedAttemptDropsExhaustedWithCompletionFalse() {
-        guard let sim = K.fixture("IOS-4-last-failed-attempt-drops-exhausted-with-completion-false")?.sim else { return }
+        guard let sim = K.fixture("IOS-4-last-failed-attempt-drops-exhausted-with-completion-false")?.sim else {
+            return
+        }
         XCTAssertEqual(
             K.trail(sim, "ping"),
             [
@@ -186,7 +188,9 @@ final class RuleTestsIOS: XCTestCase {
     }
 
     func test_IOS_6_savedRequestsGoOutAtOnceAfterLaunchWhateverTheirTimer() {
-        guard let sim = K.fixture("IOS-6-saved-requests-go-out-at-once-after-launch-whatever-their-timer")?.sim else { return }
+        guard let sim = K.fixture("IOS-6-saved-requests-go-out-at-once-after-launch-whatever-their-timer")?.sim else {
+            return
+        }
         XCTAssertEqual(K.sent(sim, at: 6000), ["ping", "s"])
         XCTAssertEqual(
             K.trail(sim, "ping").suffix(4),
@@ -211,7 +215,9 @@ final class RuleTestsIOS: XCTestCase {
     // MARK: IOS-7 Logout
 
     func test_IOS_7_logoutWhileOfflineIsDroppedNotSavedWithoutAttempt() {
-        guard let sim = K.fixture("IOS-7-logout-while-offline-is-dropped-not-saved-without-attempt")?.sim else { return }
+        guard let sim = K.fixture("IOS-7-logout-while-offline-is-dropped-not-saved-without-attempt")?.sim else {
+            return
+        }
         for name in ["logout", "token-removal", "anonymous-ping"] {
             XCTAssertEqual(K.trail(sim, name), ["1000 new>dropped #0 not-saved IOS-7"], name)
         }

@@ -15,7 +15,9 @@ final class RuleTestsLinkTrail: XCTestCase {
     // MARK: LT-1 Consent gate
 
     func test_LT_1_undecidedUnderRequireConsentDropsEventNotSentNotSaved() {
-        guard let sim = K.fixture("LT-1-undecided-under-require-consent-drops-event-not-sent-not-saved")?.sim else { return }
+        guard let sim = K.fixture("LT-1-undecided-under-require-consent-drops-event-not-sent-not-saved")?.sim else {
+            return
+        }
         XCTAssertEqual(K.trail(sim, "a"), ["1000 new>dropped #0 consent LT-1"])
         XCTAssertEqual(sim.backend.received, 0)
         // The one saved request is the held install, not the event.
@@ -260,7 +262,9 @@ final class RuleTestsLinkTrail: XCTestCase {
     // MARK: LT-8 Flush triggers
 
     func test_LT_8_flushAtLaunchConsentGrantAndSuccessNotNetworkReturn() {
-        guard let sim = K.fixture("LT-8-flush-at-launch-consent-grant-and-success-not-network-return")?.sim else { return }
+        guard let sim = K.fixture("LT-8-flush-at-launch-consent-grant-and-success-not-network-return")?.sim else {
+            return
+        }
         XCTAssertEqual(
             K.trail(sim, "a"),
             [
@@ -373,7 +377,9 @@ final class RuleTestsLinkTrail: XCTestCase {
 
     func test_LT_11_flushSendsOldestFirstOneAtATimeAndDropsRejected() {
         // Queued in the order b (2.2 s), c (3.2 s), a (11 s); created a, b, c: the flush goes a, b, c.
-        guard let sim = K.fixture("LT-11-flush-sends-oldest-first-one-at-a-time-and-drops-rejected")?.sim else { return }
+        guard let sim = K.fixture("LT-11-flush-sends-oldest-first-one-at-a-time-and-drops-rejected")?.sim else {
+            return
+        }
         XCTAssertEqual(
             K.trail(sim, "a").suffix(3),
             [
@@ -407,7 +413,8 @@ final class RuleTestsLinkTrail: XCTestCase {
     // MARK: LT-12 Saved across launches
 
     func test_LT_12_inFlightAndRetryingTurnQueuedAtQuitAndGoWithNextLaunchFlush() {
-        guard let sim = K.fixture("LT-12-in-flight-and-retrying-turn-queued-at-quit-and-go-with-next-launch-flush")?.sim else { return }
+        guard let sim = K.fixture("LT-12-in-flight-and-retrying-turn-queued-at-quit-and-go-with-next-launch-flush")?.sim
+        else { return }
         XCTAssertEqual(
             K.trail(sim, "a"),
             [

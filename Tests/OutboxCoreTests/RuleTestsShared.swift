@@ -23,7 +23,10 @@ final class RuleTestsShared: XCTestCase {
         let before = sim.requests.count
         XCTAssertEqual(sim.apply(.eventTracked(TrackedEvent(name: ""))), "an event needs a name")
         XCTAssertEqual(sim.apply(.appLaunched), "the app is already running")
-        XCTAssertTrue(sim.apply(.pingSent)?.hasPrefix("LinkTrail attribution SDK has no ping requests, expected an action of linktrail: launch, quit, consent grant|deny, track,") ?? false)
+        XCTAssertTrue(
+            sim.apply(.pingSent)?.hasPrefix(
+                "LinkTrail attribution SDK has no ping requests, expected an action of linktrail: launch, quit, consent grant|deny, track,"
+            ) ?? false)
         XCTAssertEqual(sim.requests.count, before, "a refused action creates nothing")
         XCTAssertNil(sim.apply(.eventTracked(TrackedEvent(name: "a"))))
         XCTAssertEqual(sim.requests.count, before + 1)
@@ -74,7 +77,9 @@ final class RuleTestsShared: XCTestCase {
     // MARK: LAT
 
     func test_LAT_reachesBackendAtHalfLatencyRoundedDownAnswersAtLatency() {
-        guard let sim = K.fixture("LAT-reaches-backend-at-half-latency-rounded-down-answers-at-latency")?.sim else { return }
+        guard let sim = K.fixture("LAT-reaches-backend-at-half-latency-rounded-down-answers-at-latency")?.sim else {
+            return
+        }
         XCTAssertEqual(
             K.trail(sim, "a"),
             [
@@ -123,7 +128,9 @@ final class RuleTestsShared: XCTestCase {
 
     func test_TMO_timeoutShorterThanLatencyReachesBackendWhenHalfLatencyFits() {
         // Half of 401 ms is 200 ms (rounded down): at most the 200 ms timeout, so it arrives.
-        guard let sim = K.fixture("TMO-timeout-shorter-than-latency-reaches-backend-when-half-latency-fits")?.sim else { return }
+        guard let sim = K.fixture("TMO-timeout-shorter-than-latency-reaches-backend-when-half-latency-fits")?.sim else {
+            return
+        }
         XCTAssertEqual(
             K.trail(sim, "install"),
             [
@@ -139,7 +146,9 @@ final class RuleTestsShared: XCTestCase {
     // MARK: ANS
 
     func test_ANS_answerFixedWhenSentAndOnlyOnlineAttemptsUseThePlan() {
-        guard let sim = K.fixture("ANS-answer-fixed-when-sent-and-only-online-attempts-use-the-plan")?.sim else { return }
+        guard let sim = K.fixture("ANS-answer-fixed-when-sent-and-only-online-attempts-use-the-plan")?.sim else {
+            return
+        }
         XCTAssertEqual(K.trail(sim, "a").last, "1200 in-flight>delivered #1 200 LT-4")
         XCTAssertEqual(
             K.trail(sim, "b"),
@@ -174,7 +183,8 @@ final class RuleTestsShared: XCTestCase {
     // MARK: CANCEL
 
     func test_CANCEL_denialCancelsAttemptsOnlyThoseNotYetArrivedAreUnrecorded() {
-        guard let sim = K.fixture("CANCEL-denial-cancels-attempts-only-those-not-yet-arrived-are-unrecorded")?.sim else { return }
+        guard let sim = K.fixture("CANCEL-denial-cancels-attempts-only-those-not-yet-arrived-are-unrecorded")?.sim
+        else { return }
         XCTAssertEqual(K.trail(sim, "a").last, "1120 in-flight>dropped #1 consent LT-2")
         XCTAssertEqual(K.trail(sim, "b").last, "1120 in-flight>dropped #1 consent LT-2")
         // The answers (1.2 s, 1.25 s) are ignored: nothing is journaled after the denial.
@@ -318,7 +328,9 @@ final class RuleTestsShared: XCTestCase {
     }
 
     func test_BACKEND_partialAcceptRecordsEventWithoutDroppedAttributes() {
-        guard let sim = K.fixture("BACKEND-partial-accept-records-event-without-dropped-attributes")?.sim else { return }
+        guard let sim = K.fixture("BACKEND-partial-accept-records-event-without-dropped-attributes")?.sim else {
+            return
+        }
         XCTAssertEqual(K.trail(sim, "signup").last, "1200 in-flight>delivered #1 partial LT-4")
         XCTAssertEqual(
             K.logs(sim, containing: "accepted in part"),
@@ -354,7 +366,8 @@ final class RuleTestsShared: XCTestCase {
     }
 
     func test_ORDER_actionsInFileOrderEachWithItsWholeEffectThenWhatTheySet() {
-        guard let sim = K.fixture("ORDER-actions-in-file-order-each-with-its-whole-effect-then-what-they-set")?.sim else { return }
+        guard let sim = K.fixture("ORDER-actions-in-file-order-each-with-its-whole-effect-then-what-they-set")?.sim
+        else { return }
         XCTAssertEqual(K.trail(sim, "s1")[2], "1000 in-flight>retrying #1 500 LT-4")
         XCTAssertEqual(K.trail(sim, "s2")[2], "1000 in-flight>delivered #1 200 LT-4")
         // a was on the wire when the next line took the network down; its answer, due at
@@ -401,7 +414,9 @@ final class RuleTestsShared: XCTestCase {
         var out: [Millis] = []
         for id in 1...Int32(sim.requests.count) {
             let h = sim.history(of: id)
-            for (a, b) in zip(h, h.dropFirst()) where a.to == .retrying && b.from == .retrying { out.append(b.time - a.time) }
+            for (a, b) in zip(h, h.dropFirst()) where a.to == .retrying && b.from == .retrying {
+                out.append(b.time - a.time)
+            }
         }
         return out
     }

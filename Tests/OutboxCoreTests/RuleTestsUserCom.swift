@@ -68,7 +68,9 @@ final class RuleTestsUserCom: XCTestCase {
     }
 
     func test_AND_3_launchCallsGetInstanceOnceAndSavedOnTheWireStaysSaved() {
-        guard let sim = K.fixture("AND-3-launch-calls-getinstance-once-and-saved-on-the-wire-stays-saved")?.sim else { return }
+        guard let sim = K.fixture("AND-3-launch-calls-getinstance-once-and-saved-on-the-wire-stays-saved")?.sim else {
+            return
+        }
         XCTAssertEqual(
             K.trail(sim, "a"),
             [
