@@ -53,4 +53,43 @@ final class RuleFixtureTests: XCTestCase {
             XCTAssertTrue(header.contains { $0.contains("What to watch: ") }, "\(name): say what to watch")
         }
     }
+
+    /// A file's header names the rule test that loads it (`RuleTestsX.test_…
+    /// plays this file`): that test exists and loads this file, and every file a
+    /// rule test loads is here, so the header stays true when a test is renamed.
+    func test_theTestAFixtureNamesLoadsIt() throws {
+        let dir = packageRoot + "/Tests/OutboxCoreTests"
+        let sources = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.hasPrefix("RuleTests") && $0.hasSuffix(".swift")
+        }.sorted()
+        XCTAssertFalse(sources.isEmpty)
+        // "RuleTestsIOS.test_IOS_2_…" -> the fixtures its body loads.
+        var loads: [String: [String]] = [:]
+        for source in sources {
+            let text = try String(contentsOfFile: dir + "/" + source, encoding: .utf8)
+            let type = String(source.dropLast(".swift".count))
+            for chunk in text.components(separatedBy: "    func ").dropFirst() {
+                guard chunk.hasPrefix("test_"), let end = chunk.firstIndex(of: "(") else { continue }
+                let names = chunk.components(separatedBy: "K.fixture(\"").dropFirst().compactMap {
+                    $0.split(separator: "\"", maxSplits: 1).first.map(String.init)
+                }
+                loads[type + "." + chunk[..<end]] = names
+            }
+        }
+        let present = Set(Self.fixtures.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension })
+        for (test, names) in loads.sorted(by: { $0.key < $1.key }) {
+            for name in names {
+                XCTAssertTrue(present.contains(name), "\(test) loads \(name).outbox, which is not there")
+            }
+        }
+        for path in Self.fixtures {
+            let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let named = text.split(separator: "\n").filter { $0.hasPrefix("# RuleTests") && $0.contains(" plays this") }
+                .map { String($0.dropFirst(2).split(separator: " ")[0]) }
+            for test in named {
+                XCTAssertEqual(loads[test], [name], "\(name).outbox names \(test), which should load it")
+            }
+        }
+    }
 }
