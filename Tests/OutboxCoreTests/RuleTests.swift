@@ -58,6 +58,14 @@ enum RuleTestKit {
         (sim.store as? InMemoryDeviceStore)?.count
     }
 
+    /// Plays the rule fixture `NAME.outbox` (Tests/OutboxCoreTests/Fixtures/rules,
+    /// played on its own by RuleFixtureTests too): a failed expect line names the
+    /// file and its line. The tests that pin what no expect line says (whole
+    /// histories, log lines, backend totals) load their scenario this way.
+    static func fixture(_ name: String, file: StaticString = #filePath, line: UInt = #line) -> ScenarioRunner? {
+        playFile(RuleFixtureTests.directory + "/" + name + ".outbox", file: file, line: line)
+    }
+
     /// `play` on a given device store, so two scenarios can share one device (what
     /// `outbox run --state-dir` does): the second one starts with what the first saved.
     @discardableResult

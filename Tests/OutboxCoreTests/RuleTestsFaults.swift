@@ -39,25 +39,9 @@ final class RuleTestsFaults: XCTestCase {
     /// Over `503 x2` a 429 at 50% answers some attempts; the 503s beneath are used
     /// up only by attempts the layer did not answer, then ok.
     func test_CHANCE_layerOverThePlanBeneathUsedUpOnlyWhenItAnswers() {
-        guard
-            let sim = play(
-                """
-                profile flutter
-                set seed 3
-                at 0 launch
-                at 0 server 503 x2
-                at 0 server 429 50%
-                at 1s track a1
-                at 2s track a2
-                at 3s track a3
-                at 4s track a4
-                at 5s track a5
-                at 6s track a6
-                at 7s server 429 0%
-                at 8s track b1
-                expect at 9s state b1 delivered
-                """)?.sim
-        else { return }
+        guard let sim = K.fixture("CHANCE-layer-over-the-plan-beneath-used-up-only-when-it-answers")?.sim else {
+            return
+        }
         let outcomes = (1...6).map { sim.request(K.id(sim, "a\($0)")).lastOutcome.word }
         // Seed 3 draws 429 for a1 and a5; the two 503s go to a2 and a3; then ok.
         XCTAssertEqual(outcomes, ["429", "503", "503", "200", "429", "200"])
@@ -73,23 +57,7 @@ final class RuleTestsFaults: XCTestCase {
     // MARK: TARGET
 
     func test_TARGET_forNameLeavesOtherRequestsAlone() {
-        guard
-            let sim = play(
-                """
-                profile ios
-                at 0 launch
-                at 0 server 503 always for purchase
-                at 1s track signup
-                at 1s track purchase
-                at 1s screen home
-                at 2s server ok for purchase
-                expect at 1.2s state signup delivered
-                expect at 1.2s state home delivered
-                expect at 1.2s state purchase retrying
-                expect at 40s state purchase delivered
-                expect at 40s attempts purchase 2
-                """)?.sim
-        else { return }
+        guard let sim = K.fixture("TARGET-for-name-leaves-other-requests-alone")?.sim else { return }
         XCTAssertEqual(
             K.trail(sim, "signup"),
             ["1000 new>pending #0 IOS-1", "1000 pending>in-flight #1 IOS-2", "1200 in-flight>delivered #1 200 IOS-3"])
@@ -111,24 +79,9 @@ final class RuleTestsFaults: XCTestCase {
     }
 
     func test_TARGET_forKindLeavesOtherKindsAlone_nameBeforeKindBeforeAll_usedUpFallsThrough() {
-        guard
-            let sim = play(
-                """
-                profile flutter
-                at 0 launch
-                at 0 server 500 always
-                at 0 server 404 x1 for kind:ping
-                at 0 server 409 x1 for vip
-                at 0 server ok always for kind:screen
-                at 1s ping
-                at 2s ping
-                at 3s screen home
-                at 4s screen vip
-                at 5s screen vip
-                at 6s track other
-                expect at 7s dropped other not-saved
-                """)?.sim
-        else { return }
+        guard let sim = K.fixture("TARGET-for-kind-leaves-other-kinds-alone-name-before-kind-before-all")?.sim else {
+            return
+        }
         let ids = (1...Int32(sim.requests.count)).map { "\(sim.name(of: $0)) \(sim.request($0).lastOutcome.word)" }
         // ping 1 takes its kind's 404, then the kind's plan is used up: ping 2 falls to the 500 for all.
         // vip 1 takes its name's 409; vip 2 falls to its kind's ok always; `other` is an event: 500.
@@ -145,21 +98,7 @@ final class RuleTestsFaults: XCTestCase {
     // MARK: FLAP
 
     func test_FLAP_alternatesExactlyUntilTheNextNetworkLine() {
-        guard
-            let runner = play(
-                """
-                profile android
-                at 0 launch
-                at 1s network offline
-                at 2s network flap 3s 1.5s
-                at 2s track a
-                at 14s network offline
-                at 15s network flap 500ms 250ms
-                at 16s network online
-                at 20s track b
-                expect at 20.2s state b delivered
-                """)
-        else { return }
+        guard let runner = K.fixture("FLAP-alternates-exactly-until-the-next-network-line") else { return }
         let sim = runner.sim
         let changes = sim.networkChanges.map { "\($0.time) \($0.online ? "on" : "off")" }
         XCTAssertEqual(
@@ -195,20 +134,7 @@ final class RuleTestsFaults: XCTestCase {
     /// does (NET), at its exact instant, after the timers due then (ORDER); a run
     /// held offline with requests live waits for the flap to bring it back.
     func test_FLAP_offlineFailsAttemptsOnTheWire_timersAtTheInstantFirst_aRunWaitsForTheNetworkBack() {
-        guard
-            let sim = play(
-                """
-                profile linktrail
-                set requireConsent false
-                set latency 1s
-                at 0 launch
-                at 0 network flap 1.2s 10s
-                at 200ms track a
-                at 500ms track b
-                expect at 1.2s state a delivered
-                expect at 1.2s state b retrying
-                expect at 1.2s received b 1
-                """)?.sim
+        guard let sim = K.fixture("FLAP-offline-fails-attempts-on-the-wire-a-run-waits-for-the-network-back")?.sim
         else { return }
         XCTAssertEqual(
             K.trail(sim, "a"),
@@ -292,20 +218,7 @@ final class RuleTestsFaults: XCTestCase {
         // Latencies above 1s time out at 1s; the others answer at their latency.
         XCTAssertTrue(l.allSatisfy { (500...1000).contains($0) }, "\(l)")
         XCTAssertTrue(l.contains(1000))
-        guard
-            let sim = play(
-                """
-                profile flutter
-                set latency 1s
-                at 0 launch
-                at 0 track a
-                at 500ms set latency 20s
-                at 600ms set timeout 100ms
-                at 2s track b
-                expect at 1s state a delivered
-                expect at 3s attempts b 1
-                """)?.sim
-        else { return }
+        guard let sim = K.fixture("LATJITTER-timeout-compared-with-the-attempts-own-latency")?.sim else { return }
         XCTAssertEqual(
             K.trail(sim, "a"),
             ["0 new>pending #0 FL-1", "0 pending>in-flight #1 FL-1", "1000 in-flight>delivered #1 200 FL-1"])

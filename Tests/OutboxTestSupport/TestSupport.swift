@@ -54,6 +54,29 @@ public func play(
     return runner
 }
 
+/// Plays the scenario file at `path` to the end as `play` plays an inline one, and
+/// returns the runner: bad input, a failed expect line ("FILE: line N: <the line>:
+/// found ...", then the timeline) and a file without expect lines fail the test,
+/// naming the file by its path from the package root. The rule fixtures
+/// (Tests/OutboxCoreTests/Fixtures/rules) are played through it.
+@discardableResult
+public func playFile(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> ScenarioRunner? {
+    let name = path.hasPrefix(packageRoot + "/") ? String(path.dropFirst(packageRoot.count + 1)) : path
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        XCTFail("cannot read \(name)", file: file, line: line)
+        return nil
+    }
+    switch Scenario.parse(text, file: name) {
+    case .failure(let e):
+        XCTFail("bad scenario: " + e.errors.map(\.description).joined(separator: "; "), file: file, line: line)
+        return nil
+    case .success(let sc):
+        let runner = playParsed(sc, failing: name + ": ", file: file, line: line).runner
+        XCTAssertFalse(runner.results.isEmpty, "\(name) has no expect lines", file: file, line: line)
+        return runner
+    }
+}
+
 /// Plays a parsed scenario to the end, writing its timeline in each of `formats`
 /// (the text one is always made, first, for the failure messages), and fails the
 /// test for each failed expect line: `failing` names what was played, then the
