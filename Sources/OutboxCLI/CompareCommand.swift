@@ -147,23 +147,15 @@ struct CompareCommand: OutboxSubcommand {
             return 2
         case .success(let n): maxTransitions = n
         }
-        let quiet = self.quiet
         guard !files.isEmpty else {
             console.error("outbox compare: no scenario file given")
             console.error("usage: " + Self.synopsis)
             return 2
         }
-        if output == .svg && files.count > 1 {
-            console.error(
-                "outbox compare: --format svg draws one file; give one, or use --format html for several (one page, a section per file)"
-            )
+        if let why = output.refusal(files: files.count, command: Self.prefix) {
+            console.error(why)
             return 2
         }
-        // A picture: every profile's run kept whole, drawn at the end; no table.
-        let picture = output == .html || output == .svg
-        let format: TimelineFormat
-        if case .lines(let f) = output { format = f } else { format = .jsonl }
-        var pictures: [TimelinePicture.Story] = []
 
         // Parse everything first, once per profile: bad input anywhere means nothing runs.
         var stories: [Story] = []
@@ -198,22 +190,47 @@ struct CompareCommand: OutboxSubcommand {
         }
         if bad { return 2 }
 
-        let columns =
-            width ?? Platform.terminalColumns(1) ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init)
-            .flatMap { $0 >= 20 ? $0 : nil } ?? 80
-        var failed = 0, total = 0
+        let several = stories.count > 1
+        switch output {
+        case .lines(.text):
+            let columns =
+                width ?? Platform.terminalColumns(1)
+                ?? ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init).flatMap { $0 >= 20 ? $0 : nil }
+                ?? 80
+            let table = CompareTableReporter(console: console, width: columns, quiet: quiet, several: several)
+            return play(stories, reporting: table, console: console, maxTransitions: maxTransitions)
+        case .lines(.jsonl):
+            let jsonl = JSONLReporter(console: console, quiet: quiet, several: several)
+            return play(stories, reporting: jsonl, console: console, maxTransitions: maxTransitions)
+        case .html, .svg:
+            let title = "outbox compare " + files.joined(separator: " ")
+            let picture = PictureReporter(console: console, svg: output == .svg, title: title)
+            return play(stories, reporting: picture, console: console, maxTransitions: maxTransitions)
+        case .junit:
+            preconditionFailure("compare --format junit is refused by FormatWords.compare")
+        }
+    }
+
+    /// Plays the parsed stories one after the other, each story's profiles in
+    /// order when `reporter` streams, else at once; `reporter` writes what
+    /// they do (Reporter.swift has the order).
+    func play<R: Reporter>(_ stories: [Story], reporting reporter: R, console: Console, maxTransitions: Int)
+        -> Int32
+    {
+        var reporter = reporter
+        var tally = Tally()
+        // The rows are read from each run's transitions, even where the format shows none.
+        var journal = reporter.journal
+        if reporter.matchesRequests && journal == .checksOnly { journal = .transitionsOnly }
         for story in stories {
+            reporter.begin(StoryStart(story))
             let played: [Played]
-            if picture {
-                played = Self.playTogether(story, maxTransitions: maxTransitions, journal: .kept)
-            } else if format == .jsonl {
+            if reporter.streams {
                 played = Self.playInOrder(
-                    story, quiet: quiet, maxTransitions: maxTransitions, console: console, several: stories.count > 1)
+                    story, reporting: &reporter, journal: journal, maxTransitions: maxTransitions, console: console)
                 if console.failed { return 1 }
             } else {
-                // Quiet, no table: the runs need keep nothing for one, as `run --quiet`.
-                played = Self.playTogether(
-                    story, maxTransitions: maxTransitions, journal: quiet ? .checksOnly : .transitionsOnly)
+                played = Self.playTogether(story, maxTransitions: maxTransitions, journal: journal)
             }
             for (p, run) in zip(story.profiles, played) {
                 if let why = run.runner.stopped {
@@ -223,45 +240,14 @@ struct CompareCommand: OutboxSubcommand {
                     return 2
                 }
             }
-            // A quiet table is not printed: its rows are not worked out.
-            let report = CompareReport(story: story, played: played, rows: !picture && (format == .jsonl || !quiet))
-            if picture {
-                pictures.append(
-                    TimelinePicture.Story(
-                        file: story.file,
-                        runs: zip(story.profiles, played).map {
-                            TimelinePicture.Run(label: $0.rawValue, sim: $1.runner.sim, results: $1.runner.results)
-                        }))
-            } else if format == .jsonl {
-                report.printJSONL(console: console)
-            } else {
-                report.printText(console: console, width: columns, quiet: quiet, heading: stories.count > 1 || !quiet)
-            }
-            for (p, run) in zip(story.profiles, played) {
-                for r in run.runner.failures {
-                    console.error("\(story.file):\(r.line): check failed on \(p.rawValue): \(r.text): found \(r.found)")
-                }
-                failed += run.runner.failures.count
-                total += run.runner.checkCount
-            }
-            if format == .jsonl {
-                for line in report.summaryLines(width: Int.max) { console.error(line) }
-            }
+            for (p, run) in zip(story.profiles, played) { reporter.end(run: run.runner, label: p.rawValue) }
+            let end = StoryEnd.comparison(CompareReport(story: story, played: played, rows: reporter.matchesRequests))
+            reporter.end(end)
+            tally.add(end, console: console)
+            reporter.summarize(end)
         }
-        if stories.count > 1 {
-            let line = "\(total - failed) passed, \(failed) failed"
-            if output == .lines(.text) { console.print(line) } else { console.error(line) }
-        }
-        if output == .svg, let story = pictures.first {
-            // XML: every name escaped by `SafeText.xml`, the rest Outbox's own markup.
-            console.printExact(TimelinePicture().svg(story), terminator: "")
-        } else if output == .html {
-            console.printExact(
-                TimelinePicture().html(pictures, title: "outbox compare " + files.joined(separator: " ")),
-                terminator: "")
-        }
-        if console.failed { return 1 }
-        return failed > 0 ? 1 : 0
+        reporter.finish(tally)
+        return tally.status(console)
     }
 
     /// The file parsed for each profile, the parses on as many cores as there are.
@@ -278,28 +264,17 @@ struct CompareCommand: OutboxSubcommand {
         return slots.map { $0.parsed! }
     }
 
-    /// The profiles one after the other, each printing its timeline as it goes,
-    /// every line `outbox run --format jsonl` prints with `"profile"` added.
-    /// With `several` files, each line names its file too (`"file"`, as `outbox run`'s do).
-    static func playInOrder(
-        _ story: Story, quiet: Bool, maxTransitions: Int, console: Console, several: Bool = false
+    /// The profiles one after the other, `reporter` told of each item as it
+    /// is played (`outbox run --format jsonl`'s lines with `"profile"` added).
+    static func playInOrder<R: Reporter>(
+        _ story: Story, reporting reporter: inout R, journal: ScenarioRunner.JournalUse, maxTransitions: Int,
+        console: Console
     ) -> [Played] {
-        // Skipped lines come first: they say what the timelines below lack.
-        if !quiet {
-            for s in story.skips { console.print(CompareReport.skipJSON(s.skip, s.profiles, file: story.file)) }
-        }
         var out: [Played] = []
         for sc in story.scenarios {
-            let run = Played(sc, maxTransitions: maxTransitions, journal: quiet ? .transitionsOnly : .streamed)
-            let writer = TimelineWriter(format: .jsonl, profile: sc.profile.rawValue, file: several ? story.file : nil)
-            run.play(until: { console.failed }) { item, sim in
-                switch item {
-                case .entry(let e):
-                    if !quiet { console.print(writer.line(e, in: sim)) }
-                case .check(let r):
-                    if !quiet || !r.ok { console.print(writer.check(r)) }
-                }
-            }
+            let run = Played(sc, maxTransitions: maxTransitions, journal: journal)
+            reporter.begin(run: sc, label: sc.profile.rawValue)
+            run.play(until: { console.failed }) { item, sim in reporter.item(item, in: sim) }
             out.append(run)
             if console.failed { break }
         }

@@ -4,30 +4,6 @@ import OutboxFoundation
 import OutboxStore
 import OutboxUI
 
-/// What `--format` asks `run` and `compare` for: timeline lines, or a picture (issue 14).
-enum OutputFormat: Equatable {
-    case lines(TimelineFormat)
-    /// One self-contained HTML page (`TimelinePicture.html`).
-    case html
-    /// The swimlanes alone as one SVG document (`TimelinePicture.svg`).
-    case svg
-    /// The checks alone as JUnit XML (`JUnitReport`); the summaries go to stderr.
-    case junit
-
-    init?(_ word: String) {
-        switch word {
-        case "html": self = .html
-        case "svg": self = .svg
-        case "junit": self = .junit
-        default:
-            guard let f = TimelineFormat(rawValue: word) else { return nil }
-            self = .lines(f)
-        }
-    }
-
-    static let words = "text, jsonl, junit, html or svg"
-}
-
 /// `outbox run FILE... [--format text|jsonl|junit|html|svg] [--quiet] [--state-dir DIR] [--max-transitions N] [--watch | --update]`
 struct RunCommand: OutboxSubcommand {
     static var configuration: CommandConfiguration {
@@ -136,10 +112,8 @@ struct RunCommand: OutboxSubcommand {
             console.error("usage: " + Self.synopsis)
             return nil
         }
-        if output == .svg && files.count > 1 {
-            console.error(
-                "outbox run: --format svg draws one file; give one, or use --format html for several (one page, a section per file)"
-            )
+        if let why = output.refusal(files: files.count, command: Self.prefix) {
+            console.error(why)
             return nil
         }
         return (output, maxTransitions)
@@ -150,14 +124,7 @@ struct RunCommand: OutboxSubcommand {
     func play(console: Console, output: OutputFormat, maxTransitions: Int, noting: ProfileLoader.ReadPaths? = nil)
         -> Int32
     {
-        let quiet = self.quiet, stateDir = self.stateDir
-        // A picture is drawn from the whole run: its journal is kept, nothing is printed as it happens.
-        let picture = output == .html || output == .svg
-        let junit = output == .junit
-        let format: TimelineFormat
-        if case .lines(let f) = output { format = f } else { format = .jsonl }
-        var stories: [TimelinePicture.Story] = []
-
+        let stateDir = self.stateDir
         // Parse everything first: bad input anywhere means nothing runs.
         var scenarios: [Scenario] = []
         var bad = false
@@ -194,28 +161,32 @@ struct RunCommand: OutboxSubcommand {
             if bad { return 2 }
         }
 
-        var failed = 0, total = 0
-        var suites: [JUnitReport.Suite] = []
-        // On a terminal the text timeline fits its width and has colour (unless
-        // NO_COLOR); files and pipes get the full lines (docs/scenarios.md).
-        let screen = format == .text && !junit ? console.terminalColumns : nil
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        let paint = TimelinePaint(colour: screen != nil && !noColor)
-        func fit(_ line: String) -> String { screen.map { TimelineWriter.fit(line, width: $0) } ?? line }
+        let several = scenarios.count > 1
+        switch output {
+        case .lines(.text):
+            let text = TextTimelineReporter(console: console, quiet: quiet, several: several)
+            return play(scenarios, reporting: text, console: console, maxTransitions: maxTransitions)
+        case .lines(.jsonl):
+            let jsonl = JSONLReporter(console: console, quiet: quiet, several: several)
+            return play(scenarios, reporting: jsonl, console: console, maxTransitions: maxTransitions)
+        case .junit:
+            let junit = JUnitReporter(console: console)
+            return play(scenarios, reporting: junit, console: console, maxTransitions: maxTransitions)
+        case .html, .svg:
+            let picture = PictureReporter(console: console, svg: output == .svg, title: Self.pictureTitle(files))
+            return play(scenarios, reporting: picture, console: console, maxTransitions: maxTransitions)
+        }
+    }
+
+    /// Plays the parsed files one after the other, each on its device,
+    /// `reporter` writing what they do (Reporter.swift has the order).
+    func play<R: Reporter>(_ scenarios: [Scenario], reporting reporter: R, console: Console, maxTransitions: Int)
+        -> Int32
+    {
+        var reporter = reporter
+        var tally = Tally()
         for sc in scenarios {
-            // With several files each JSONL line says which (docs/scenarios.md); one file's lines stay as they were.
-            let writer = TimelineWriter(format: format, file: scenarios.count > 1 ? sc.file : nil)
-            var cases: [JUnitReport.Case] = []
-            let started = ContinuousClock.now
-            var last = started
-            if format == .text && !quiet && scenarios.count > 1 {
-                let heading = SafeText.line("== \(sc.file) (\(sc.profile.rawValue))")
-                console.print(
-                    screen.map {
-                        TimelineWriter.fit(
-                            lead: "== ", path: Self.shown(sc.file), verdict: " (\(sc.profile.rawValue))", width: $0)
-                    } ?? heading)
-            }
+            reporter.begin(StoryStart(sc))
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
             if let dir = stateDir {
@@ -228,34 +199,9 @@ struct RunCommand: OutboxSubcommand {
                 }
             }
             defer { disk?.close() }
-            // The timeline is printed as it happens and not kept (docs/reliability.md, Big inputs).
-            var runner = ScenarioRunner(
-                sc, store: store, maxTransitions: maxTransitions,
-                journal: picture ? .kept : quiet || junit ? .checksOnly : .streamed)
-            runner.run(until: { console.failed }) { item, sim in
-                if picture { return }
-                switch item {
-                case .entry(let e):
-                    guard !quiet && !junit else { break }
-                    // Painted for a terminal: colour sequences around spans escaped one by one.
-                    if let w = screen {
-                        console.printExact(paint.render(writer.spans(e, in: sim, width: w)))
-                    } else {
-                        console.print(writer.line(e, in: sim))
-                    }
-                case .check(let r) where junit:
-                    let now = ContinuousClock.now
-                    cases.append(JUnitReport.Case(r, wallMicros: Self.micros(now - last)))
-                    last = now
-                case .check(let r):
-                    guard !quiet || !r.ok else { break }
-                    if let w = screen {
-                        console.printExact(paint.render(writer.spans(r, width: w)))
-                    } else {
-                        console.print(writer.check(r))
-                    }
-                }
-            }
+            var runner = ScenarioRunner(sc, store: store, maxTransitions: maxTransitions, journal: reporter.journal)
+            reporter.begin(run: sc, label: nil)
+            runner.run(until: { console.failed }) { item, sim in reporter.item(item, in: sim) }
             if console.failed { return 1 }
             if let why = store.failure {
                 console.error("outbox run: the device store failed, so the run stopped: " + why)
@@ -267,50 +213,14 @@ struct RunCommand: OutboxSubcommand {
                         + "expected a scenario that ends within Outbox's limits (docs/reliability.md)")
                 return 2
             }
-            for r in runner.failures {
-                console.error("\(sc.file):\(r.line): check failed: \(r.text): found \(r.found)")
-            }
-            failed += runner.failures.count
-            total += runner.checkCount
-            if picture {
-                stories.append(
-                    TimelinePicture.Story(
-                        file: sc.file, runs: [TimelinePicture.Run(sim: runner.sim, results: runner.results)]))
-            }
-            if junit {
-                suites.append(
-                    JUnitReport.Suite(
-                        file: sc.file, profile: sc.profile.rawValue, cases: cases, ended: runner.sim.now,
-                        transitions: runner.sim.transitionCount, wallMicros: Self.micros(ContinuousClock.now - started))
-                )
-            }
-            let verdict = ": \(runner.checkCount - runner.failures.count) passed, \(runner.failures.count) failed"
-            let tail = " · \(runner.sim.transitionCount) transitions · ended at \(VirtualTime.clock(runner.sim.now))"
-            let summary = sc.file + verdict + tail
-            if format == .text && !picture && !junit {
-                // On a terminal the path gives way (in its middle), never the verdict.
-                console.print(
-                    screen.map {
-                        TimelineWriter.fit(path: Self.shown(sc.file), verdict: verdict, tail: tail, width: $0)
-                    } ?? SafeText.line(summary))
-            } else {
-                console.error(summary)
-            }
+            reporter.end(run: runner, label: nil)
+            let end = StoryEnd.single(runner)
+            reporter.end(end)
+            tally.add(end, console: console)
+            reporter.summarize(end)
         }
-        if scenarios.count > 1 {
-            let line = "\(total - failed) passed, \(failed) failed"
-            if format == .text && !picture && !junit { console.print(fit(line)) } else { console.error(line) }
-        }
-        if output == .svg, let story = stories.first {
-            // XML: every name escaped by `SafeText.xml`, the rest Outbox's own markup.
-            console.printExact(TimelinePicture().svg(story), terminator: "")
-        } else if output == .html {
-            console.printExact(TimelinePicture().html(stories, title: Self.pictureTitle(files)), terminator: "")
-        }
-        // Written whole at the end: a run stopped by bad input or a limit leaves stdout empty.
-        if junit { console.printExact(JUnitReport.render(suites), terminator: "") }
-        if console.failed { return 1 }
-        return failed > 0 ? 1 : 0
+        reporter.finish(tally)
+        return tally.status(console)
     }
 
     /// The heading of `run --format html`'s page: the command that made it.
@@ -319,12 +229,6 @@ struct RunCommand: OutboxSubcommand {
     /// A path as a line for people shows it: escaped, but whole (a terminal's
     /// line shortens it in its middle; `SafeText.line` would cut its end).
     static func shown(_ path: String) -> String { SafeText.line(path, maxWord: Int.max) }
-
-    /// A wall-clock duration in whole microseconds.
-    static func micros(_ d: Duration) -> Int {
-        let c = d.components
-        return Int(c.seconds) * 1_000_000 + Int(c.attoseconds / 1_000_000_000_000)
-    }
 
     /// The error for a scenario file that cannot be read (`run`, `compare`, `--play`).
     static func unreadable(_ path: String, _ why: Platform.ReadFailure) -> String {
