@@ -159,7 +159,8 @@ final class RuleTestsCapacity: XCTestCase {
     func test_keepRefuse_directKindsAreNotCounted() {
         guard
             let r = U.play(
-                profile: Self.acme("keep at most 1 refuse rule ACME-7\ndirect logout token-removal anonymous-ping rule ACME-6"),
+                profile: Self.acme(
+                    "keep at most 1 refuse rule ACME-7\ndirect logout token-removal anonymous-ping rule ACME-6"),
                 """
                 profile acme
                 at 0 launch
@@ -343,7 +344,9 @@ final class RuleTestsCapacity: XCTestCase {
 
     /// `keep none` and `expire none` remove a base's.
     func test_none_removesABasesLimits() {
-        guard let b = U.load(Self.acme("keep at most 1 refuse rule ACME-7\nexpire after 1s rule ACME-8")) else { return }
+        guard let b = U.load(Self.acme("keep at most 1 refuse rule ACME-7\nexpire after 1s rule ACME-8")) else {
+            return
+        }
         XCTAssertEqual(b.spec.policy.capacity?.most, 1)
         XCTAssertEqual(b.spec.policy.expiry?.after, 1000)
         switch Profile.parse(
@@ -389,7 +392,10 @@ final class RuleTestsCapacity: XCTestCase {
                 "bad expire duration `0`, expected a duration above 0 (`expire none` for no limit)"
             ),
             // The queue's own reasons are not an answer's.
-            ("on 4xx drop overflow rule ACME-3", "bad drop reason `overflow`, expected rejected, exhausted or not-saved"),
+            (
+                "on 4xx drop overflow rule ACME-3",
+                "bad drop reason `overflow`, expected rejected, exhausted or not-saved"
+            ),
             ("on 4xx drop expired rule ACME-3", "bad drop reason `expired`, expected rejected, exhausted or not-saved"),
         ]
         for (line, message) in cases {
@@ -399,7 +405,8 @@ final class RuleTestsCapacity: XCTestCase {
 
     /// `expect dropped NAME overflow|expired` reads both; a wrong reason lists them all.
     func test_scenario_dropReasonsIncludeOverflowAndExpired() {
-        switch Scenario.parse("profile ios\nat 0 launch\nat 0 track a\nexpect at 1s dropped a bogus", file: "s.outbox") {
+        switch Scenario.parse("profile ios\nat 0 launch\nat 0 track a\nexpect at 1s dropped a bogus", file: "s.outbox")
+        {
         case .success: XCTFail("a bogus reason parsed")
         case .failure(let e):
             XCTAssertEqual(
@@ -409,7 +416,10 @@ final class RuleTestsCapacity: XCTestCase {
                 ])
         }
         for word in ["overflow", "expired"] {
-            guard case .success = Scenario.parse("profile ios\nat 0 launch\nat 0 track a\nexpect at 1s dropped a \(word)", file: "s.outbox") else {
+            guard
+                case .success = Scenario.parse(
+                    "profile ios\nat 0 launch\nat 0 track a\nexpect at 1s dropped a \(word)", file: "s.outbox")
+            else {
                 return XCTFail(word)
             }
         }

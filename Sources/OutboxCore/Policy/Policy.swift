@@ -83,7 +83,8 @@ enum Policy {
         ProfileParser.titleStatement, ProfileParser.baseStatement, ProfileParser.ruleStatement,
         ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
-        Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement, Answers.statement, ResendPolicy.statement,
+        Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
+        Answers.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
 
