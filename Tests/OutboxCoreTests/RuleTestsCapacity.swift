@@ -340,6 +340,23 @@ final class RuleTestsCapacity: XCTestCase {
             ])
     }
 
+    /// `compare` keeps each transition packed (three bits for the reason): every
+    /// reason, the two new ones included, reads back as written.
+    func test_everyDropReasonReadsBackFromTheCompareLog() {
+        var log = TransitionLog()
+        for (i, reason) in DropReason.allCases.enumerated() {
+            log.append(
+                Transition(
+                    time: Millis(i), request: Int32(i + 1), from: .queued, to: .dropped, attempt: 1, outcome: .none,
+                    reason: reason, rule: RuleID(rawValue: 0), previous: -1))
+        }
+        let steps = log.steps(of: Set(1...Int32(DropReason.allCases.count)))
+        XCTAssertEqual(
+            (1...Int32(DropReason.allCases.count)).map { steps[$0]?.first?.reason },
+            DropReason.allCases.map { $0 })
+        XCTAssertLessThan(DropReason.allCases.count, 8, "the compare log packs a reason in three bits")
+    }
+
     // MARK: The statements
 
     /// `keep none` and `expire none` remove a base's.
