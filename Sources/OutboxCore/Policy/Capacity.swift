@@ -3,7 +3,7 @@
 /// evicts its oldest waiting request or refuses the new one (`overflow`), and
 /// a request older than the limit is dropped when it would next go out or at a
 /// launch (`expired`), never sent. Both optional: a profile without them pays
-/// one nil check per request made and per retry falling due (docs/DECISIONS.md D294).
+/// one nil check per request made and per retry falling due (docs/DECISIONS.md D295).
 
 /// `keep at most N ...`: the most requests the SDK keeps, and what a full queue does.
 public struct CapacityRule: Equatable, Sendable {
