@@ -262,6 +262,35 @@ final class RuleTestsCapacity: XCTestCase {
         XCTAssertEqual(r.sim.savedCount, 0)
     }
 
+    /// Firebase's shape: a device that was offline for days. Saved requests seeded
+    /// with their creation times (`saved ... created T`): at the launch the one
+    /// past 72 h is dropped unsent, the younger one goes out.
+    func test_expire_aSeededDeviceAtLaunch() {
+        guard
+            let r = U.play(
+                profile: Self.acme("expire after 72h rule ACME-8"),
+                """
+                profile acme
+                saved event old created 0
+                saved event fresh created 80h
+                at 100h launch
+                expect at 100h dropped old expired
+                expect at 100h attempts old 0
+                expect at 100h0m0.2s state fresh delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "old: 360000000 new>queued #0 ACME-4",
+                "fresh: 360000000 new>queued #0 ACME-4",
+                "old: 360000000 queued>dropped #0 expired ACME-8",
+                "fresh: 360000000 queued>in-flight #1 ACME-4",
+                "fresh: 360000200 in-flight>delivered #1 200 ACME-1",
+            ])
+        XCTAssertEqual(U.logs(r.sim).filter { $0.contains("go out") }, ["360000000 [ACME-4] launch: 1 saved go out"])
+    }
+
     /// With `offline hold`: made offline, requests wait queued and count; the
     /// oldest is evicted; when the network returns, the one past the limit is
     /// dropped, never attempted, and the resend says only the others.
