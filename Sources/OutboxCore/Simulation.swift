@@ -55,6 +55,9 @@ public struct Simulation {
     public internal(set) var gateState = ConsentGateState()
     /// The flush under way, if any (Flush.swift; never active on a profile without the flush).
     public internal(set) var flush = FlushState()
+    /// Where `keep at most N drop oldest` looks for the oldest waiting request:
+    /// every request before it is final (Capacity.swift; 0 on a profile without it).
+    var capacityFrom: Int32 = 0
     /// The consent decision (undecided on a profile without the gate).
     public var consent: Consent { gateState.consent }
     public internal(set) var launches = 0
@@ -258,7 +261,7 @@ public struct Simulation {
             finishAttempt(t.request, outcome)
         case .retry:
             requests[Int(t.request) - 1].nextAttemptAt = -1
-            retryDue(t.request)
+            retryFellDue(t.request)
         }
     }
 
@@ -762,13 +765,22 @@ public struct Simulation {
         while let id = queuedHeap.pop() {
             if request(id).state == .queued && out.last != id { out.append(id) }
         }
+        // Too old to send (`expire after`, Capacity.swift): dropped, oldest first.
+        if let e = spec.policy.expiry {
+            var kept: [Int32] = []
+            for id in out where !expired(id, e) { kept.append(id) }
+            return kept
+        }
         return out
     }
 
     /// Takes the oldest queued request out of the order, or nil.
     mutating func popOldestQueued() -> Int32? {
         while let id = queuedHeap.pop() {
-            if request(id).state == .queued { return id }
+            guard request(id).state == .queued else { continue }
+            // Too old to send (`expire after`, Capacity.swift): dropped, the next one is taken.
+            if let e = spec.policy.expiry, expired(id, e) { continue }
+            return id
         }
         return nil
     }

@@ -27,6 +27,10 @@ public enum RequestState: UInt8, CaseIterable, Sendable, BitwiseCopyable {
 /// Why a request was dropped.
 public enum DropReason: UInt8, CaseIterable, Sendable, BitwiseCopyable {
     case consent, rejected, exhausted, notSaved
+    /// The queue was full (`keep at most N`, Policy/Capacity.swift).
+    case overflow
+    /// Older than the profile keeps a request (`expire after D`, Policy/Capacity.swift).
+    case expired
 
     public var word: String {
         switch self {
@@ -34,8 +38,14 @@ public enum DropReason: UInt8, CaseIterable, Sendable, BitwiseCopyable {
         case .rejected: return "rejected"
         case .exhausted: return "exhausted"
         case .notSaved: return "not-saved"
+        case .overflow: return "overflow"
+        case .expired: return "expired"
         }
     }
+
+    /// The reasons an answer may give (`on CLASS drop REASON`): the others are
+    /// the consent gate's and the queue's own.
+    static let answerReasons: [DropReason] = [.rejected, .exhausted, .notSaved]
 
     public init?(word: String) {
         guard let r = DropReason.allCases.first(where: { $0.word == word }) else { return nil }

@@ -66,6 +66,25 @@ final class UserProfileScreenTests: XCTestCase {
                     + "    Any other 4xx drops it (rejected); its completion says false."), s.screen().text)
     }
 
+    /// The queue's own drop reasons (`keep`, issue 24; `expired` takes the same
+    /// path) show on the screen as an answer's do: in the list and the detail.
+    func test_overflow_showsAsADropReason() throws {
+        let text =
+            try String(contentsOfFile: packageRoot + "/Tests/OutboxCoreTests/Fixtures/acme.profile", encoding: .utf8)
+            + "\nrule CAP-1 \"At most one request is kept; a new one is refused.\"\nkeep at most 1 refuse rule CAP-1\n"
+        guard case .success(let p) = Profile.parse(text, file: "capped.profile") else { return XCTFail("no profile") }
+        var s = Session(p)
+        s.type("xda")  // the backend: 503, always
+        s.type("t")
+        s.type("t")
+        s.wait(1000)
+        XCTAssertEqual(s.states("purchase"), ["retrying", "dropped"])
+        let screen = s.screen().text
+        XCTAssertTrue(screen.contains("    2 event    purchase  dropped   0/3   overflow  CAP-1  │"), screen)
+        s.press(.enter)
+        XCTAssertTrue(s.screen().text.contains(" 00:00:00.000 CAP-1 new → dropped  overflow\n"), s.screen().text)
+    }
+
     static let day = """
         profile acme
         at 0 launch

@@ -71,7 +71,7 @@ enum Answers {
         case "retry": action = .retry
         case "queue": action = .queue
         case "drop":
-            guard w.count > 3, let reason = DropReason(word: w[3]), reason != .consent else {
+            guard w.count > 3, let reason = DropReason(word: w[3]), DropReason.answerReasons.contains(reason) else {
                 let word = w.count > 3 ? w[3] : ""
                 return p.fail(
                     n,

@@ -9,9 +9,10 @@
 ///
 /// | event | stages, in order |
 /// |---|---|
-/// | a request is made (`created`) | ConsentGate → Direct → Offline → Saving (save at create, send) |
+/// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Saving (save at create, send) |
 /// | an attempt ends (`finishAttempt`) | Direct → Flush (its attempts) → Answers (→ Backoff, Saving, Reporting, Flush) |
-/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → ConsentGate → Resend → Flush |
+/// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
+/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → Capacity (expire) → ConsentGate → Resend → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
 /// | the network returns (`networkReturned`) | ConsentGate (a held install) → Resend |
 extension Simulation {
@@ -19,6 +20,7 @@ extension Simulation {
     mutating func created(_ id: Int32) {
         if createdAtGate(id) { return }
         if let rule = directRule(request(id).kind) { return createdDirect(id, rule: rule) }
+        if let c = spec.policy.capacity, createdAtCapacity(id, c) { return }
         if createdOffline(id) { return }
         createdInQueue(id)
     }
@@ -33,6 +35,12 @@ extension Simulation {
         answered(id, outcome, resp, r)
     }
 
+    /// A backoff ended: too old, the request is dropped; else it goes out again (or waits, held offline).
+    mutating func retryFellDue(_ id: Int32) {
+        if let e = spec.policy.expiry, expired(id, e) { return }
+        retryDue(id)
+    }
+
     /// The app started; saved requests are already back as `queued`.
     mutating func launched() {
         // Every saved request gets a fresh budget; a completion handler does not survive the process.
@@ -41,6 +49,7 @@ extension Simulation {
             requests[Int(id) - 1].budgetUsed = 0
             if lose { requests[Int(id) - 1].completionLost = true }
         }
+        if let e = spec.policy.expiry { expireAtLaunch(e) }
         if spec.policy.gate != nil { gateLaunched() }
         resendOnLaunch()
         if spec.policy.flush != nil { startFlush(trigger: .launch) }

@@ -6,6 +6,7 @@
 /// | Vocabulary.swift | `call` | the kinds of request and the app calls that make them |
 /// | Direct.swift | `direct` | kinds sent outside the queue, never saved |
 /// | Offline.swift | `offline` | what a request does while the network is off |
+/// | Capacity.swift | `keep`, `expire` | how many requests are kept, and for how long |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*` | the wait before a retry (the ladder and its jitter) |
 /// | Resend.swift | `resend` | what sends saved requests again |
@@ -82,7 +83,8 @@ enum Policy {
         ProfileParser.titleStatement, ProfileParser.baseStatement, ProfileParser.ruleStatement,
         ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
-        Saving.sendStatement, Offline.statement, Saving.quitStatement, Answers.statement, ResendPolicy.statement,
+        Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
+        Answers.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
 
@@ -144,6 +146,9 @@ struct ProfilePolicy: Sendable {
     var directRule: RuleID?
     // Offline.swift
     var offline: OfflineMode = .fail
+    // Capacity.swift: nil, no limit.
+    var capacity: CapacityRule?
+    var expiry: ExpiryRule?
     // Answers.swift
     /// The `on` lines as written, by class word (a rule may be left to inherit).
     var on: [String: OnLine] = [:]
