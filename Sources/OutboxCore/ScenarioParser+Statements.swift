@@ -1,0 +1,285 @@
+extension ScenarioParser {
+    mutating func statement(_ n: Int, _ w: [String], _ code: String) {
+        guard let profile else {
+            // After a bad profile line the rest cannot be checked: one error, not one a line.
+            if profileLineFailed { return }
+            guard w[0] == "profile" else {
+                fail(
+                    n,
+                    "`\(w[0])` before the profile, expected `profile \(ProfileResolver.builtinNames("|"))` first"
+                        + Suggest.hint(w[0], among: ["profile"]))
+                return
+            }
+            guard w.count == 2 else {
+                fail(
+                    n,
+                    "bad profile line, expected `profile \(ProfileResolver.builtinNames("|"))` or `profile PATH.profile`"
+                )
+                return
+            }
+            let p: Profile
+            switch resolver.resolve(w[1]) {
+            case .success(let found): p = found
+            case .failure(let problem):
+                fail(n, "bad profile line: " + problem.message)
+                profileLineFailed = true
+                return
+            }
+            self.fileProfile = p
+            self.profile = playing ?? p
+            self.settings = Settings(profile: playing ?? p)
+            return
+        }
+        switch w[0] {
+        case "profile":
+            fail(n, "a second profile line, expected one profile per scenario")
+        case "set":
+            guard !seenAt else {
+                fail(n, "`set` after the first `at` line, expected settings before the first `at`")
+                return
+            }
+            guard w.count == 3 else {
+                fail(n, "bad set line, expected `set <key> <value>`")
+                return
+            }
+            if let why = settingLacked(n, w[1], w[2]) {
+                if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why)) }
+                return
+            }
+            if let why = settings!.set(w[1], w[2], profile: profile) { fail(n, why) }
+        case "compare":
+            // An extension (issue 11): the profiles `outbox compare` plays the file on.
+            guard !seenAt else {
+                fail(n, "`compare` after the first `at` line, expected it after `profile` and before the first `at`")
+                return
+            }
+            guard !seenCompare else {
+                fail(n, "a second compare line, expected one `compare` line per scenario")
+                return
+            }
+            guard w.count == 2 else {
+                fail(
+                    n,
+                    "bad compare line, expected `compare P[,P...]` with profiles \(ProfileResolver.builtinNames(", ")) or profile files"
+                )
+                return
+            }
+            seenCompare = true
+            switch Profile.list(w[1], profiles: resolver) {
+            case .success(let list): compareProfiles = list
+            case .failure(let why): fail(n, "bad compare line: " + why.message)
+            }
+        case "saved", "device":
+            // An extension: the device's starting contents (DeviceStart).
+            startingContents(n, w, code)
+        case "at":
+            seenAt = true
+            guard w.count >= 3 else {
+                fail(n, "bad at line, expected `at <time> <action>`")
+                return
+            }
+            guard let t = time(n, w[1]) else { return }
+            guard let a = action(n, Array(w[2...]), profile, code: code) else { return }
+            let k = addAction(a)
+            steps.append(line: n, time: t, action: k)
+        case "expect":
+            // `expect on P[,P...] at ...` (issue 11) checks those profiles; a plain one, the file's own.
+            var applies = plainExpectsApply
+            var w = w
+            if w.count >= 2 && w[1] == "on" {
+                guard w.count >= 6, w[3] == "at" else {
+                    fail(n, "bad expect line, expected `expect on P[,P...] at <time> <check>`")
+                    return
+                }
+                switch Profile.list(w[2], profiles: resolver) {
+                case .success(let list): applies = list.contains(profile)
+                case .failure(let why):
+                    fail(n, "bad expect on line: " + why.message)
+                    return
+                }
+                w.removeSubrange(1...2)
+            }
+            guard w.count >= 4, w[1] == "at" else {
+                fail(
+                    n, "bad expect line, expected `expect at <time> <check>` or `expect on P[,P...] at <time> <check>`")
+                return
+            }
+            guard let t = time(n, w[2]) else { return }
+            guard applies else {
+                // Checked, not kept: it checks other profiles.
+                _ = check(n, Array(w[3...]))
+                return
+            }
+            guard let c = check(n, Array(w[3...])) else { return }
+            noteChecked(n, c)
+            let k = steps.add(c)
+            var code = code
+            code.withUTF8 { steps.append(line: n, time: t, check: k, text: $0) }
+        default:
+            fail(
+                n,
+                "unknown statement `\(w[0])`, expected profile, compare, set, saved, device, at or expect"
+                    + Suggest.hint(w[0], among: ScenarioParser.statementWords))
+        }
+    }
+
+    /// A `saved` or `device` line: what the device holds when the scenario starts.
+    mutating func startingContents(_ n: Int, _ w: [String], _ code: String) {
+        let word = w[0]
+        if word == "saved", w.count >= 3, let kind = vocabulary.kind(w[1]) {
+            // A line left out on the profile played (below) creates nothing there.
+            let left = playing != nil && DeviceStart.kind(kind, on: profile ?? playing!) != nil
+            noteCreated(w[2], skipped: left)
+            if !left { creatable += 1 }
+        }
+        guard !seenAt else {
+            fail(
+                n, "`\(word)` after the first `at` line, expected the device's starting contents before the first `at`")
+            return
+        }
+        guard let profile else { return }
+        if device.line == nil { device.line = n }
+        if word == "device" {
+            guard !seenDevice else {
+                fail(n, "a second device line, expected one `device` line per scenario")
+                return
+            }
+            seenDevice = true
+            guard profile.hasConsentGate else {
+                let why =
+                    "the device line gives the consent gate's decision, its install and the open count; profile \(profile.rawValue) has no consent gate"
+                if playing != nil {
+                    // Checked on LinkTrail's terms, then left out.
+                    var probe = DeviceStart()
+                    if let p = probe.parseDevice(Array(w.dropFirst())) {
+                        fail(n, p.message)
+                    } else {
+                        skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why))
+                    }
+                } else {
+                    fail(n, why)
+                }
+                return
+            }
+            if let p = device.parseDevice(Array(w.dropFirst())) { fail(n, p.message) }
+            return
+        }
+        if playing != nil, w.count >= 2, let kind = vocabulary.kind(w[1]),
+            let why = DeviceStart.kind(kind, on: profile)
+        {
+            // A request this profile cannot hold: checked on a profile that can, then left out.
+            let other = Builtins.all.first { DeviceStart.kind(kind, on: $0) == nil } ?? profile
+            if case .failure(let p) = DeviceStart.parseSaved(Array(w.dropFirst()), profile: other, lenient: true) {
+                fail(n, p.message)
+            } else {
+                skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why))
+            }
+            return
+        }
+        switch DeviceStart.parseSaved(Array(w.dropFirst()), profile: profile, lenient: playing != nil) {
+        case .failure(let p): fail(n, p.message)
+        case .success(let (r, keyGiven)):
+            var r = r
+            r.id = Int32(device.saved.count + 1)
+            if !keyGiven { keyless.append(device.saved.count) }
+            device.saved.append(r)
+        }
+    }
+
+    /// Adds an action to the steps' table, sharing its strings and lists with
+    /// the actions before it where they are equal.
+    mutating func addAction(_ a: Action) -> Int32 {
+        guard case .eventTracked(var e) = a else { return steps.add(a) }
+        if !e.attributes.isEmpty { e.attributes = attributeLists.insert(e.attributes).memberAfterInsert }
+        // A name of up to 15 bytes is held in the string itself.
+        if e.name.utf8.count > 15 {
+            let id = longNames.intern(e.name)
+            e.name = longNames[id]
+        }
+        return steps.add(.eventTracked(e))
+    }
+
+    mutating func time(_ n: Int, _ word: String) -> Millis? {
+        switch VirtualTime.parseLimited(word) {
+        case .success(let t): return t
+        case .failure(let why):
+            fail(n, "bad time `\(word)`, " + why.message)
+            return nil
+        }
+    }
+
+    /// Whether a plain `expect` line checks the profile played: only the file's own.
+    var plainExpectsApply: Bool { playing == nil || playing == fileProfile }
+
+    /// When playing a profile that lacks setting `key` (one some profile has),
+    /// why it is skipped, once `value` is checked on a profile that has it
+    /// (a bad value is still bad input: then "", the problem recorded). nil: not skipped.
+    mutating func settingLacked(_ n: Int, _ key: String, _ value: String) -> String? {
+        guard let profile, playing != nil, let k = Settings.keys.first(where: { $0.name == key }),
+            !k.exists(on: profile)
+        else { return nil }
+        var probe = Settings()
+        if let why = probe.apply(key, value) {
+            fail(n, why)
+            return ""
+        }
+        return Settings.lackedReason(k)
+    }
+
+    mutating func action(_ n: Int, _ w: [String], _ profile: Profile, code: @autoclosure () -> String) -> Action? {
+        guard var a = ActionSyntax.parse(w, vocabulary: profile.vocabulary) else { return nil }
+        if playing != nil, case .failure = a {
+            if let other = otherVocabularyReading(w) {
+                // A call or kind another profile of the story declares: this column lacks it (skipped, not bad input).
+                a = other
+            } else if let f = fileProfile, let own = ActionSyntax.parse(w, vocabulary: f.vocabulary) {
+                // Bad input on every column: said in the words of the file's own profile.
+                a = own
+            }
+        }
+        switch a {
+        case .failure(let why):
+            fail(n, why.message)
+            actionUnread = true
+            return nil
+        case .success(let action):
+            if playing != nil, let why = action.lackedReason(on: profile) {
+                noteCreated(by: action, skipped: true)
+                skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why))
+                return nil
+            }
+            // An action the profile lacks is an error below, and still creates its names: one error, not two.
+            noteCreated(by: action)
+            if playing != nil, case .settingChanged(let key, let value) = action,
+                let why = settingLacked(n, key, value)
+            {
+                if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why)) }
+                return nil
+            }
+            if let why = action.unsupported(on: profile) {
+                fail(n, why)
+                return nil
+            }
+            if case .settingChanged(let key, let value) = action {
+                // An extension: a setting changed mid-run, as the UI's `:set` does.
+                var probe = settings!
+                if let why = probe.set(key, value, profile: profile) {
+                    fail(n, why)
+                    return nil
+                }
+            }
+            return action
+        }
+    }
+
+    /// Playing one column of a story: the line read with the vocabulary of the
+    /// file's profile or a compared one, when one of them declares the call or
+    /// kind it names (a profile's own `call` lines are known only to it).
+    func otherVocabularyReading(_ w: [String]) -> Result<Action, Problem>? {
+        for p in [fileProfile].compactMap({ $0 }) + (compareProfiles ?? []) where p.name != profile?.name {
+            if case .success(let a)? = ActionSyntax.parse(w, vocabulary: p.vocabulary) { return .success(a) }
+        }
+        return nil
+    }
+
+}
