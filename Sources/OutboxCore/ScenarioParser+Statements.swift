@@ -1,5 +1,70 @@
 extension ScenarioParser {
-    mutating func statement(_ n: Int, _ w: [String], _ code: String) {
+    /// Reads one line, whichever lexer split it. The two statements a big file
+    /// is made of, `at T ACTION` and `expect at T CHECK`, are told by their first
+    /// words' bytes and read without making the words they do not need.
+    mutating func read(_ line: ScenarioLine) {
+        if profile != nil && lexed.count >= 3 && lexed.word(0, is: "at") { return atLine(line) }
+        if profile != nil && lexed.count >= 4 && lexed.word(0, is: "expect") && lexed.word(1, is: "at") {
+            return expectLine(line, at: 1, applies: plainExpectsApply)
+        }
+        statement(line)
+    }
+
+    /// The range of the file holding words `k...` of `line`, the key of the tail
+    /// tables; nil for a line `LineLexer` split.
+    @inline(__always)
+    func tail(_ line: ScenarioLine, from k: Int) -> Range<Int>? {
+        guard let s = line.start else { return nil }
+        return s + lexed.starts[k]..<s + lexed.code.upperBound
+    }
+
+    /// `at T ACTION`: an action at a time. Words after the time seen before (the
+    /// same bytes) take what they made then.
+    mutating func atLine(_ line: ScenarioLine) {
+        let n = line.number
+        seenAt = true
+        guard lexed.count >= 3 else {
+            fail(n, "bad at line, expected `at <time> <action>`")
+            return
+        }
+        guard let t = time(n, lexed.word(1)) else { return }
+        let tail = tail(line, from: 2)
+        if let tail, let a = actionTails.find(tail, in: bytes) {
+            creatable += creates(steps.actions[Int(a)])
+            steps.append(line: n, time: t, action: a)
+        } else if let a = action(n, lexed.words(from: 2), profile!, code: line.text) {
+            let k = addAction(a)
+            if let tail { actionTails.add(tail, in: bytes, k) }
+            steps.append(line: n, time: t, action: k)
+        }
+    }
+
+    /// The `at T CHECK` of an `expect` line, with word `k` its `at` (1 in
+    /// `expect at`, 3 in `expect on P at`); `applies`: the check is kept, else
+    /// only checked (it checks other profiles). Words after the time seen before
+    /// take the check they made then.
+    mutating func expectLine(_ line: ScenarioLine, at k: Int, applies: Bool) {
+        let n = line.number
+        guard let t = time(n, lexed.word(k + 1)) else { return }
+        guard applies else {
+            // Checked, not kept: it checks other profiles.
+            _ = check(n, lexed.words(from: k + 2))
+            return
+        }
+        let tail = tail(line, from: k + 2)
+        if let tail, let c = checkTails.find(tail, in: bytes) {
+            steps.append(line: n, time: t, check: c, text: line.code)
+        } else if let c = check(n, lexed.words(from: k + 2)) {
+            noteChecked(n, c)
+            let id = steps.add(c)
+            if let tail { checkTails.add(tail, in: bytes, id) }
+            steps.append(line: n, time: t, check: id, text: line.code)
+        }
+    }
+
+    /// Any other line, read from its words.
+    mutating func statement(_ line: ScenarioLine) {
+        let n = line.number, w = lexed.words()
         guard let profile else {
             // After a bad profile line the rest cannot be checked: one error, not one a line.
             if profileLineFailed { return }
@@ -43,7 +108,7 @@ extension ScenarioParser {
                 return
             }
             if let why = settingLacked(n, w[1], w[2]) {
-                if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code, reason: why)) }
+                if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: line.text, reason: why)) }
                 return
             }
             if let why = settings!.set(w[1], w[2], profile: profile) { fail(n, why) }
@@ -71,50 +136,28 @@ extension ScenarioParser {
             }
         case "saved", "device":
             // An extension: the device's starting contents (DeviceStart).
-            startingContents(n, w, code)
+            startingContents(n, w, line.text)
         case "at":
-            seenAt = true
-            guard w.count >= 3 else {
-                fail(n, "bad at line, expected `at <time> <action>`")
-                return
-            }
-            guard let t = time(n, w[1]) else { return }
-            guard let a = action(n, Array(w[2...]), profile, code: code) else { return }
-            let k = addAction(a)
-            steps.append(line: n, time: t, action: k)
+            atLine(line)
         case "expect":
             // `expect on P[,P...] at ...` (issue 11) checks those profiles; a plain one, the file's own.
-            var applies = plainExpectsApply
-            var w = w
             if w.count >= 2 && w[1] == "on" {
                 guard w.count >= 6, w[3] == "at" else {
                     fail(n, "bad expect line, expected `expect on P[,P...] at <time> <check>`")
                     return
                 }
                 switch Profile.list(w[2], profiles: resolver) {
-                case .success(let list): applies = list.contains(profile)
-                case .failure(let why):
-                    fail(n, "bad expect on line: " + why.message)
-                    return
+                case .success(let list): expectLine(line, at: 3, applies: list.contains(profile))
+                case .failure(let why): fail(n, "bad expect on line: " + why.message)
                 }
-                w.removeSubrange(1...2)
+                return
             }
             guard w.count >= 4, w[1] == "at" else {
                 fail(
                     n, "bad expect line, expected `expect at <time> <check>` or `expect on P[,P...] at <time> <check>`")
                 return
             }
-            guard let t = time(n, w[2]) else { return }
-            guard applies else {
-                // Checked, not kept: it checks other profiles.
-                _ = check(n, Array(w[3...]))
-                return
-            }
-            guard let c = check(n, Array(w[3...])) else { return }
-            noteChecked(n, c)
-            let k = steps.add(c)
-            var code = code
-            code.withUTF8 { steps.append(line: n, time: t, check: k, text: $0) }
+            expectLine(line, at: 1, applies: plainExpectsApply)
         default:
             fail(
                 n,

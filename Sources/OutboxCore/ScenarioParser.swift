@@ -50,6 +50,15 @@ struct ScenarioParser {
     var checkedIDs: [(line: Int, id: Int32)] = []
     var checkedIDSeen = Set<Int32>()
 
+    /// The words of the line being read (`ScenarioLine`): `ByteLexer`'s, or
+    /// `LineLexer`'s held in the same form.
+    var lexed = ByteLexer()
+    /// What the words after an `at` line's time, or an `expect` line's, made
+    /// (an action, a check), by those words' bytes in `bytes`.
+    var actionTails = LineTailTable(), checkTails = LineTailTable()
+    /// The file being read (`parse(file:)`): the tables' keys are ranges of it.
+    var bytes = UnsafeBufferPointer<UInt8>(start: nil, count: 0)
+
     init(file: String) { self.file = file }
 
     /// The first words of a scenario's statements and checks, for "did you mean".
@@ -68,12 +77,12 @@ struct ScenarioParser {
     }
 
     /// Reads the file a line at a time, as bytes: a line is split at `\n` and
-    /// lexed by `ByteLexer` (or `LineLexer` if it has a byte beyond ASCII). An
-    /// `at` or `expect` line whose words after the time were seen before reuses
-    /// what they made (`LineTailTable`) rather than making it again.
+    /// lexed by `ByteLexer` (or `LineLexer` if it has a byte beyond ASCII), and
+    /// either way read as one `ScenarioLine` (`read`). An `at` or `expect` line
+    /// whose words after the time were seen before reuses what they made
+    /// (`LineTailTable`) rather than making it again.
     mutating func parse(file bytes: UnsafeBufferPointer<UInt8>) -> Result<Scenario, ScenarioErrors> {
-        var lexer = ByteLexer()
-        var actionTails = LineTailTable(), checkTails = LineTailTable()
+        self.bytes = bytes
         var lineNo = 0
         // A byte-order mark before the first line is not part of it (TextInput).
         var start = TextInput.bomLength(bytes)
@@ -84,7 +93,7 @@ struct ScenarioParser {
             if errors.count >= 50 { break }
             let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
             defer { start = end + 1 }
-            switch lexer.lex(line) {
+            switch lexed.lex(line) {
             case .unterminatedQuote:
                 fail(lineNo, "unterminated quote, expected a closing \"")
             case .notASCII:
@@ -93,47 +102,13 @@ struct ScenarioParser {
                     fail(lineNo, why.message)
                 case .success(let (words, code)):
                     if words.isEmpty { continue }
-                    statement(lineNo, words, code)
+                    lexed.hold(words)
+                    var code = code
+                    code.withUTF8 { read(ScenarioLine(number: lineNo, code: $0, start: nil)) }
                 }
             case .words:
-                if lexer.count == 0 { continue }
-                // The two statements a big file is made of, in the order `statement` checks them.
-                if profile != nil && lexer.count >= 3 && lexer.word(0, is: "at") {
-                    seenAt = true
-                    guard let t = time(lineNo, lexer.word(1)) else { continue }
-                    let tail = start + lexer.starts[2]..<start + lexer.code.upperBound
-                    if let a = actionTails.find(tail, in: bytes) {
-                        creatable += creates(steps.actions[Int(a)])
-                        steps.append(line: lineNo, time: t, action: a)
-                    } else if let a = action(
-                        lineNo, lexer.words(from: 2), profile!,
-                        code: String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self))
-                    {
-                        let k = addAction(a)
-                        actionTails.add(tail, in: bytes, k)
-                        steps.append(line: lineNo, time: t, action: k)
-                    }
-                } else if profile != nil && lexer.count >= 4 && lexer.word(0, is: "expect") && lexer.word(1, is: "at") {
-                    guard let t = time(lineNo, lexer.word(2)) else { continue }
-                    guard plainExpectsApply else {
-                        // Checked, not kept: it checks the file's own profile, not this one.
-                        _ = check(lineNo, lexer.words(from: 3))
-                        continue
-                    }
-                    let tail = start + lexer.starts[3]..<start + lexer.code.upperBound
-                    let codeText = UnsafeBufferPointer(rebasing: line[lexer.code])
-                    if let c = checkTails.find(tail, in: bytes) {
-                        steps.append(line: lineNo, time: t, check: c, text: codeText)
-                    } else if let c = check(lineNo, lexer.words(from: 3)) {
-                        noteChecked(lineNo, c)
-                        let k = steps.add(c)
-                        checkTails.add(tail, in: bytes, k)
-                        steps.append(line: lineNo, time: t, check: k, text: codeText)
-                    }
-                } else {
-                    let code = String(decoding: UnsafeBufferPointer(rebasing: line[lexer.code]), as: UTF8.self)
-                    statement(lineNo, lexer.words(), code)
-                }
+                if lexed.count == 0 { continue }
+                read(ScenarioLine(number: lineNo, code: UnsafeBufferPointer(rebasing: line[lexed.code]), start: start))
             }
         }
         if profile == nil && errors.isEmpty {
