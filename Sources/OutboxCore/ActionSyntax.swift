@@ -4,9 +4,11 @@ public enum ActionSyntax {
     /// `alsoKnown`: words the caller reads besides actions (the live screen's
     /// `:` commands), offered too when a mistyped verb is close to one.
     /// `vocabulary`: the app calls and kinds the words may name (the profile's).
-    public static func parse(_ w: [String], vocabulary: Vocabulary = .builtin, alsoKnown: [String] = [])
-        -> Result<Action, Problem>?
-    {
+    /// `settingsOn`: the profile whose settings a `set` may name, its value read
+    /// here (`SettingChange.read`); nil: any profile's.
+    public static func parse(
+        _ w: [String], vocabulary: Vocabulary = .builtin, alsoKnown: [String] = [], settingsOn: Profile? = nil
+    ) -> Result<Action, Problem>? {
         guard let verb = w.first else {
             return .failure(Problem("missing action, expected one of: " + verbs(vocabulary)))
         }
@@ -44,7 +46,7 @@ public enum ActionSyntax {
         case "server": return server(args, vocabulary)
         case "set":
             guard args.count == 2 else { return .failure(Problem("bad set, expected `set <key> <value>`")) }
-            return .success(.settingChanged(key: args[0], value: args[1]))
+            return SettingChange.read(args[0], args[1], on: settingsOn).map { .settingChanged($0) }
         default:
             if let c = vocabulary.call(verb) {
                 return c.takesName ? named { .call(c.word, $0) } : none(.call(c.word, nil))
@@ -95,7 +97,7 @@ public enum ActionSyntax {
             case .times(let n): return "server \(a.word) x\(n)" + target.words
             case .chance(let bp): return "server \(a.word) " + ServerRepeat.percentText(bp) + target.words
             }
-        case .settingChanged(let k, let v): return "set \(k) \(v)"
+        case .settingChanged(let c): return "set \(c.key) \(c.written)"
         }
     }
 

@@ -111,7 +111,10 @@ extension ScenarioParser {
                 if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: line.text, reason: why)) }
                 return
             }
-            if let why = settings!.set(w[1], w[2], profile: profile) { fail(n, why) }
+            switch Settings.read(w[1], w[2], on: profile) {
+            case .success(let s): settings!.apply(s)
+            case .failure(let why): fail(n, why.message)
+            }
         case "compare":
             // An extension (issue 11): the profiles `outbox compare` plays the file on.
             guard !seenAt else {
@@ -258,24 +261,31 @@ extension ScenarioParser {
     /// why it is skipped, once `value` is checked on a profile that has it
     /// (a bad value is still bad input: then "", the problem recorded). nil: not skipped.
     mutating func settingLacked(_ n: Int, _ key: String, _ value: String) -> String? {
-        guard let profile, playing != nil, let k = Settings.keys.first(where: { $0.name == key }),
+        guard let profile, playing != nil, let k = Settings.key(named: key),
             !k.exists(on: profile)
         else { return nil }
-        var probe = Settings()
-        if let why = probe.apply(key, value) {
-            fail(n, why)
+        if case .failure(let why) = Settings.read(k, value) {
+            fail(n, why.message)
             return ""
         }
         return Settings.lackedReason(k)
     }
 
     mutating func action(_ n: Int, _ w: [String], _ profile: Profile, code: @autoclosure () -> String) -> Action? {
-        guard var a = ActionSyntax.parse(w, vocabulary: profile.vocabulary) else { return nil }
+        if playing != nil, w.count == 3, w[0] == "set", let why = settingLacked(n, w[1], w[2]) {
+            // A setting this column lacks: its value checked, then left out.
+            if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why)) }
+            return nil
+        }
+        // A `set`'s value is read on the terms of the profile played.
+        guard var a = ActionSyntax.parse(w, vocabulary: profile.vocabulary, settingsOn: profile) else { return nil }
         if playing != nil, case .failure = a {
             if let other = otherVocabularyReading(w) {
                 // A call or kind another profile of the story declares: this column lacks it (skipped, not bad input).
                 a = other
-            } else if let f = fileProfile, let own = ActionSyntax.parse(w, vocabulary: f.vocabulary) {
+            } else if let f = fileProfile,
+                let own = ActionSyntax.parse(w, vocabulary: f.vocabulary, settingsOn: profile)
+            {
                 // Bad input on every column: said in the words of the file's own profile.
                 a = own
             }
@@ -283,7 +293,8 @@ extension ScenarioParser {
         switch a {
         case .failure(let why):
             fail(n, why.message)
-            actionUnread = true
+            // A `set` creates no names, read or not: the names in `expect` lines are still checked.
+            if !(w.count == 3 && w[0] == "set") { actionUnread = true }
             return nil
         case .success(let action):
             if playing != nil, let why = action.lackedReason(on: profile) {
@@ -293,23 +304,9 @@ extension ScenarioParser {
             }
             // An action the profile lacks is an error below, and still creates its names: one error, not two.
             noteCreated(by: action)
-            if playing != nil, case .settingChanged(let key, let value) = action,
-                let why = settingLacked(n, key, value)
-            {
-                if !why.isEmpty { skipped.append(Scenario.SkippedLine(line: n, text: code(), reason: why)) }
-                return nil
-            }
             if let why = action.unsupported(on: profile) {
                 fail(n, why)
                 return nil
-            }
-            if case .settingChanged(let key, let value) = action {
-                // An extension: a setting changed mid-run, as the UI's `:set` does.
-                var probe = settings!
-                if let why = probe.set(key, value, profile: profile) {
-                    fail(n, why)
-                    return nil
-                }
             }
             return action
         }
@@ -320,7 +317,9 @@ extension ScenarioParser {
     /// kind it names (a profile's own `call` lines are known only to it).
     func otherVocabularyReading(_ w: [String]) -> Result<Action, Problem>? {
         for p in [fileProfile].compactMap({ $0 }) + (compareProfiles ?? []) where p.name != profile?.name {
-            if case .success(let a)? = ActionSyntax.parse(w, vocabulary: p.vocabulary) { return .success(a) }
+            if case .success(let a)? = ActionSyntax.parse(w, vocabulary: p.vocabulary, settingsOn: profile) {
+                return .success(a)
+            }
         }
         return nil
     }

@@ -94,12 +94,17 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(s.timeout, VirtualTime.maxInput, "a refused value changes nothing")
     }
 
-    /// The live screen's `:set` reaches the model as an action: refused, nothing changes.
-    func testSimulationRefusesASettingPastTheLimit() {
-        var sim = Simulation(profile: .linktrail)
-        let why = sim.apply(.settingChanged(key: "timeout", value: "999999999999h"))
-        XCTAssertEqual(why, "bad value `999999999999h` for timeout, expected a time up to 100000h, e.g. 10s")
-        XCTAssertEqual(sim.settings.timeout, 10_000)
+    /// The live screen's `:set` is read at the edge: a value past the limit never
+    /// becomes an action; the model refuses a setting its profile lacks, and then
+    /// nothing changes.
+    func testASettingPastTheLimitIsRefusedAtTheEdge() {
+        let read = ActionSyntax.parse(["set", "timeout", "999999999999h"], settingsOn: .linktrail)
+        XCTAssertEqual(
+            read, .failure(Problem("bad value `999999999999h` for timeout, expected a time up to 100000h, e.g. 10s")))
+        var sim = Simulation(profile: .ios)
+        let why = sim.apply(.setting("requireConsent", "false"))
+        XCTAssertEqual(why, "setting `requireConsent` does not exist on profile ios (it has no consent gate)")
+        XCTAssertEqual(sim.settings, Settings(profile: .ios))
     }
 
     /// The longest allowed waits, on the longest budget, run to the end without a

@@ -167,8 +167,8 @@ final class CompareTests: XCTestCase {
                     XCTFail("the recorded line does not read back: " + line)
                     return false
                 }
-                if case .settingChanged(let key, _) = a {
-                    return Settings.keys.first { $0.name == key }!.exists(on: p)
+                if case .settingChanged(let c) = a {
+                    return c.setting.key.exists(on: p)
                 }
                 return a.missing(on: p) == nil
             }
