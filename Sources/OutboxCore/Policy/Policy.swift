@@ -145,8 +145,8 @@ struct ProfilePolicy: Sendable {
     // Offline.swift
     var offline: OfflineMode = .fail
     // Answers.swift
-    /// The `on` lines as written, by class word (a rule may be left to inherit).
-    var on: [String: OnLine] = [:]
+    /// The `on` lines as written, by class (a rule may be left to inherit).
+    var on: [AnswerClass: OnLine] = [:]
     var exhausted: ExhaustedLine?
     // Resend.swift
     var resendLaunch: Resend?

@@ -31,7 +31,7 @@ extension Profile {
 /// here, every other statement by the mechanism that declares it (Policy/).
 struct ProfileParser {
     /// The `on` classes this file writes itself (not taken from a `base`), and its save line.
-    var ownOn: Set<String> = []
+    var ownOn: Set<AnswerClass> = []
     var saveAt: Int?
     let file: String
     /// The raw number the file's first new rule takes.
