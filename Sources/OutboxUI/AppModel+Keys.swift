@@ -262,7 +262,8 @@ extension AppModel {
         let has = key.flatMap { k in columns.first { k.exists(on: $0.profile) }?.profile }
         if isComparing, let key, has == nil {
             stepPastPin()
-            skipNote = "set skipped on " + profiles.map(\.rawValue).joined(separator: ", ") + ": "
+            skipNote =
+                "set skipped on " + profiles.map(\.rawValue).joined(separator: ", ") + ": "
                 + Settings.lackedReason(key)
             message = (skipNote ?? "", true)
             return
