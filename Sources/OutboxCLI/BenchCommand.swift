@@ -349,7 +349,7 @@ enum ModelBench {
         // A budget no request exhausts during the measurement: past the 1000 that
         // input may ask for (Settings.maxRetryAttempts), set directly, as code may.
         settings.retryAttempts = 1_000_000_000
-        _ = settings.set("retry.delays", "1s", profile: Builtins.ios)
+        settings.apply(.retryDelays([1000]))
         var sim = Simulation(profile: Builtins.ios, settings: settings, store: InMemoryDeviceStore())
         sim.keepsJournal = false
         sim.apply(.appLaunched)

@@ -60,7 +60,7 @@ enum BenchFigures {
         defer { term.restore() }
         term.use(Theme.builtin("default")!)
         var settings = Settings(profile: Builtins.linktrail)
-        _ = settings.set("requireConsent", "false", profile: Builtins.linktrail)
+        settings.apply(.requireConsent(false))
         var m = AppModel(sim: Simulation(profile: Builtins.linktrail, settings: settings))
         m.perform(.appLaunched)
         for i in 0..<30 { m.perform(.eventTracked(TrackedEvent(name: names[i % 50]))) }
@@ -226,7 +226,7 @@ enum BenchFigures {
         let end = Millis(hours * 3_600_000)
         func run(step: Millis?) -> (digest: String, transitions: Int) {
             var settings = Settings(profile: Builtins.linktrail)
-            _ = settings.set("requireConsent", "false", profile: Builtins.linktrail)
+            settings.apply(.requireConsent(false))
             var sim = Simulation(profile: Builtins.linktrail, settings: settings, store: InMemoryDeviceStore())
             sim.keepsJournal = false
             sim.apply(.appLaunched)

@@ -71,7 +71,7 @@ struct TortureCommand: OutboxSubcommand {
         let store = ReportingStore(disk)
         for r in disk.loadAll() { store.report("L \(r.id) \(Simulation.hexKey(r.idempotencyKey))") }
         var settings = Settings(profile: Builtins.linktrail)
-        _ = settings.set("requireConsent", "false", profile: Builtins.linktrail)
+        settings.apply(.requireConsent(false))
         settings.seed = seed
         var sim = Simulation(profile: Builtins.linktrail, settings: settings, store: store)
         sim.keepsJournal = false

@@ -19,7 +19,8 @@ public enum Action: Equatable, Sendable {
     /// `network flap UP DOWN` (an extension, FLAP): online for `up`, offline for
     /// `down`, repeating until the next `network` line.
     case networkFlapping(up: Millis, down: Millis)
-    case settingChanged(key: String, value: String)
+    /// `set KEY VALUE` mid-run: the setting read at the edge (`SettingChange.read`).
+    case settingChanged(SettingChange)
 
     /// Whether the action needs the app to be running.
     public var needsRunningApp: Bool {

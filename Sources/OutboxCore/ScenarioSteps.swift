@@ -202,6 +202,20 @@ struct ByteLexer {
     }
 
     func words(from k: Int = 0) -> [String] { (k..<count).map(word) }
+
+    /// Holds the words `LineLexer` split from a line beyond ASCII, so its line is
+    /// read as this lexer's are (`ScenarioLine`). They have no place in the line:
+    /// `starts` and `code` are empty.
+    mutating func hold(_ words: [String]) {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
+        for w in words {
+            bytes.append(contentsOf: w.utf8)
+            ends.append(bytes.count)
+        }
+        code = 0..<0
+    }
 }
 
 /// Byte strings of the file being parsed (ranges of it) to small numbers: the

@@ -108,47 +108,66 @@ public struct Settings: Equatable, Sendable {
         }
     }
 
-    /// Applies `set key value`; the error says what was wrong and what was expected.
-    public mutating func set(_ key: String, _ value: String, profile: Profile) -> String? {
-        guard let k = Settings.keys.first(where: { $0.name == key }) else {
-            let names = Settings.keys(on: profile).map(\.name)
-            return "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ")
-                + Suggest.hint(key, among: names)
-        }
-        guard k.exists(on: profile) else {
-            let why = k.needs == .retry ? "it never retries" : "it has no consent gate"
-            return "setting `\(key)` does not exist on profile \(profile.rawValue) (\(why))"
-        }
-        return apply(key, value)
+    /// The documented key of this name, or nil.
+    public static func key(named name: String) -> Key? { keys.first { $0.name == name } }
+
+    /// Why `profile` has no setting `key`, or nil when it has it.
+    public static func absent(_ key: Key, on profile: Profile) -> String? {
+        guard !key.exists(on: profile) else { return nil }
+        let why = key.needs == .retry ? "it never retries" : "it has no consent gate"
+        return "setting `\(key.name)` does not exist on profile \(profile.rawValue) (\(why))"
     }
 
-    /// Applies `set key value` whatever the profile (a profile file's own `set` lines).
-    mutating func apply(_ key: String, _ value: String) -> String? {
-        guard let k = Settings.keys.first(where: { $0.name == key }) else {
-            let names = Settings.keys.map(\.name)
-            return "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ")
-                + Suggest.hint(key, among: names)
+    /// Reads `set key value` on `profile`'s terms: a key it lacks is refused
+    /// before its value is read. The failure says what was wrong and what was expected.
+    public static func read(_ key: String, _ value: String, on profile: Profile) -> Result<Setting, Problem> {
+        guard let k = Settings.key(named: key) else {
+            let names = Settings.keys(on: profile).map(\.name)
+            return .failure(
+                Problem(
+                    "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ")
+                        + Suggest.hint(key, among: names)))
         }
-        func bad() -> String {
+        if let why = absent(k, on: profile) { return .failure(Problem(why)) }
+        return read(k, value)
+    }
+
+    /// Reads `set key value` whatever the profile (a profile file's own `set` lines).
+    static func read(_ key: String, _ value: String) -> Result<Setting, Problem> {
+        guard let k = Settings.key(named: key) else {
+            let names = Settings.keys.map(\.name)
+            return .failure(
+                Problem(
+                    "unknown setting `\(key)`, expected one of: " + names.joined(separator: ", ")
+                        + Suggest.hint(key, among: names)))
+        }
+        return read(k, value)
+    }
+
+    /// Reads the value of setting `k`.
+    static func read(_ k: Key, _ value: String) -> Result<Setting, Problem> {
+        let key = k.name
+        func bad() -> Result<Setting, Problem> {
             let hint =
                 key == "requireConsent"
                 ? Suggest.hint(value, among: ["true", "false"])
                 : key == "retry.jitter" ? Suggest.hint(value, among: Jitter.allCases.map(\.rawValue)) : ""
-            return "bad value `\(value)` for \(key), expected \(k.expected)" + hint
+            return .failure(Problem("bad value `\(value)` for \(key), expected \(k.expected)" + hint))
         }
         switch key {
         case "requireConsent":
             guard value == "true" || value == "false" else { return bad() }
-            requireConsent = value == "true"
+            return .success(.requireConsent(value == "true"))
         case "retry.attempts":
             guard let n = Int(value), n >= 1, n <= Settings.maxRetryAttempts else { return bad() }
-            retryAttempts = n
+            return .success(.retryAttempts(n))
         case "retry.delays":
             let parts = value.split(separator: ",", omittingEmptySubsequences: false)
             // Too many is said as a count, not as a bad value (issue 22: 1001 delays
             // were blamed on their values); a bad one is named with its place.
             guard parts.count <= Settings.maxRetryDelays else {
-                return "\(parts.count) delays for retry.delays, expected at most \(Settings.maxRetryDelays)"
+                return .failure(
+                    Problem("\(parts.count) delays for retry.delays, expected at most \(Settings.maxRetryDelays)"))
             }
             var delays: [Millis] = []
             for (i, p) in parts.enumerated() {
@@ -157,30 +176,38 @@ public struct Settings: Equatable, Sendable {
                 case .failure(let why):
                     guard parts.count > 1 else { return bad() }
                     let what = p.isEmpty ? "an empty delay" : "bad delay `\(SafeText.escaped(String(p), max: 60))`"
-                    return what + " (number \(i + 1) of \(parts.count)) for retry.delays, " + why.message
+                    return .failure(
+                        Problem(what + " (number \(i + 1) of \(parts.count)) for retry.delays, " + why.message))
                 }
             }
             guard !delays.isEmpty else { return bad() }
-            retryDelays = delays
-        case "latency":
+            return .success(.retryDelays(delays))
+        case "latency", "latency.jitter", "timeout":
             guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
-            latency = t
-        case "latency.jitter":
-            guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
-            latencyJitter = t
-        case "timeout":
-            guard case .success(let t) = VirtualTime.parseLimited(value) else { return bad() }
-            timeout = t
+            return .success(key == "latency" ? .latency(t) : key == "timeout" ? .timeout(t) : .latencyJitter(t))
         case "seed":
             guard let n = UInt64(value) else { return bad() }
-            seed = n
+            return .success(.seed(n))
         case "retry.jitter":
             guard let j = Jitter(rawValue: value) else { return bad() }
-            retryJitter = j
+            return .success(.retryJitter(j))
         default:
             return bad()
         }
-        return nil
+    }
+
+    /// Sets one setting (read by `read`: its value is in range).
+    public mutating func apply(_ setting: Setting) {
+        switch setting {
+        case .requireConsent(let v): requireConsent = v
+        case .retryAttempts(let n): retryAttempts = n
+        case .retryDelays(let d): retryDelays = d
+        case .retryJitter(let j): retryJitter = j
+        case .latency(let t): latency = t
+        case .latencyJitter(let t): latencyJitter = t
+        case .timeout(let t): timeout = t
+        case .seed(let n): seed = n
+        }
     }
 
     /// The latency of attempt `n` of request `id` (LATJITTER): uniform over
@@ -192,5 +219,56 @@ public struct Settings: Equatable, Sendable {
         let low = max(0, latency - latencyJitter), high = VirtualTime.later(latency, by: latencyJitter)
         let r = Draw.value(seed: seed, request: id, attempt: n, salt: Draw.latencySalt)
         return low + Millis(r % UInt64(high - low + 1))
+    }
+}
+
+/// One setting with its value, read once from a `set KEY VALUE` (a scenario's,
+/// a profile file's, the live screen's `:set`: `Settings.read`), so the model
+/// gets typed values (`Settings.apply`), never the words.
+public enum Setting: Equatable, Sendable {
+    case requireConsent(Bool)
+    case retryAttempts(Int)
+    case retryDelays([Millis])
+    case retryJitter(Settings.Jitter)
+    case latency(Millis)
+    case latencyJitter(Millis)
+    case timeout(Millis)
+    case seed(UInt64)
+
+    /// Its documented key (`Settings.keys`, in their order).
+    public var key: Settings.Key {
+        switch self {
+        case .requireConsent: return Settings.keys[0]
+        case .retryAttempts: return Settings.keys[1]
+        case .retryDelays: return Settings.keys[2]
+        case .retryJitter: return Settings.keys[3]
+        case .latency: return Settings.keys[4]
+        case .latencyJitter: return Settings.keys[5]
+        case .timeout: return Settings.keys[6]
+        case .seed: return Settings.keys[7]
+        }
+    }
+}
+
+/// A `set KEY VALUE` as an action (`Action.settingChanged`: a scenario's `at T
+/// set`, the live screen's `:set`): the setting, and its value as written, which
+/// the journal's line and a recording show as it was typed (`set latency 0.5s`).
+public struct SettingChange: Equatable, Sendable {
+    public let setting: Setting
+    public let written: String
+
+    public init(_ setting: Setting, written: String) {
+        self.setting = setting
+        self.written = written
+    }
+
+    /// The key's name.
+    public var key: String { setting.key.name }
+
+    /// Reads `set key value`, on `profile`'s terms (`Settings.read(_:_:on:)`), or
+    /// whatever the profile when nil (a key any profile has).
+    public static func read(_ key: String, _ value: String, on profile: Profile?) -> Result<SettingChange, Problem> {
+        let r = profile.map { Settings.read(key, value, on: $0) } ?? Settings.read(key, value)
+        return r.map { SettingChange($0, written: value) }
     }
 }

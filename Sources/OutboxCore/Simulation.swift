@@ -293,9 +293,8 @@ public struct Simulation {
         }
         // Matched case by case: comparing whole actions (`==`) compares their payloads.
         switch action {
-        case .settingChanged(let key, let value):
-            var s = settings
-            return s.set(key, value, profile: profile)
+        case .settingChanged(let change):
+            return Settings.absent(change.setting.key, on: profile)
         default: return nil
         }
     }
@@ -337,9 +336,12 @@ public struct Simulation {
             let rule: RuleID
             if case .chance = rep { rule = .chance } else { rule = target == .all ? .ans : .target }
             log(.outbox, .plan, rule: rule) { "backend will answer: " + $0.plans.text(for: target) }
-        case .settingChanged(let key, let value):
-            _ = settings.set(key, value, profile: profile)
-            log(.outbox, .setting, "set \(key) \(value)", rule: key == "latency.jitter" ? .latJitter : nil)
+        case .settingChanged(let change):
+            settings.apply(change.setting)
+            // The value as written: the journal shows the line that set it.
+            var rule: RuleID?
+            if case .latencyJitter = change.setting { rule = .latJitter }
+            log(.outbox, .setting, "set \(change.key) \(change.written)", rule: rule)
         }
         return nil
     }

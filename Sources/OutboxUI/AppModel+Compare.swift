@@ -164,10 +164,8 @@ extension AppModel {
 
     /// Why a `set` does nothing on a profile that has no such setting, or nil.
     func settingMissing(_ action: Action, _ p: Profile) -> String? {
-        guard case .settingChanged(let key, _) = action,
-            let k = Settings.keys.first(where: { $0.name == key }), !k.exists(on: p)
-        else { return nil }
-        return Settings.lackedReason(k)
+        guard case .settingChanged(let change) = action, !change.setting.key.exists(on: p) else { return nil }
+        return Settings.lackedReason(change.setting.key)
     }
 
     /// A success message, keeping the note of columns that skipped the action.

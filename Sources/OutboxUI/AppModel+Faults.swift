@@ -159,7 +159,7 @@ extension AppModel {
         }
         mode = .normal
         let value = VirtualTime.duration(pick.jitter)
-        if perform(.settingChanged(key: "latency.jitter", value: value)) {
+        if perform(.settingChanged(SettingChange(.latencyJitter(pick.jitter), written: value))) {
             say(pick.jitter == 0 ? "latency jitter off" : "latency jitter ±\(value): each attempt's latency drawn")
         }
     }

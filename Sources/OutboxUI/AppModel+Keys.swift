@@ -236,6 +236,10 @@ extension AppModel {
             mode = .help(0)
             return nil
         }
+        if words[0] == "set" && words.count == 3 {
+            setCommand(words)
+            return nil
+        }
         // A mistyped word may be one of the commands above: "did you mean" offers them too.
         let commands = ["compare", "profile", "break", "play", "export", "log", "help"]
         guard let parsed = ActionSyntax.parse(words, vocabulary: sim.profile.vocabulary, alsoKnown: commands)
@@ -246,6 +250,33 @@ extension AppModel {
             if perform(a) { say(":" + ActionSyntax.text(for: a)) }
         }
         return nil
+    }
+
+    /// `:set KEY VALUE`: the value is read here, on the terms of the profile
+    /// that has the setting (comparing: the first column that has it; else the
+    /// first column's), so the model gets it typed. A refused one steps past a pin,
+    /// as a refused action does (`perform`); comparing, a setting no column has is
+    /// skipped on every one whatever its value, as `performAll` skips it.
+    mutating func setCommand(_ words: [String]) {
+        let key = Settings.key(named: words[1])
+        let has = key.flatMap { k in columns.first { k.exists(on: $0.profile) }?.profile }
+        if isComparing, let key, has == nil {
+            stepPastPin()
+            skipNote =
+                "set skipped on " + profiles.map(\.rawValue).joined(separator: ", ") + ": "
+                + Settings.lackedReason(key)
+            message = (skipNote ?? "", true)
+            return
+        }
+        switch ActionSyntax.parse(words, vocabulary: sim.profile.vocabulary, settingsOn: has ?? sim.profile) {
+        case .success(let a)?:
+            if perform(a) { say(":" + ActionSyntax.text(for: a)) }
+        case .failure(let p)?:
+            stepPastPin()
+            skipNote = nil
+            message = (p.message, true)
+        case nil: break
+        }
     }
 
     /// A message's "did you mean" moved before its list of what was expected, as

@@ -107,7 +107,7 @@ final class ComparePropertyTests: XCTestCase {
                 }
                 let action = try! ActionSyntax.parse(words.split(separator: " ").map(String.init))!.get()
                 var on = Generator.playing(action)
-                if case .settingChanged(let key, _) = action { on = Generator.setting(key) }
+                if case .settingChanged(let c) = action { on = Generator.setting(c.key) }
                 lines.append(Line(text: at + words, on: on))
                 // The names the line makes, on the profiles that play it.
                 for name in Generator.names(action) {

@@ -6,9 +6,9 @@ import XCTest
 @testable import OutboxCore
 
 #if canImport(Darwin)
-import Darwin
+    import Darwin
 #elseif canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Issue 10: numbers read from input are range-checked where they are read, sums
@@ -69,11 +69,17 @@ final class LimitsTests: XCTestCase {
     // MARK: times and settings
 
     /// Every time or duration past 100000h is bad input naming the line and the
-    /// limit, in a file and through `:set` (both go through Settings.set).
+    /// limit, in a file and through `:set` (both go through Settings.read).
     func testTimesPastTheLimitAreBadInput() throws {
         let cases: [(String, String)] = [
-            ("set retry.delays 999999999999h", "bad value `999999999999h` for retry.delays, expected 1 to 1000 comma-separated times, each up to 100000h"),
-            ("set retry.delays 2s,100001h", "bad delay `100001h` (number 2 of 2) for retry.delays, expected at most 100000h"),
+            (
+                "set retry.delays 999999999999h",
+                "bad value `999999999999h` for retry.delays, expected 1 to 1000 comma-separated times, each up to 100000h"
+            ),
+            (
+                "set retry.delays 2s,100001h",
+                "bad delay `100001h` (number 2 of 2) for retry.delays, expected at most 100000h"
+            ),
             ("set timeout 999999999999h", "bad value `999999999999h` for timeout, expected a time up to 100000h"),
             ("set latency 100000h1ms", "bad value `100000h1ms` for latency"),
             ("at 999999999999h launch", "bad time `999999999999h`, expected at most 100000h"),
@@ -94,12 +100,17 @@ final class LimitsTests: XCTestCase {
         XCTAssertEqual(s.timeout, VirtualTime.maxInput, "a refused value changes nothing")
     }
 
-    /// The live screen's `:set` reaches the model as an action: refused, nothing changes.
-    func testSimulationRefusesASettingPastTheLimit() {
-        var sim = Simulation(profile: .linktrail)
-        let why = sim.apply(.settingChanged(key: "timeout", value: "999999999999h"))
-        XCTAssertEqual(why, "bad value `999999999999h` for timeout, expected a time up to 100000h, e.g. 10s")
-        XCTAssertEqual(sim.settings.timeout, 10_000)
+    /// The live screen's `:set` is read at the edge: a value past the limit never
+    /// becomes an action; the model refuses a setting its profile lacks, and then
+    /// nothing changes.
+    func testASettingPastTheLimitIsRefusedAtTheEdge() {
+        let read = ActionSyntax.parse(["set", "timeout", "999999999999h"], settingsOn: .linktrail)
+        XCTAssertEqual(
+            read, .failure(Problem("bad value `999999999999h` for timeout, expected a time up to 100000h, e.g. 10s")))
+        var sim = Simulation(profile: .ios)
+        let why = sim.apply(.setting("requireConsent", "false"))
+        XCTAssertEqual(why, "setting `requireConsent` does not exist on profile ios (it has no consent gate)")
+        XCTAssertEqual(sim.settings, Settings(profile: .ios))
     }
 
     /// The longest allowed waits, on the longest budget, run to the end without a
@@ -130,11 +141,13 @@ final class LimitsTests: XCTestCase {
         let path = try write("profile ios\nset retry.attempts 1000000000\n")
         let (status, _, err) = cli(["run", path])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(err, "\(path):2: bad value `1000000000` for retry.attempts, expected a whole number from 1 to 1000\n")
+        XCTAssertEqual(
+            err, "\(path):2: bad value `1000000000` for retry.attempts, expected a whole number from 1 to 1000\n")
         var s = Settings(profile: .ios)
         XCTAssertNil(s.set("retry.attempts", "1000", profile: .ios))
         XCTAssertNotNil(s.set("retry.attempts", "1001", profile: .ios))
-        XCTAssertNotNil(s.set("retry.delays", Array(repeating: "1s", count: 1001).joined(separator: ","), profile: .ios))
+        XCTAssertNotNil(
+            s.set("retry.delays", Array(repeating: "1s", count: 1001).joined(separator: ","), profile: .ios))
     }
 
     func testSaturatingTimeNeverTraps() {
@@ -177,7 +190,8 @@ final class LimitsTests: XCTestCase {
     // MARK: files
 
     func testCRLFScenarioReadsLikeLF() throws {
-        let text = "profile ios\r\nset retry.attempts 2\r\n# a comment\r\nat 0 launch\r\nat 1s track a\r\nexpect at 2s state a delivered\r\n"
+        let text =
+            "profile ios\r\nset retry.attempts 2\r\n# a comment\r\nat 0 launch\r\nat 1s track a\r\nexpect at 2s state a delivered\r\n"
         let path = try write(text)
         let (status, out, err) = cli(["run", "--quiet", path])
         XCTAssertEqual(status, 0, err)
@@ -200,7 +214,8 @@ final class LimitsTests: XCTestCase {
         try Data("profile ios\nat 0 launch\nat 1s track \u{FF}".utf8.map { $0 } + [0xFF, 0x0A]).write(to: url)
         let (status, _, err) = cli(["run", url.path])
         XCTAssertEqual(status, 2)
-        XCTAssertEqual(err, "\(url.path):3: cannot read the file: the line is not UTF-8 text; expected a readable scenario file\n")
+        XCTAssertEqual(
+            err, "\(url.path):3: cannot read the file: the line is not UTF-8 text; expected a readable scenario file\n")
     }
 
     // MARK: output that cannot be written
@@ -220,8 +235,9 @@ final class LimitsTests: XCTestCase {
         let n = read(fds[0], &buf, buf.count)
         close(fds[0])
         XCTAssertEqual(status, 1)
-        XCTAssertEqual(String(decoding: buf[0..<max(n, 0)], as: UTF8.self),
-                       "outbox: cannot write to standard output: No space left on device\n")
+        XCTAssertEqual(
+            String(decoding: buf[0..<max(n, 0)], as: UTF8.self),
+            "outbox: cannot write to standard output: No space left on device\n")
     }
 
     /// `outbox run FILE | head`: the reader goes away; the run stops early, quietly.
@@ -251,7 +267,8 @@ final class LimitsTests: XCTestCase {
 /// `outbox run`, and a huge word is cut, not echoed whole.
 final class OutputSafetyTests: XCTestCase {
     private func write(_ text: String) throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("outbox-safety-\(UUID().uuidString).outbox")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "outbox-safety-\(UUID().uuidString).outbox")
         try Data(text.utf8).write(to: url)
         addTeardownBlock { try? FileManager.default.removeItem(at: url) }
         return url.path
@@ -259,20 +276,27 @@ final class OutputSafetyTests: XCTestCase {
 
     private func assertNoControlBytes(_ s: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         for u in s.unicodeScalars where u != "\n" {
-            XCTAssertFalse(SafeText.needsEscape(u), "\(what) holds U+\(String(u.value, radix: 16))", file: file, line: line)
+            XCTAssertFalse(
+                SafeText.needsEscape(u), "\(what) holds U+\(String(u.value, radix: 16))", file: file, line: line)
         }
     }
 
     func testTimelineShowsControlBytesEscaped() throws {
-        let path = try write("profile ios\nat 0 launch\nat 1s track \"\u{1b}]2;TITLE\u{07}\"\nat 2s track \"\u{1b}[2J\u{9b}1m\"\nexpect at 3s state \"\u{1b}]2;TITLE\u{07}\" queued\n")
+        let path = try write(
+            "profile ios\nat 0 launch\nat 1s track \"\u{1b}]2;TITLE\u{07}\"\nat 2s track \"\u{1b}[2J\u{9b}1m\"\nexpect at 3s state \"\u{1b}]2;TITLE\u{07}\" queued\n"
+        )
         let (status, out, err) = cli(["run", path])
         XCTAssertEqual(status, 1)
         assertNoControlBytes(out, "stdout")
         assertNoControlBytes(err, "stderr")
         let lines = out.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines[1], "00:00:01.000  #1    event          \\x1b]2;TITLE\\x07 new → pending                                             IOS-1")
+        XCTAssertEqual(
+            lines[1],
+            "00:00:01.000  #1    event          \\x1b]2;TITLE\\x07 new → pending                                             IOS-1"
+        )
         XCTAssertTrue(out.contains("completion(#2 '\\x1b[2J\\u{9b}1m'): true"), out)
-        XCTAssertTrue(err.contains("check failed: expect at 3s state \"\\x1b]2;TITLE\\x07\" queued: found #1 is delivered"), err)
+        XCTAssertTrue(
+            err.contains("check failed: expect at 3s state \"\\x1b]2;TITLE\\x07\" queued: found #1 is delivered"), err)
 
         // JSONL keeps the names exact, as JSON escapes.
         let (_, json, _) = cli(["run", "--format", "jsonl", path])
@@ -303,10 +327,12 @@ final class OutputSafetyTests: XCTestCase {
         XCTAssertEqual(
             SafeText.line("bad value `\(delays)x` for retry.delays"),
             "bad value `" + String(delays.prefix(199)) + "…[+2801 chars]` for retry.delays")
-        XCTAssertEqual(SafeText.line("(" + String(repeating: "y", count: 300) + ");", maxWord: 10), "(yyyyyyyyy…[+291 chars]);")
+        XCTAssertEqual(
+            SafeText.line("(" + String(repeating: "y", count: 300) + ");", maxWord: 10), "(yyyyyyyyy…[+291 chars]);")
         // Nothing but closing marks: the word is cut as any other.
         XCTAssertEqual(
-            SafeText.line(String(repeating: ",", count: 20), maxWord: 10), String(repeating: ",", count: 10) + "…[+6 chars],,,,")
+            SafeText.line(String(repeating: ",", count: 20), maxWord: 10),
+            String(repeating: ",", count: 10) + "…[+6 chars],,,,")
     }
 
     func testSafeLineLeavesPlainLinesAloneAndIsIdempotent() {
@@ -326,11 +352,16 @@ final class ThemeFileTests: XCTestCase {
             if case .failure(let p) = InteractiveCommand.loadTheme(spec) { return p.message }
             return nil
         }
-        XCTAssertEqual(message("/tmp"), "/tmp: cannot read the theme file: it is a directory; expected a readable .theme file")
-        XCTAssertEqual(message("/nonexistent/x.theme"),
-                       "/nonexistent/x.theme: cannot read the theme file: No such file or directory; expected a readable .theme file")
+        XCTAssertEqual(
+            message("/tmp"), "/tmp: cannot read the theme file: it is a directory; expected a readable .theme file")
+        XCTAssertEqual(
+            message("/nonexistent/x.theme"),
+            "/nonexistent/x.theme: cannot read the theme file: No such file or directory; expected a readable .theme file"
+        )
         if FileManager.default.fileExists(atPath: "/dev/zero") {
-            XCTAssertEqual(message("/dev/zero"), "/dev/zero: cannot read the theme file: it is a character device, expected a regular file")
+            XCTAssertEqual(
+                message("/dev/zero"),
+                "/dev/zero: cannot read the theme file: it is a character device, expected a regular file")
         }
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("crlf-\(UUID().uuidString).theme")
         defer { try? FileManager.default.removeItem(at: url) }

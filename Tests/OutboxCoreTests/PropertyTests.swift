@@ -155,7 +155,7 @@ struct Fuzzer {
         ]
         candidates.append(.serverPlanned(pick(answers), chance(10) ? .always : .times(Int(rng.next() % 5) + 1)))
         if chance(5) {
-            candidates.append(.settingChanged(key: "timeout", value: pick(["100ms", "10s", "1s"])))
+            candidates.append(.setting("timeout", pick(["100ms", "10s", "1s"])))
         }
         // The faults (issue 15): chances, targets, a flapping network, latency jitter.
         let targets: [ServerTarget] = [.all, .name("purchase"), .name("signup"), .kind("ping"), .kind("event")]
@@ -168,7 +168,7 @@ struct Fuzzer {
         if chance(4) {
             candidates.append(.networkFlapping(up: pick([100, 1000, 7000]), down: pick([100, 250, 5000])))
         }
-        if chance(4) { candidates.append(.settingChanged(key: "latency.jitter", value: pick(["0", "50ms", "300ms"]))) }
+        if chance(4) { candidates.append(.setting("latency.jitter", pick(["0", "50ms", "300ms"]))) }
         // Time passing is as likely as all actions together.
         if chance(50) {
             let dt: Millis = pick([0, 1, 100, 250, 1000, 5000, 30_000, 120_000, 600_000])

@@ -240,7 +240,7 @@ final class RuleTestsFaults: XCTestCase {
             .serverPlanned(.ok, .times(1), for: .name("name:odd")),
             .networkFlapping(up: 5000, down: 2000),
             .networkFlapping(up: 100, down: 3_600_000),
-            .settingChanged(key: "latency.jitter", value: "50ms"),
+            .setting("latency.jitter", "50ms"),
         ]
         let texts = actions.map(ActionSyntax.text(for:))
         XCTAssertEqual(

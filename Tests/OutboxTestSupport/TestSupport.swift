@@ -175,3 +175,25 @@ public func runProgram(_ path: String, _ arguments: [String], in directory: Stri
     p.waitUntilExit()
     return (p.terminationStatus, o, e)
 }
+
+// MARK: Settings read as a scenario writes them
+
+extension Settings {
+    /// `set key value` read on `profile`'s terms (`Settings.read`) and applied:
+    /// nil, or why it was refused (then nothing changes).
+    public mutating func set(_ key: String, _ value: String, profile: Profile) -> String? {
+        switch Settings.read(key, value, on: profile) {
+        case .success(let s):
+            apply(s)
+            return nil
+        case .failure(let p): return p.message
+        }
+    }
+}
+
+extension Action {
+    /// `set key value` as an action, read whatever the profile; the words must be good.
+    public static func setting(_ key: String, _ value: String) -> Action {
+        .settingChanged(try! SettingChange.read(key, value, on: nil).get())
+    }
+}

@@ -26,6 +26,64 @@ extension Session {
 
 /// The live compare (issue 11, part 6): one model, every key on every column.
 final class CompareTests: XCTestCase {
+    /// `:set` is read where it is typed (the model gets a typed setting), with
+    /// the messages it gave when the model read it: on one profile, and on
+    /// columns where some or none has the setting.
+    func test_setCommand_readAtTheEdge_saysWhatItAlwaysSaid() {
+        var one = Session(.ios)
+        let recorded = one.model.recorded
+        for (line, said) in [
+            (
+                "set latenc 2s",
+                "unknown setting `latenc`, expected one of: retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed; did you mean `latency`?"
+            ),
+            (
+                "set requireConsent false",
+                "setting `requireConsent` does not exist on profile ios (it has no consent gate)"
+            ),
+            ("set latency 2q", "bad value `2q` for latency, expected a time up to 100000h, e.g. 200ms"),
+            ("set latency", "bad set, expected `set <key> <value>`"),
+        ] {
+            one.command(line)
+            XCTAssertEqual(one.model.message?.text, said, line)
+            XCTAssertEqual(one.model.message?.isError, true, line)
+        }
+        XCTAssertEqual(one.model.recorded, recorded, "a refused :set is not recorded")
+        XCTAssertEqual(one.model.sim.settings, Settings(profile: .ios))
+        one.command("set latency 0.5s")
+        XCTAssertEqual(one.model.message?.text, ":set latency 0.5s")
+        XCTAssertEqual(one.model.sim.settings.latency, 500)
+        XCTAssertEqual(one.model.recorded.last, "at 0 set latency 0.5s", "recorded as typed")
+        let logged = one.model.sim.journal.compactMap { e -> String? in
+            guard case .log(let l) = e else { return nil }
+            return l.text
+        }
+        XCTAssertEqual(logged.last, "set latency 0.5s", "logged as typed")
+
+        var two = Session(compare: [.android, .ios])
+        two.command("set retry.attempts x")
+        XCTAssertEqual(
+            two.model.message?.text, "bad value `x` for retry.attempts, expected a whole number from 1 to 1000")
+        two.command("set nope 1")
+        XCTAssertEqual(
+            two.model.message?.text,
+            "unknown setting `nope`, expected one of: latency, latency.jitter, timeout, seed")
+        for value in ["maybe", "true"] {
+            two.command("set requireConsent " + value)
+            XCTAssertEqual(
+                two.model.message?.text,
+                "set skipped on android, ios: setting 'requireConsent' exists only on profiles with the consent gate",
+                value)
+            XCTAssertEqual(two.model.message?.isError, true)
+        }
+        two.command("set retry.attempts 3")
+        XCTAssertEqual(
+            two.model.message?.text,
+            ":set retry.attempts 3; set skipped on android: setting 'retry.attempts' exists only on profiles that retry"
+        )
+        XCTAssertEqual(two.model.columns[1].settings.retryAttempts, 3)
+    }
+
     let three: [Profile] = [.ios, .android, .flutter]
 
     func test_oneKey_actsOnEveryColumn_oneRecordedLine() {
@@ -167,8 +225,8 @@ final class CompareTests: XCTestCase {
                     XCTFail("the recorded line does not read back: " + line)
                     return false
                 }
-                if case .settingChanged(let key, _) = a {
-                    return Settings.keys.first { $0.name == key }!.exists(on: p)
+                if case .settingChanged(let c) = a {
+                    return c.setting.key.exists(on: p)
                 }
                 return a.missing(on: p) == nil
             }

@@ -29,23 +29,67 @@ struct ExhaustedLine: Sendable {
     let rule: RuleID?
 }
 
-/// The answer classes of `on CLASS`, most specific first where they nest.
-enum AnswerClass {
+/// An answer class of `on CLASS`: one status, a hundred of them, or an outcome
+/// that is no status. Read from its word once (`init?(word:)`); the answer table
+/// is built from these, never from the words.
+enum AnswerClass: Hashable, Sendable {
+    /// One HTTP status, 100 to 599 (`on 404`).
+    case status(Int)
+    /// A hundred of statuses, 1 to 5 (`on 4xx`).
+    case hundred(Int)
+    case timeout, lost, partial, offline, transport
+
+    /// The class words that are not a status, as the messages list them.
     static let words = ["1xx", "2xx", "3xx", "4xx", "5xx", "timeout", "lost", "partial", "offline", "transport"]
 
-    /// The class a class word falls back to when it has no `on` line, or nil.
+    /// `404`, `4xx`, `timeout`, ...; nil for any other word.
+    init?(word w: String) {
+        switch w {
+        case "timeout": self = .timeout
+        case "lost": self = .lost
+        case "partial": self = .partial
+        case "offline": self = .offline
+        case "transport": self = .transport
+        case "1xx", "2xx", "3xx", "4xx", "5xx": self = .hundred(Int(w.prefix(1))!)
+        default:
+            guard AnswerClass.isStatus(w) else { return nil }
+            self = .status(Int(w)!)
+        }
+    }
+
+    /// The class's word, as a profile writes it.
+    var word: String {
+        switch self {
+        case .status(let n): return String(n)
+        case .hundred(let h): return String(h) + "xx"
+        case .timeout: return "timeout"
+        case .lost: return "lost"
+        case .partial: return "partial"
+        case .offline: return "offline"
+        case .transport: return "transport"
+        }
+    }
+
+    /// The class this one falls back to when it has no `on` line, or nil.
     /// A status falls back to its hundred; 1xx and 3xx to 4xx (RETRYABLE);
     /// lost to timeout; timeout and offline to transport; partial to 2xx.
-    static func parent(_ w: String) -> String? {
-        switch w {
-        case "1xx", "3xx": return "4xx"
-        case "lost": return "timeout"
-        case "timeout", "offline": return "transport"
-        case "partial": return "2xx"
-        case "2xx", "4xx", "5xx", "transport": return nil
-        default:
-            guard let n = Int(w) else { return nil }
-            return String(n / 100) + "xx"
+    var parent: AnswerClass? {
+        switch self {
+        case .hundred(1), .hundred(3): return .hundred(4)
+        case .lost: return .timeout
+        case .timeout, .offline: return .transport
+        case .partial: return .hundred(2)
+        case .hundred, .transport: return nil
+        case .status(let n): return .hundred(n / 100)
+        }
+    }
+
+    /// A success: 2xx, one of its statuses, or partial (only these are delivered).
+    var isSuccess: Bool {
+        switch self {
+        case .hundred(2), .partial: return true
+        case .status(let n): return n / 100 == 2
+        default: return false
         }
     }
 
@@ -111,7 +155,7 @@ enum Answers {
             }
             return
         }
-        guard AnswerClass.words.contains(cls) || AnswerClass.isStatus(cls) else {
+        guard let c = AnswerClass(word: cls) else {
             return p.fail(
                 n,
                 "unknown answer class \(ProfileParser.q(cls)), expected a status (403), "
@@ -119,15 +163,14 @@ enum Answers {
                     + (Suggest.status(cls).map { "; did you mean `\($0)`?" }
                         ?? Suggest.hint(cls, among: AnswerClass.words + ["exhausted"])))
         }
-        if action == .deliver && !(cls == "2xx" || cls == "partial" || cls.hasPrefix("2")) {
+        if action == .deliver && !c.isSuccess {
             return p.fail(n, "`deliver` for \(cls): only a 2xx or partial answer is delivered")
         }
-        if (cls == "2xx" || cls == "partial" || (AnswerClass.isStatus(cls) && cls.hasPrefix("2"))) && action != .deliver
-        {
+        if c.isSuccess && action != .deliver {
             return p.fail(n, "\(cls) is a success, expected `on \(cls) deliver`")
         }
-        p.d.on[cls] = OnLine(action: action, rule: rule, whenSaved: whenSaved, line: n)
-        p.ownOn.insert(cls)
+        p.d.on[c] = OnLine(action: action, rule: rule, whenSaved: whenSaved, line: n)
+        p.ownOn.insert(c)
     }
 
     /// Whether any answer is retried.
@@ -136,7 +179,8 @@ enum Answers {
     /// At the end of the file: the classes every profile answers, and what
     /// retrying needs (an `on exhausted` line, the retry settings).
     static func finishRequired(_ p: inout ProfileParser, end: Int) {
-        for cls in ["2xx", "4xx", "5xx", "transport"] where p.d.on[cls] == nil {
+        for c in [AnswerClass.hundred(2), .hundred(4), .hundred(5), .transport] where p.d.on[c] == nil {
+            let cls = c.word
             p.fail(
                 end,
                 "no `on \(cls)` line, expected what a \(cls) answer does (every profile answers 2xx, 4xx, 5xx and transport)"
@@ -158,28 +202,28 @@ enum Answers {
     /// broader class's, and `when-saved` means something.
     static func finishRules(_ p: inout ProfileParser, end: Int) {
         let lines = p.d.on.sorted { $0.value.line < $1.value.line }
-        for (cls, e) in lines where resolvedRule(p.d, cls) == nil {
-            p.fail(e.line, "`on \(cls)` cites no rule and no broader class gives one, expected `rule ID` at its end")
+        for (c, e) in lines where resolvedRule(p.d, c) == nil {
+            p.fail(e.line, "`on \(c.word)` cites no rule and no broader class gives one, expected `rule ID` at its end")
         }
         // `when-saved` tells a resend's delivery from a first one: under `save at
         // create` every request is saved when made, so it would be cited on every
         // delivery. Refused (docs/profiles.md, `on CLASS ACTION`).
         guard p.given.contains("save"), p.d.save == .atCreate else { return }
-        for (cls, e) in lines where e.whenSaved != nil {
+        for (c, e) in lines where e.whenSaved != nil {
             // An `on` line taken from a `base` is named at this file's save line.
             p.fail(
-                p.ownOn.contains(cls) ? e.line : (p.saveAt ?? end),
-                "`on \(cls)` has `when-saved` under `save at create`: every request is saved when made, so it"
+                p.ownOn.contains(c) ? e.line : (p.saveAt ?? end),
+                "`on \(c.word)` has `when-saved` under `save at create`: every request is saved when made, so it"
                     + " would be cited on every delivery, expected `save on failure ...` or no `when-saved`")
         }
     }
 
     /// The rule an `on` line cites, inheriting from its parent class when it names none.
-    static func resolvedRule(_ d: ProfilePolicy, _ cls: String) -> RuleID? {
-        var c: String? = cls
+    static func resolvedRule(_ d: ProfilePolicy, _ cls: AnswerClass) -> RuleID? {
+        var c: AnswerClass? = cls
         while let k = c {
             if let e = d.on[k], let r = e.rule { return r }
-            c = AnswerClass.parent(k)
+            c = k.parent
         }
         return nil
     }
@@ -192,9 +236,9 @@ enum Answers {
     /// slot the index of the response it takes (its own class's or a broader one's).
     static func table(_ d: ProfilePolicy) -> (responses: [Response], table: [UInt8]) {
         var responses: [Response] = []
-        var index: [String: UInt8] = [:]
-        func slot(_ cls: String) -> UInt8 {
-            var c: String? = cls
+        var index: [AnswerClass: UInt8] = [:]
+        func slot(_ cls: AnswerClass) -> UInt8 {
+            var c: AnswerClass? = cls
             while let k = c {
                 if let i = index[k] { return i }
                 if let e = d.on[k] {
@@ -203,17 +247,17 @@ enum Answers {
                     index[k] = UInt8(responses.count - 1)
                     return index[k]!
                 }
-                c = AnswerClass.parent(k)
+                c = k.parent
             }
             return 0
         }
         var table = [UInt8](repeating: 0, count: tableSize)
-        for s in 100...599 { table[s - 100] = slot(String(s)) }
-        table[timeoutSlot] = slot("timeout")
-        table[lostSlot] = slot("lost")
-        table[offlineSlot] = slot("offline")
-        table[networkLostSlot] = slot("transport")
-        table[partialSlot] = slot("partial")
+        for s in 100...599 { table[s - 100] = slot(.status(s)) }
+        table[timeoutSlot] = slot(.timeout)
+        table[lostSlot] = slot(.lost)
+        table[offlineSlot] = slot(.offline)
+        table[networkLostSlot] = slot(.transport)
+        table[partialSlot] = slot(.partial)
         return (responses, table)
     }
 }

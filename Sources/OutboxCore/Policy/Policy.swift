@@ -150,8 +150,8 @@ struct ProfilePolicy: Sendable {
     var capacity: CapacityRule?
     var expiry: ExpiryRule?
     // Answers.swift
-    /// The `on` lines as written, by class word (a rule may be left to inherit).
-    var on: [String: OnLine] = [:]
+    /// The `on` lines as written, by class (a rule may be left to inherit).
+    var on: [AnswerClass: OnLine] = [:]
     var exhausted: ExhaustedLine?
     // Resend.swift
     var resendLaunch: Resend?

@@ -31,7 +31,7 @@ extension Profile {
 /// here, every other statement by the mechanism that declares it (Policy/).
 struct ProfileParser {
     /// The `on` classes this file writes itself (not taken from a `base`), and its save line.
-    var ownOn: Set<String> = []
+    var ownOn: Set<AnswerClass> = []
     var saveAt: Int?
     let file: String
     /// The raw number the file's first new rule takes.
@@ -42,7 +42,7 @@ struct ProfileParser {
     /// The statements every profile needs that have been given (a base gives them all).
     var given: Set<String> = []
     /// Settings a line set, with the line (checked against capabilities at the end).
-    var setLines: [(key: String, line: Int)] = []
+    var setLines: [(key: Settings.Key, line: Int)] = []
     /// Rules a line cited, with the line (checked to exist at the end).
     var cited: [(id: String, line: Int)] = []
     /// Rules this file defines, with their lines (a second `rule` line for one is an error).
@@ -285,13 +285,11 @@ struct ProfileParser {
         Saving.finish(&self, end: end)
         Answers.finishRequired(&self, end: end)
         let retries = Answers.retries(d)
-        for (key, n) in setLines {
-            if let k = Settings.keys.first(where: { $0.name == key }) {
-                if k.needs == .retry && !retries {
-                    fail(n, "setting \(key) needs retries, expected an `on CLASS retry` line in the profile")
-                } else if k.needs == .consentGate && d.gate == nil {
-                    fail(n, "setting \(key) needs the consent gate, expected `component consent-gate ...`")
-                }
+        for (k, n) in setLines {
+            if k.needs == .retry && !retries {
+                fail(n, "setting \(k.name) needs retries, expected an `on CLASS retry` line in the profile")
+            } else if k.needs == .consentGate && d.gate == nil {
+                fail(n, "setting \(k.name) needs the consent gate, expected `component consent-gate ...`")
             }
         }
         Answers.finishRules(&self, end: end)
@@ -369,8 +367,12 @@ extension ProfileParser {
     ) {
         p, n, w in
         guard w.count == 3 else { return p.fail(n, "bad set line, " + setStatement.expected) }
-        if let why = p.d.defaults.apply(w[1], w[2]) { return p.fail(n, why) }
-        p.setLines.append((w[1], n))
+        switch Settings.read(w[1], w[2]) {
+        case .failure(let why): return p.fail(n, why.message)
+        case .success(let s):
+            p.d.defaults.apply(s)
+            p.setLines.append((s.key, n))
+        }
     }
 
     /// `component NAME ROLE ID ...` and `component NAME none`, for each of `Policy.components`.
