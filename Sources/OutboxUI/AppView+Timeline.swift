@@ -227,13 +227,14 @@ extension AppView {
     }
 
     /// The scale a fit chose, or the zoom: the ladder index (for `z`/`Z` to step from).
-    static func timelineScaleIndex(_ m: AppModel, width: Int) -> Int {
+    /// `rows`: the list's rows on screen (`Layout.listRows`).
+    static func timelineScaleIndex(_ m: AppModel, width: Int, rows: Int) -> Int {
         if let z = m.timelineZoom { return z }
         // The compare's timelines are drawn to the speed's scale, not fitted.
         if m.isComparing { return TimelineAxis.ladder.firstIndex(of: msPerColumn(m)) ?? TimelineAxis.fitFloor }
         let c = columns(width: width)
         // The rows on screen, as the list draws them: the same moments, the same fit.
-        let step = timelineWindow(m, ids: visibleIDs(m, rows: m.listHeight), cols: c.timelineW).axis.step
+        let step = timelineWindow(m, ids: visibleIDs(m, rows: rows), cols: c.timelineW).axis.step
         return TimelineAxis.ladder.firstIndex(of: step) ?? TimelineAxis.fitFloor
     }
 
