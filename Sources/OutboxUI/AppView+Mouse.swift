@@ -21,41 +21,9 @@ extension AppView {
     }
 
     /// What is at column `x`, row `y` of `m`'s screen, as its last frame laid
-    /// it out (`m.layout`); nil where nothing answers the mouse (the header,
-    /// the backend box, the status bar). The rows under the list's heading are
-    /// the model's (`top`, `rowCount`).
+    /// it out (`m.layout`, `Layout.spot`).
     public static func spot(_ m: AppModel, x: Int, y: Int) -> Spot? {
-        let (width, height) = (m.screen.width, m.screen.height)
-        let L = m.layout
-        guard width >= minWidth, height >= minHeight, x >= 0, y >= 0, x < width, y < height - 1 else { return nil }
-        let headRows = L.headerRows
-        if L.fullDetail { return y > headRows ? .detail : nil }
-        if y == headRows {
-            guard L.tabsShown else { return nil }
-            return L.tabs.first { x >= $0.x && x < $0.x + $0.width }.map { .tab($0.tab) }
-        }
-        let list: Rect, below: Rect
-        if let C = L.compare {
-            (list, below) = (C.list, Rect(x: 0, y: C.detail.y - 1, width: width, height: C.detail.height + 1))
-            if y == list.y { return titleSpot(L, x: x) ?? .list }
-        } else {
-            let P = L.panes
-            (list, below) = (P.list, Rect(x: 0, y: P.detail.y - 1, width: width, height: height - P.detail.y))
-            if y == list.y { return titleSpot(L, x: x) ?? .list }
-            if y >= P.log.y - 1 && y < P.log.maxY { return .log }
-            if y >= P.detail.y - 1 && y < P.detail.maxY { return x < P.backend.x - 1 ? .detail : nil }
-        }
-        if y > list.y && y < list.maxY {
-            let row = m.top + (y - list.y - 1)
-            return row < m.rowCount ? .row(row) : .list
-        }
-        if y >= below.y && y < below.maxY { return .detail }
-        return nil
-    }
-
-    /// The sortable title under column `x` of the list's heading, as a column.
-    static func titleSpot(_ L: Layout, x: Int) -> Spot? {
-        L.titles.first { x >= $0.x && x < $0.end }.map { .column($0.sort) }
+        m.layout.spot(x: x, y: y, screen: m.screen, top: m.top, rows: m.rowCount)
     }
 
     /// Where the tabs are drawn: each tab's first column and width (`tabs`, `compareTabs`).
@@ -106,4 +74,43 @@ extension AppView {
 
     /// The mark before the sorted column's title.
     static func sortMark(_ g: Glyphs) -> String { g.isASCII ? "*" : "▾" }
+}
+
+extension AppView.Layout {
+    /// What is at column `x`, row `y` of a screen of this size laid out so;
+    /// nil where nothing answers the mouse (the header, the backend box, the
+    /// status bar). The list's rows are the model's: `top` the first shown, of `rows`.
+    public func spot(x: Int, y: Int, screen: ScreenSize, top: Int, rows: Int) -> AppView.Spot? {
+        let (width, height) = (screen.width, screen.height)
+        guard width >= AppView.minWidth, height >= AppView.minHeight, x >= 0, y >= 0, x < width, y < height - 1 else {
+            return nil
+        }
+        if fullDetail { return y > headerRows ? .detail : nil }
+        if y == headerRows {
+            guard tabsShown else { return nil }
+            return tabs.first { x >= $0.x && x < $0.x + $0.width }.map { .tab($0.tab) }
+        }
+        let list: Rect, below: Rect
+        if let C = compare {
+            (list, below) = (C.list, Rect(x: 0, y: C.detail.y - 1, width: width, height: C.detail.height + 1))
+            if y == list.y { return titleSpot(x: x) ?? .list }
+        } else {
+            let P = panes
+            (list, below) = (P.list, Rect(x: 0, y: P.detail.y - 1, width: width, height: height - P.detail.y))
+            if y == list.y { return titleSpot(x: x) ?? .list }
+            if y >= P.log.y - 1 && y < P.log.maxY { return .log }
+            if y >= P.detail.y - 1 && y < P.detail.maxY { return x < P.backend.x - 1 ? .detail : nil }
+        }
+        if y > list.y && y < list.maxY {
+            let row = top + (y - list.y - 1)
+            return row < rows ? .row(row) : .list
+        }
+        if y >= below.y && y < below.maxY { return .detail }
+        return nil
+    }
+
+    /// The sortable title under column `x` of the list's heading, as a column.
+    func titleSpot(x: Int) -> AppView.Spot? {
+        titles.first { x >= $0.x && x < $0.end }.map { .column($0.sort) }
+    }
 }
