@@ -67,7 +67,8 @@ extension AppView {
         let name = TitleSpan(sort: .name, x: 2, end: x0 - 1)
         if c.short { return [name, TitleSpan(sort: .state, x: x0, end: x0 + c.colW)] }
         return [
-            name, TitleSpan(sort: .state, x: x0, end: x0 + c.att), TitleSpan(sort: .attempts, x: x0 + c.att, end: x0 + c.next),
+            name, TitleSpan(sort: .state, x: x0, end: x0 + c.att),
+            TitleSpan(sort: .attempts, x: x0 + c.att, end: x0 + c.next),
             TitleSpan(sort: .next, x: x0 + c.next, end: x0 + c.colW),
         ]
     }

@@ -107,16 +107,6 @@ public enum AppView {
         return PaneRects(list: list, detail: detail, backend: backend, log: log)
     }
 
-    /// Rows of list the model should move by a page (`Layout.listRows`).
-    public static func listRows(_ m: AppModel, width: Int, height: Int) -> Int {
-        guard width >= minWidth, height >= minHeight else { return 1 }
-        let rows = headerLines(m, width: width, g: .unicode).count
-        if m.isComparing {
-            return max(1, compareLayout(m, width: width, height: height, headerRows: rows).list.height - 1)
-        }
-        return max(1, paneRects(m, width: width, height: height, headerRows: rows).list.height - 1)
-    }
-
     static func tooSmall(_ buf: inout ScreenBuffer) {
         let lines = [
             "Outbox needs at least \(minWidth)×\(minHeight);", "this terminal is \(buf.width)×\(buf.height).",
