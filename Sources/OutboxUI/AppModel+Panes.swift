@@ -24,6 +24,8 @@ public struct PaneState {
     let logMemo = LogMemo()
     /// The view's cache of the detail's lines (AppView+Panes.swift).
     let detailMemo = AppView.DetailMemo()
+    /// The view's cache of the list's timeline window (AppView+Timeline.swift).
+    let timelineMemo = AppView.TimelineMemo()
 }
 
 extension AppModel {
