@@ -4,7 +4,7 @@ import XCTest
 @testable import OutboxCore
 @testable import OutboxUI
 
-/// The frame's layout kept on the model (D294): keys and clicks go by the last
+/// The frame's layout kept on the model (D300): keys and clicks go by the last
 /// frame drawn, the screen's size is kept once, and a key says what it did.
 final class LayoutTests: XCTestCase {
     /// A click lands on what the last frame drew, even when the model moved on
