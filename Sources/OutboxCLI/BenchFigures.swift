@@ -33,7 +33,10 @@ enum BenchFigures {
         bigMedianUs: Double, bigP99Us: Double, smallMedianUs: Double
     ) {
         var models = [AppModel(sim: queuedModel(small)), AppModel(sim: queuedModel(big))]
-        for i in models.indices { models[i].setListHeight(AppView.listRows(models[i], width: 200, height: 60)) }
+        for i in models.indices {
+            models[i].setScreen(width: 200, height: 60)
+            models[i].laidOut(AppView.layout(for: models[i]))
+        }
         var times: [[Double]] = [[], []]
         for f in 0..<frames {
             for i in models.indices {
@@ -65,7 +68,7 @@ enum BenchFigures {
         m.perform(.appLaunched)
         for i in 0..<30 { m.perform(.eventTracked(TrackedEvent(name: names[i % 50]))) }
         m.tick(to: 1000)
-        m.setListHeight(AppView.listRows(m, width: 80, height: 24))
+        m.laidOut(AppView.layout(for: m))
         _ = m.handle(.home)
         func frame() -> Int {
             let before = term.bytesWritten

@@ -36,7 +36,10 @@ enum BenchLiveCompare {
             loaded([Builtins.ios], requests: requests),
             loaded([Builtins.ios, Builtins.android, Builtins.flutter], requests: requests),
         ]
-        for i in models.indices { models[i].setListHeight(AppView.listRows(models[i], width: width, height: height)) }
+        for i in models.indices {
+            models[i].setScreen(width: width, height: height)
+            models[i].laidOut(AppView.layout(for: models[i]))
+        }
         var times: [[Double]] = [[], []]
         for f in 0..<frames {
             for i in models.indices {

@@ -13,6 +13,7 @@ extension BenchFigures {
         var models = [AppModel(sim: queuedModel(small)), AppModel(sim: queuedModel(big))]
         for i in models.indices {
             models[i].setScreen(width: 200, height: 60)
+            models[i].laidOut(AppView.layout(for: models[i]))
             _ = models[i].handle(.char("/"))
             for c in filter.unicodeScalars { _ = models[i].handle(.char(c)) }
             _ = models[i].handle(.enter)

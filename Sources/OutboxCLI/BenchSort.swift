@@ -9,6 +9,7 @@ extension BenchFigures {
     static func sortedFrame(big: Int, passes: Int) -> [(order: String, passMs: Double, frameUs: Double)] {
         var m = AppModel(sim: queuedModel(big))
         m.setScreen(width: 200, height: 60)
+        m.laidOut(AppView.layout(for: m))
         var out: [(String, Double, Double)] = []
         for _ in ListSort.allCases {
             var pass: [Double] = [], frame: [Double] = []

@@ -494,12 +494,13 @@ struct InteractiveCommand: OutboxSubcommand {
 
     /// A new session replacing `old` (`:profile`, `:compare`, `:play`, a device
     /// reopened): every model that takes the screen's place is made by this. It
-    /// keeps the screen's speed, breakpoints and habits, and what the command line
+    /// keeps the screen's size, speed, breakpoints and habits, and what the command line
     /// set on the first: the recording's folder (each part names a profile file
     /// beside it `./PATH`, as the first does), whether `E` records, and a stopped
     /// recording's or cast's mark.
     static func carrying(_ next: AppModel, from old: AppModel) -> AppModel {
         var m = next
+        m.setScreen(width: old.screen.width, height: old.screen.height)
         m.speedIndex = old.speedIndex
         m.setBreakpoints(old.breakpoints)
         m.keepHabits(of: old)
@@ -634,6 +635,9 @@ struct InteractiveCommand: OutboxSubcommand {
             var messageSince: UInt64 = 0
             recording?.start(model)
             recordingTrouble()  // the very first write failing shows at once
+            // The screen's size, kept once on the model; again on every resize (`handle`).
+            // Curses draws the terminal's size up to AppView.maxWidth × maxHeight.
+            model.setScreen(width: term.width, height: term.height)
             while true {
                 if !model.castStopped, let why = cast?.stopped {
                     model.castStopped = true
@@ -658,9 +662,6 @@ struct InteractiveCommand: OutboxSubcommand {
                         message: "outbox: stopped by \(Terminal.signalName(sig)); the app was closed as on q",
                         signal: sig)
                 }
-                // Curses draws the terminal's size up to AppView.maxWidth × maxHeight.
-                model.setScreen(width: term.width, height: term.height)
-                model.setScreenWidth(term.width)
                 // A message covers the hint bar for a few seconds of wall time, then goes.
                 if model.message?.text != messageText {
                     messageText = model.message?.text
@@ -675,6 +676,8 @@ struct InteractiveCommand: OutboxSubcommand {
                 // A paused (or held) screen with nothing new draws nothing.
                 let moving = !model.paused && !model.heldBySize
                 if dirty || (moving && Loop.wallMs() - lastFrame >= frameMs) {
+                    // The frame's layout, made once and kept for the keys and clicks until the next frame.
+                    layOut()
                     term.draw(AppView.render(model, width: term.realWidth, height: term.realHeight, glyphs: glyphs))
                     frames += 1
                     lastFrame = Loop.wallMs()
@@ -706,10 +709,9 @@ struct InteractiveCommand: OutboxSubcommand {
                 } else {
                     // The clock can stop itself (a breakpoint, the end of a play):
                     // that frame is drawn, as no timer frame follows a pause.
-                    let pausedBefore = model.paused
-                    model.wallTimePassed(ms: Int64(now - lastWall))
+                    let clock = model.wallTimePassed(ms: Int64(now - lastWall))
                     lastWall = now
-                    if model.paused != pausedBefore { dirty = true }
+                    if clock == .stoppedItself { dirty = true }
                 }
             }
         }
@@ -722,16 +724,21 @@ struct InteractiveCommand: OutboxSubcommand {
         /// One key: to the model, then what its effect asks of the loop; an
         /// outcome when the loop must end.
         mutating func handle(_ key: Key) -> Outcome? {
-            if key == .resize { term.refreshSize() }
-            let columnsBefore = model.others.count
+            if key == .resize {
+                term.refreshSize()
+                model.setScreen(width: term.width, height: term.height)
+                layOut()  // the screen is cleared and drawn afresh: keys after it go by the new size
+            }
             model.isRecording = recording != nil  // `E` pins into it
             let effect = model.handle(key)
-            if model.others.count != columnsBefore && effect == nil {
+            if effect == .leftCompare {
                 newRecordingPart(why: ":compare off: one column, the first")
             } else {
                 saveRecording()
             }
             switch effect {
+            case .leftCompare?:
+                break  // its recording part, above
             case .quit?:
                 quit()
                 return Outcome(status: 0)
@@ -754,6 +761,7 @@ struct InteractiveCommand: OutboxSubcommand {
                     }
                     model.message = ("cannot open the \(p.rawValue) device: " + e.description, true)
                 }
+                layOut()
             case .startCompare(let profiles)?:
                 // As a profile switch: the app closes on the device it ran on, and
                 // the compare starts afresh (its own clock at 0, devices in memory).
@@ -767,8 +775,10 @@ struct InteractiveCommand: OutboxSubcommand {
                 )
                 newRecordingPart(
                     why: ":compare " + profiles.map(\.rawValue).joined(separator: ",") + ", a new clock")
+                layOut()
             case .play(let path)?:
                 play(path)
+                layOut()
             case .nextTheme?:
                 let names = InteractiveCommand.themeNames
                 let next = names[((names.firstIndex(of: theme.name) ?? -1) + 1) % names.count]
@@ -780,6 +790,12 @@ struct InteractiveCommand: OutboxSubcommand {
                 break
             }
             return nil
+        }
+
+        /// The model laid out for its screen (`AppView.layout(for:)`): before
+        /// each frame, and when the screen or the model is new.
+        mutating func layOut() {
+            model.laidOut(AppView.layout(for: model))
         }
 
         /// A new session (`:profile`, `:compare`) keeps the screen's speed and breakpoints.

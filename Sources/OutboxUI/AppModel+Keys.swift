@@ -327,7 +327,7 @@ extension AppModel {
             message = (
                 "one column: \(sim.profile.rawValue), its device in memory; :profile P opens a saved device", false
             )
-            return nil
+            return .leftCompare
         }
         switch AppModel.parseCompare(args[0], profiles: profileResolver) {
         case .failure(let p):
@@ -507,7 +507,7 @@ extension AppModel {
 
     // MARK: The mouse
 
-    /// A click or the wheel: resolved against the screen's layout (`AppView.spot`).
+    /// A click or the wheel: resolved against the last frame's layout (`Layout.spot`).
     /// A prompt or a chooser keeps the keyboard's attention: the mouse does
     /// nothing there; the help scrolls with the wheel and closes on a click.
     mutating func mouse(_ e: MouseEvent) -> UIEffect? {
@@ -520,9 +520,7 @@ extension AppModel {
         case .normal: break
         default: return nil
         }
-        guard let spot = AppView.spot(self, x: e.x, y: e.y, width: panes.width, height: panes.height) else {
-            return nil
-        }
+        guard let spot = layout.spot(x: e.x, y: e.y, screen: screen, top: top, rows: rowCount) else { return nil }
         message = nil
         usedCommands.insert(command)
         if command == .wheel {

@@ -8,28 +8,8 @@ final class LogMemo {
     var positions: [Int32] = []
 }
 
-/// The selected request's detail lines, built (wrapped) once per change of the
-/// model or the pane's width, not once per frame.
-final class DetailMemo {
-    struct Key: Equatable { var profile: Profile, id: Int32, transitions: Int, requests: Int, width: Int, ascii: Bool }
-    var key: Key?
-    var doc = AppView.DetailDoc()
-
-    func doc(_ s: Simulation, _ id: Int32, width: Int, g: Glyphs) -> AppView.DetailDoc {
-        let k = Key(
-            profile: s.profile, id: id, transitions: s.transitionCount, requests: s.requests.count, width: width,
-            ascii: g.arrow != "→")
-        if k == key { return doc }
-        doc = AppView.detailHistory(s, id, width: width, g: g)
-        key = k
-        return doc
-    }
-}
-
 /// What the detail and log panes show besides the selection (issue 12, part 4).
 public struct PaneState {
-    /// The screen size the loop last gave (`AppModel.setScreen`).
-    public internal(set) var width = 80, height = 24
     /// Rows the detail's history is scrolled up (+) or down (-) from where it
     /// starts for a newly selected request, and which request that was for.
     public internal(set) var detailScroll = 0
@@ -42,18 +22,25 @@ public struct PaneState {
     /// The log shows only this request's lines, or all when nil.
     public internal(set) var logRequest: Int32?
     let logMemo = LogMemo()
-    let detailMemo = DetailMemo()
+    /// The view's cache of the detail's lines (AppView+Panes.swift).
+    let detailMemo = AppView.DetailMemo()
+    /// The view's cache of the list's timeline window (AppView+Timeline.swift).
+    let timelineMemo = AppView.TimelineMemo()
 }
 
 extension AppModel {
-    /// Tells the model the screen's size: the list's page, and how far the
-    /// detail and log can scroll.
+    /// Tells the model the screen's size (the loop: at the start and on a resize).
+    /// The next frame's layout (`laidOut`) is made for it.
     public mutating func setScreen(width: Int, height: Int) {
-        panes.width = width
-        panes.height = height
-        // Under the "too small" notice nothing shows: the clock waits (AppModel+Time).
-        heldBySize = width < AppView.minWidth || height < AppView.minHeight
-        setListHeight(AppView.listRows(self, width: width, height: height))
+        screen = ScreenSize(width: width, height: height)
+    }
+
+    /// Keeps a frame's layout (`AppView.layout(for:)`, made once a frame by the
+    /// loop) for the keys and clicks until the next: the list's page, how far
+    /// the detail and log scroll, what is under the mouse. The selection stays in view.
+    public mutating func laidOut(_ l: AppView.Layout) {
+        layout = l
+        if let row = selectedRow { select(row: row) }
     }
 
     // MARK: Keys for the panes
@@ -121,9 +108,8 @@ extension AppModel {
             } else {
                 // Taller, the compare's detail shows more of each column's history; when
                 // it showed everything already, say so rather than add blank rows unexplained.
-                let head = AppView.headerLines(self, width: panes.width, g: .unicode).count
-                let before = AppView.compareLayout(self, width: panes.width, height: panes.height, headerRows: head)
-                if AppView.compareDetailNeeds(self, width: panes.width) <= before.detail.height
+                // (The frame's layout measured the full-screen detail: `Layout.compareExpandedRows`.)
+                if layout.compareDetailNeeds <= layout.compareExpandedRows
                     || selectedMatchRow == nil
                 {
                     detailExpanded = false
@@ -133,11 +119,9 @@ extension AppModel {
         }
     }
 
-    /// Rows a pane shows at the current screen size.
+    /// Rows a pane shows, as the last frame laid it out.
     func paneRows(_ pane: Pane) -> Int {
-        let rows = AppView.headerLines(self, width: panes.width, g: .unicode).count
-        if pane == .detail { return AppView.detailHistoryRect(self, width: panes.width, height: panes.height).height }
-        return AppView.layout(self, width: panes.width, height: panes.height, headerRows: rows).log.height
+        pane == .detail ? layout.detailHistory.height : layout.panes.log.height
     }
 
     // MARK: The detail
@@ -148,10 +132,11 @@ extension AppModel {
             panes.detailFor = id
             panes.detailScroll = 0
         }
-        let rect = AppView.detailHistoryRect(self, width: panes.width, height: panes.height)
-        let doc = panes.detailMemo.doc(sim, id, width: rect.width, g: .unicode)
-        let start = AppView.detailTop(doc, rows: rect.height, scroll: 0)
-        let maxTop = max(0, doc.lines.count - rect.height)
+        // The history's length and first line as the last frame laid them out;
+        // a request selected since (keys in one batch) scrolls from the next frame.
+        guard let doc = layout.detailDoc, doc.id == id else { return }
+        let start = doc.start
+        let maxTop = max(0, doc.lines - layout.detailHistory.height)
         // top = start - scroll, kept within 0...maxTop.
         let top = min(max(0, start - panes.detailScroll), maxTop)
         let newTop = min(max(0, top.addingReportingOverflow(delta).partialValue), maxTop)

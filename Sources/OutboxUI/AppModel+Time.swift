@@ -44,6 +44,13 @@ public struct Speed: Equatable, Hashable, Sendable {
     }
 }
 
+/// What the clock's moving asks of the loop (`wallTimePassed`).
+public enum ClockEffect: Equatable, Sendable {
+    case none
+    /// The clock paused itself (a breakpoint hit, a play ended): draw the frame.
+    case stoppedItself
+}
+
 extension AppModel {
     /// The most wall time one frame turns into virtual time: a longer gap
     /// between frames is a stall (the process stopped by kill -STOP, a machine
@@ -58,17 +65,21 @@ extension AppModel {
     /// 2000 ms of wall time in 33 ms frames move it exactly 200 ms. Paused, or
     /// under the "too small" notice (`heldBySize`), nothing moves and nothing is
     /// carried. `stopped`: the process was stopped and continued during the gap
-    /// (Ctrl-Z then `fg`): none of it counts.
-    public mutating func wallTimePassed(ms: Int64, stopped: Bool = false) {
+    /// (Ctrl-Z then `fg`): none of it counts. Returns `.stoppedItself` when the
+    /// clock paused itself (a breakpoint, the end of a play): the loop draws that
+    /// frame, as no timer frame follows a pause.
+    @discardableResult
+    public mutating func wallTimePassed(ms: Int64, stopped: Bool = false) -> ClockEffect {
         guard !paused, !heldBySize, !stopped, ms > 0 else {
             wallCarry = 0
-            return
+            return .none
         }
         wallCarry += min(ms, AppModel.maxWallStepMs) * clockSpeed.msPerSecond
         let whole = wallCarry / 1000
-        guard whole > 0 else { return }
+        guard whole > 0 else { return .none }
         wallCarry -= whole * 1000
         tick(to: sim.now + whole)
+        return paused ? .stoppedItself : .none
     }
 
     /// The next instant anything happens: a timer of any column, or the next

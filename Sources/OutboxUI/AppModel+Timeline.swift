@@ -2,10 +2,11 @@ import OutboxCore
 
 extension AppModel {
     /// `z`, `Z` and `f`: the timeline's scale. Zooming starts from the scale the
-    /// fit shows now, so the first `z` or `Z` is one step from what is on screen.
+    /// fit shows now (the last frame's, `Layout.timelineScale`), so the first `z`
+    /// or `Z` is one step from what is on screen.
     mutating func runTimeline(_ command: Command) {
         let ladder = TimelineAxis.ladder
-        let current = timelineZoom ?? AppView.timelineScaleIndex(self, width: screenWidth)
+        let current = timelineZoom ?? layout.timelineScale
         switch command {
         case .zoomIn:
             timelineZoom = max(0, current - 1)
@@ -25,7 +26,4 @@ extension AppModel {
         default: break
         }
     }
-
-    /// Tells the model the screen's width, for the timeline's scale (the loop calls it with `setListHeight`).
-    public mutating func setScreenWidth(_ w: Int) { screenWidth = w }
 }

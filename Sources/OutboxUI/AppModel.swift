@@ -74,7 +74,9 @@ public struct AnswerChoice: Equatable, Sendable {
     }
 }
 
-/// What the interactive loop must do after a key: things outside the model.
+/// What the interactive loop must do after a key: things outside the model. A
+/// key returns one, or nil for none; the loop acts on it and never guesses from
+/// the model what a key did. (Every key draws a frame and appends the recording.)
 public enum UIEffect: Equatable, Sendable {
     case quit
     /// Write the timeline so far as JSONL to `path` (relative to where Outbox
@@ -88,6 +90,10 @@ public enum UIEffect: Equatable, Sendable {
     /// `:play FILE`: load a scenario file and play it on this screen (the loop
     /// reads and parses it).
     case play(String)
+    /// `:compare off` left the compare: the first column goes on alone and the
+    /// recording keeps only what it took, so the recording goes on in a new part
+    /// (the loop no longer guesses it from the columns' count).
+    case leftCompare
 }
 
 /// The whole state of the interactive screen: the simulation plus what the user
@@ -114,7 +120,7 @@ public struct AppModel {
     /// Wall time not yet turned into virtual time, in virtual µs (`wallTimePassed`).
     var wallCarry: Int64 = 0
     /// The screen is too small to show anything (`setScreen`): the clock waits.
-    public internal(set) var heldBySize = false
+    public var heldBySize: Bool { screen.width < AppView.minWidth || screen.height < AppView.minHeight }
     /// The breakpoints set, in the order set.
     public internal(set) var breakpoints: [Breakpoint] = []
     /// Per column, the journal position (counting forgotten entries) checked for breakpoints.
@@ -175,12 +181,15 @@ public struct AppModel {
     public internal(set) var skipNote: String?
     /// Comparing: rows in each state in any column, and rows that differ.
     public internal(set) var compareCounts = CompareCounts()
-    public internal(set) var listHeight = 10
+    /// The screen's size: the only place it is kept (the loop sets it, `setScreen`).
+    public internal(set) var screen = ScreenSize(width: 80, height: 24)
+    /// The last frame's layout (`laidOut`): what the keys and clicks until the next frame go by.
+    public internal(set) var layout = AppView.Layout()
+    /// Rows of list a page moves by, as the last frame showed them.
+    public var listHeight: Int { layout.listRows }
     /// The timeline's scale as an index of `TimelineAxis.ladder` (`z`/`Z`), or nil
     /// to fit the selected request's life (`f`, the default).
     public internal(set) var timelineZoom: Int?
-    /// The screen width the timeline was last laid out for (the loop sets it).
-    public internal(set) var screenWidth = 80
     /// The commands used so far: the hint bar leaves them out for the next ones.
     public internal(set) var usedCommands: Set<Command> = []
     let memo = FilterMemo()
@@ -387,10 +396,5 @@ public struct AppModel {
         if !folder.hasSuffix("/") { folder += "/" }
         guard ref.hasPrefix(folder), ref.count > folder.count else { return ref }
         return "./" + ref.dropFirst(folder.count)
-    }
-
-    public mutating func setListHeight(_ h: Int) {
-        listHeight = max(1, h)
-        if let row = selectedRow { select(row: row) }
     }
 }

@@ -4,14 +4,17 @@ import OutboxCore
 /// share, the matched rows with one column per profile, and the selected row's
 /// detail side by side.
 extension AppView {
-    struct CompareLayout {
+    struct CompareLayout: Equatable, Sendable {
         var list: Rect, detail: Rect
     }
 
-    static func compareLayout(_ m: AppModel, width: Int, height: Int, headerRows: Int) -> CompareLayout {
+    /// `expanded`: as with the detail full-screen (Enter), or not; by default as the model is.
+    static func compareLayout(_ m: AppModel, width: Int, height: Int, headerRows: Int, expanded: Bool? = nil)
+        -> CompareLayout
+    {
         let top = headerRows + 1  // header, tabs
         let free = height - top - 1 - 1  // status bar, the detail's separator
-        let detailH = m.detailExpanded ? max(4, free * 6 / 10) : max(4, free * 35 / 100)
+        let detailH = (expanded ?? m.detailExpanded) ? max(4, free * 6 / 10) : max(4, free * 35 / 100)
         let listH = max(3, free - detailH)
         let list = Rect(x: 0, y: top, width: width, height: listH)
         let detail = Rect(x: 0, y: list.maxY + 1, width: width, height: height - 1 - (list.maxY + 1))

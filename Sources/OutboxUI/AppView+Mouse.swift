@@ -1,8 +1,8 @@
 import OutboxCore
 
-/// What lies under each cell of the screen, from the same layout the view
-/// draws with: the mouse's clicks and wheel are resolved here, never by
-/// geometry kept a second time in the model.
+/// What lies under each cell of the screen, from the layout the last frame was
+/// drawn with (`AppView.Layout`, kept by the model): the mouse's clicks and
+/// wheel are resolved here, never by geometry the model works out itself.
 extension AppView {
     /// A place on the screen a click or the wheel can act on.
     public enum Spot: Equatable, Sendable {
@@ -20,34 +20,10 @@ extension AppView {
         case log
     }
 
-    /// What is at column `x`, row `y` of a screen of this size showing `m`; nil
-    /// where nothing answers the mouse (the header, the backend box, the status bar).
-    public static func spot(_ m: AppModel, x: Int, y: Int, width: Int, height: Int) -> Spot? {
-        guard width >= minWidth, height >= minHeight, x >= 0, y >= 0, x < width, y < height - 1 else { return nil }
-        let headRows = headerLines(m, width: width, g: .unicode).count
-        if m.detailExpanded && !m.isComparing { return y > headRows ? .detail : nil }
-        if y == headRows {
-            guard m.banner == nil else { return nil }
-            return tabSpans(m, width: width).first { x >= $0.x && x < $0.x + $0.width }.map { .tab($0.tab) }
-        }
-        let list: Rect, below: Rect
-        if m.isComparing {
-            let L = compareLayout(m, width: width, height: height, headerRows: headRows)
-            (list, below) = (L.list, Rect(x: 0, y: L.detail.y - 1, width: width, height: L.detail.height + 1))
-            if y == list.y { return compareColumnSpot(m, x: x, width: width).map { .column($0) } ?? .list }
-        } else {
-            let L = layout(m, width: width, height: height, headerRows: headRows)
-            (list, below) = (L.list, Rect(x: 0, y: L.detail.y - 1, width: width, height: height - L.detail.y))
-            if y == list.y { return columnSpot(x: x, width: width).map { .column($0) } ?? .list }
-            if y >= L.log.y - 1 && y < L.log.maxY { return .log }
-            if y >= L.detail.y - 1 && y < L.detail.maxY { return x < L.backend.x - 1 ? .detail : nil }
-        }
-        if y > list.y && y < list.maxY {
-            let row = m.top + (y - list.y - 1)
-            return row < m.rowCount ? .row(row) : .list
-        }
-        if y >= below.y && y < below.maxY { return .detail }
-        return nil
+    /// What is at column `x`, row `y` of `m`'s screen, as its last frame laid
+    /// it out (`m.layout`, `Layout.spot`).
+    public static func spot(_ m: AppModel, x: Int, y: Int) -> Spot? {
+        m.layout.spot(x: x, y: y, screen: m.screen, top: m.top, rows: m.rowCount)
     }
 
     /// Where the tabs are drawn: each tab's first column and width (`tabs`, `compareTabs`).
@@ -73,29 +49,69 @@ extension AppView {
         return out
     }
 
-    /// The sortable column whose title spans column `x` of the list's heading.
-    static func columnSpot(x: Int, width: Int) -> ListSort? {
+    /// Where the sortable titles of the list's heading are.
+    static func titleSpans(width: Int) -> [TitleSpan] {
         let c = columns(width: width)
-        let spans: [(ListSort, Int, Int)] = [
-            (.id, c.id, c.kind), (.name, c.name, c.state), (.state, c.state, c.att), (.attempts, c.att, c.next),
-            (.next, c.next, c.nextInLast ? c.rule : c.last),
+        return [
+            TitleSpan(sort: .id, x: c.id, end: c.kind), TitleSpan(sort: .name, x: c.name, end: c.state),
+            TitleSpan(sort: .state, x: c.state, end: c.att), TitleSpan(sort: .attempts, x: c.att, end: c.next),
+            TitleSpan(sort: .next, x: c.next, end: c.nextInLast ? c.rule : c.last),
         ]
-        return spans.first { x >= $0.1 && x < $0.2 }?.0
     }
 
     /// A compare's heading: the name, and the first column's state (under its
     /// profile's name), attempts and next attempt.
-    static func compareColumnSpot(_ m: AppModel, x: Int, width: Int) -> ListSort? {
+    static func compareTitleSpans(_ m: AppModel, width: Int) -> [TitleSpan] {
         let c = compareColumns(width: width, count: m.columns.count)
         let x0 = c.xs[0]
-        if x >= 2 && x < x0 - 1 { return .name }
-        if c.short { return x >= x0 && x < x0 + c.colW ? .state : nil }
-        let spans: [(ListSort, Int, Int)] = [
-            (.state, x0, x0 + c.att), (.attempts, x0 + c.att, x0 + c.next), (.next, x0 + c.next, x0 + c.colW),
+        let name = TitleSpan(sort: .name, x: 2, end: x0 - 1)
+        if c.short { return [name, TitleSpan(sort: .state, x: x0, end: x0 + c.colW)] }
+        return [
+            name, TitleSpan(sort: .state, x: x0, end: x0 + c.att),
+            TitleSpan(sort: .attempts, x: x0 + c.att, end: x0 + c.next),
+            TitleSpan(sort: .next, x: x0 + c.next, end: x0 + c.colW),
         ]
-        return spans.first { x >= $0.1 && x < $0.2 }?.0
     }
 
     /// The mark before the sorted column's title.
     static func sortMark(_ g: Glyphs) -> String { g.isASCII ? "*" : "▾" }
+}
+
+extension AppView.Layout {
+    /// What is at column `x`, row `y` of a screen of this size laid out so;
+    /// nil where nothing answers the mouse (the header, the backend box, the
+    /// status bar). The list's rows are the model's: `top` the first shown, of `rows`.
+    public func spot(x: Int, y: Int, screen: ScreenSize, top: Int, rows: Int) -> AppView.Spot? {
+        let (width, height) = (screen.width, screen.height)
+        guard width >= AppView.minWidth, height >= AppView.minHeight, x >= 0, y >= 0, x < width, y < height - 1 else {
+            return nil
+        }
+        if fullDetail { return y > headerRows ? .detail : nil }
+        if y == headerRows {
+            guard tabsShown else { return nil }
+            return tabs.first { x >= $0.x && x < $0.x + $0.width }.map { .tab($0.tab) }
+        }
+        let list: Rect, below: Rect
+        if let C = compare {
+            (list, below) = (C.list, Rect(x: 0, y: C.detail.y - 1, width: width, height: C.detail.height + 1))
+            if y == list.y { return titleSpot(x: x) ?? .list }
+        } else {
+            let P = panes
+            (list, below) = (P.list, Rect(x: 0, y: P.detail.y - 1, width: width, height: height - P.detail.y))
+            if y == list.y { return titleSpot(x: x) ?? .list }
+            if y >= P.log.y - 1 && y < P.log.maxY { return .log }
+            if y >= P.detail.y - 1 && y < P.detail.maxY { return x < P.backend.x - 1 ? .detail : nil }
+        }
+        if y > list.y && y < list.maxY {
+            let row = top + (y - list.y - 1)
+            return row < rows ? .row(row) : .list
+        }
+        if y >= below.y && y < below.maxY { return .detail }
+        return nil
+    }
+
+    /// The sortable title under column `x` of the list's heading, as a column.
+    func titleSpot(x: Int) -> AppView.Spot? {
+        titles.first { x >= $0.x && x < $0.end }.map { .column($0.sort) }
+    }
 }

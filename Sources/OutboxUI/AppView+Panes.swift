@@ -12,6 +12,30 @@ extension AppView {
         var anchors: [Int] = []
     }
 
+    /// The selected request's detail lines, built (wrapped) once per change of
+    /// the model or the pane's width, not once per frame. Kept on the model
+    /// (`PaneState`) for the view: one per set of glyphs, as the frame's layout
+    /// measures with Unicode's (`layout(for:)`) and an ASCII screen draws with its own.
+    final class DetailMemo {
+        struct Key: Equatable {
+            var profile: Profile, id: Int32, transitions: Int, requests: Int, width: Int, ascii: Bool
+        }
+        var memos: [(key: Key, doc: DetailDoc)] = []
+
+        func doc(_ s: Simulation, _ id: Int32, width: Int, g: Glyphs) -> DetailDoc {
+            let k = Key(
+                profile: s.profile, id: id, transitions: s.transitionCount, requests: s.requests.count, width: width,
+                ascii: g.arrow != "→")
+            if let i = memos.firstIndex(where: { $0.key.ascii == k.ascii }) {
+                if memos[i].key == k { return memos[i].doc }
+                memos.remove(at: i)
+            }
+            let doc = AppView.detailHistory(s, id, width: width, g: g)
+            memos.append((k, doc))
+            return doc
+        }
+    }
+
     /// Columns the rule text is indented under its transition.
     static let ruleIndent = 4
 
@@ -83,9 +107,14 @@ extension AppView {
     /// detail pane or the full-screen detail.
     static func detailHistoryRect(_ m: AppModel, width: Int, height: Int) -> Rect {
         let rows = headerLines(m, width: width, g: .unicode).count
-        let r =
-            detailExpandedRect(m, width: width, height: height, headerRows: rows)
-            ?? layout(m, width: width, height: height, headerRows: rows).detail
+        return detailHistoryRect(
+            m, width: width, height: height, headerRows: rows,
+            panes: paneRects(m, width: width, height: height, headerRows: rows))
+    }
+
+    /// `detailHistoryRect` from a header's rows and the panes already worked out.
+    static func detailHistoryRect(_ m: AppModel, width: Int, height: Int, headerRows: Int, panes: PaneRects) -> Rect {
+        let r = detailExpandedRect(m, width: width, height: height, headerRows: headerRows) ?? panes.detail
         return Rect(x: r.x, y: r.y + 2, width: r.width, height: max(0, r.height - 2))
     }
 

@@ -104,6 +104,33 @@ extension AppView {
     /// finest scale it fits at (a wide screen uses its width). A row's marks
     /// close together get a column each (`TimelineAxis.build`'s `split`).
     static func timelineWindow(_ m: AppModel, ids: [Int32], cols: Int) -> TimelineWindow {
+        let s = m.sim
+        let key = TimelineMemo.Key(
+            profile: s.profile, transitions: s.transitionCount, requests: s.requests.count,
+            network: s.networkChanges.count, lastNetwork: s.networkChanges.last?.time, now: s.now, selected: m.selected,
+            zoom: m.timelineZoom, ids: ids, cols: cols)
+        let memo = m.panes.timelineMemo
+        if memo.key == key, let w = memo.window { return w }
+        let w = buildTimelineWindow(m, ids: ids, cols: cols)
+        memo.key = key
+        memo.window = w
+        return w
+    }
+
+    /// The last window built and what for: a frame's layout (the scale `z`
+    /// steps from, `timelineScaleIndex`) and the list drawn after it ask for the
+    /// same window, which is built once. Kept on the model (`PaneState`).
+    final class TimelineMemo {
+        struct Key: Equatable {
+            var profile: Profile, transitions: Int, requests: Int, network: Int, lastNetwork: Millis?, now: Millis
+            var selected: Int32?, zoom: Int?, ids: [Int32], cols: Int
+        }
+        var key: Key?
+        var window: TimelineWindow?
+    }
+
+    /// `timelineWindow`, built afresh.
+    static func buildTimelineWindow(_ m: AppModel, ids: [Int32], cols: Int) -> TimelineWindow {
         let sim = m.sim
         var histories = ids.map { sim.history(of: $0) }
         if let sel = m.selected, !ids.contains(sel), Int(sel) <= sim.requests.count {
@@ -227,13 +254,14 @@ extension AppView {
     }
 
     /// The scale a fit chose, or the zoom: the ladder index (for `z`/`Z` to step from).
-    static func timelineScaleIndex(_ m: AppModel, width: Int) -> Int {
+    /// `rows`: the list's rows on screen (`Layout.listRows`).
+    static func timelineScaleIndex(_ m: AppModel, width: Int, rows: Int) -> Int {
         if let z = m.timelineZoom { return z }
         // The compare's timelines are drawn to the speed's scale, not fitted.
         if m.isComparing { return TimelineAxis.ladder.firstIndex(of: msPerColumn(m)) ?? TimelineAxis.fitFloor }
         let c = columns(width: width)
         // The rows on screen, as the list draws them: the same moments, the same fit.
-        let step = timelineWindow(m, ids: visibleIDs(m, rows: m.listHeight), cols: c.timelineW).axis.step
+        let step = timelineWindow(m, ids: visibleIDs(m, rows: rows), cols: c.timelineW).axis.step
         return TimelineAxis.ladder.firstIndex(of: step) ?? TimelineAxis.fitFloor
     }
 

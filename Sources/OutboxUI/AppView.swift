@@ -49,7 +49,7 @@ public enum AppView {
             return buf
         }
         let head = headerLines(m, width: width, g: g)
-        let L = layout(m, width: width, height: height, headerRows: head.count)
+        let L = paneRects(m, width: width, height: height, headerRows: head.count)
         let y = drawHeader(&buf, head, width: width)
         tabs(&buf, m, y: y, width: width, g: g)
         list(&buf, m, rect: L.list, g: g)
@@ -80,12 +80,13 @@ public enum AppView {
         return buf
     }
 
-    struct Layout {
+    /// Where the panes of one column's screen go.
+    struct PaneRects: Equatable, Sendable {
         var list: Rect, detail: Rect, backend: Rect, log: Rect
     }
 
     /// The rows given to each pane: the list gets the most, the panes below share the rest.
-    static func layout(_ m: AppModel, width: Int, height: Int, headerRows: Int) -> Layout {
+    static func paneRects(_ m: AppModel, width: Int, height: Int, headerRows: Int) -> PaneRects {
         let top = headerRows + 1  // header, tabs
         let free = height - top - 1 - 2  // status bar, two separators
         var logH = max(2, free / 5)
@@ -103,17 +104,7 @@ public enum AppView {
         let detail = Rect(x: 0, y: list.maxY + 1, width: width - backendW - 1, height: detailH)
         let backend = Rect(x: width - backendW, y: detail.y, width: backendW, height: detailH)
         let log = Rect(x: 0, y: detail.maxY + 1, width: width, height: height - 1 - (detail.maxY + 1))
-        return Layout(list: list, detail: detail, backend: backend, log: log)
-    }
-
-    /// Rows of list the model should move by a page.
-    public static func listRows(_ m: AppModel, width: Int, height: Int) -> Int {
-        guard width >= minWidth, height >= minHeight else { return 1 }
-        let rows = headerLines(m, width: width, g: .unicode).count
-        if m.isComparing {
-            return max(1, compareLayout(m, width: width, height: height, headerRows: rows).list.height - 1)
-        }
-        return max(1, layout(m, width: width, height: height, headerRows: rows).list.height - 1)
+        return PaneRects(list: list, detail: detail, backend: backend, log: log)
     }
 
     static func tooSmall(_ buf: inout ScreenBuffer) {

@@ -48,6 +48,7 @@ final class BoundsTests: XCTestCase {
         s.height = 40
         s.model.setScreen(width: 100, height: 40)
         s.model.focus = .log
+        s.model.layOut()
         for _ in 0..<3 { s.press(.home) }
         let shown = s.screen().text
         XCTAssertTrue(shown.contains("… \(s.model.sim.forgottenLogLines) older log lines forgotten"), shown)

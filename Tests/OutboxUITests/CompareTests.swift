@@ -12,7 +12,8 @@ extension Session {
     init(compare profiles: [Profile], width: Int = 80, height: Int = 24) {
         self.init(.linktrail, width: width, height: height)
         model = AppModel(compare: profiles.map { Simulation(profile: $0, settings: Settings(profile: $0)) })
-        model.setListHeight(AppView.listRows(model, width: width, height: height))
+        model.setScreen(width: width, height: height)
+        model.layOut()
         model.perform(.appLaunched)
     }
 

@@ -55,8 +55,7 @@ struct GuideUse {
             }
             var s = Session(.linktrail)
             s.model = AppModel(playing: played)
-            s.model.setListHeight(AppView.listRows(s.model, width: 80, height: 24))
-            s.model.setScreenWidth(80)
+            s.model.layOut()
             return s
         }
         if let i = words.firstIndex(of: "--compare") {

@@ -234,7 +234,7 @@ final class HabitsTests: XCTestCase {
             Simulation(profile: .ios), Simulation(profile: .android),
         ])
         m.setScreen(width: 120, height: 30)
-        m.setScreenWidth(120)
+        m.layOut()
         m.perform(.appLaunched)
         m.perform(.networkWentOffline)
         m.perform(.pingSent)
@@ -270,13 +270,14 @@ final class HabitsTests: XCTestCase {
     func test_compare_clickARowAndATab() {
         var m = AppModel(compare: [Simulation(profile: .ios), Simulation(profile: .android)])
         m.setScreen(width: 120, height: 30)
-        m.setScreenWidth(120)
+        m.layOut()
         m.perform(.appLaunched)
         m.perform(.pingSent)
         m.perform(.eventTracked(TrackedEvent(name: "alpha")))
         m.tick(to: 5000)
         XCTAssertEqual(m.selected, 2)
         let text = AppView.render(m, width: 120, height: 30).text.split(separator: "\n").map(String.init)
+        m.layOut()  // the frame the clicks are on
         let y = text.firstIndex { $0.hasPrefix("   ping") }!
         _ = m.handle(.mouse(.click(x: 5, y: y)))
         XCTAssertEqual(m.selected, 1)

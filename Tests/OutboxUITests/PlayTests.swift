@@ -41,7 +41,7 @@ final class PlayTests: XCTestCase {
     func session(_ sc: Scenario) -> Session {
         var s = Session(.linktrail)
         s.model = AppModel(playing: sc)
-        s.model.setListHeight(AppView.listRows(s.model, width: 80, height: 24))
+        s.model.layOut()
         return s
     }
 
@@ -199,7 +199,7 @@ final class PlayTests: XCTestCase {
             XCTAssertEqual(scs.map(\.profile), profiles, f)
             var s = session(scs[0])
             s.model = AppModel(playing: scs)
-            s.model.setListHeight(AppView.listRows(s.model, width: 80, height: 24))
+            s.model.layOut()
             XCTAssertEqual(s.model.profiles, profiles, f)
             XCTAssertTrue(s.model.message!.text.contains("; as outbox compare plays it"), s.model.message!.text)
             for _ in 0..<6 { s.type("+") }

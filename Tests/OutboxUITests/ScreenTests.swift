@@ -219,8 +219,11 @@ final class ScreenTests: XCTestCase {
         m.setScreen(width: 100, height: 30)
         m.perform(.appLaunched)
         _ = m.handle(.home)
-        // The history's start: the detail focused (Tab), scrolled to its top (Home).
+        // The history's start: the detail focused (Tab), scrolled to its top (Home),
+        // each key on the frame after the last.
+        m.layOut()
         _ = m.handle(.tab)
+        m.layOut()
         _ = m.handle(.home)
         let text = AppView.render(m, width: 100, height: 30).text
         XCTAssertTrue(text.contains("created 00:00:01.500 in an earlier run"), text)

@@ -47,7 +47,7 @@ struct Session {
         self.width = width
         self.height = height
         model.setScreen(width: width, height: height)
-        model.setScreenWidth(width)
+        model.layOut()
         model.perform(.appLaunched)
     }
 
@@ -64,7 +64,9 @@ struct Session {
     @discardableResult
     mutating func press(_ key: Key) -> UIEffect? {
         let e = model.handle(key)
+        // The frame after a key: the screen's size, then its layout (as the loop makes them).
         model.setScreen(width: width, height: height)
+        model.layOut()
         return e
     }
 
@@ -75,8 +77,11 @@ struct Session {
         press(.enter)
     }
 
-    /// Lets virtual time pass.
-    mutating func wait(_ ms: Millis) { model.tick(to: model.sim.now + ms) }
+    /// Lets virtual time pass; the frame after it is laid out.
+    mutating func wait(_ ms: Millis) {
+        model.tick(to: model.sim.now + ms)
+        model.layOut()
+    }
 
     func screen(_ w: Int? = nil, _ h: Int? = nil, glyphs: Glyphs = .unicode) -> ScreenBuffer {
         AppView.render(model, width: w ?? width, height: h ?? height, glyphs: glyphs)
@@ -85,6 +90,12 @@ struct Session {
     func states(_ name: String) -> [String] {
         model.sim.requests(named: name).map { model.sim.request($0).state.word }
     }
+}
+
+extension AppModel {
+    /// A frame's layout made and kept, as the loop does before each frame
+    /// (the keys and clicks after it go by it).
+    mutating func layOut() { laidOut(AppView.layout(for: self)) }
 }
 
 /// One letter per role family, for role-layer snapshots.

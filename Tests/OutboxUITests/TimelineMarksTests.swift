@@ -143,6 +143,6 @@ extension Session {
         width = w
         height = h
         model.setScreen(width: w, height: h)
-        model.setScreenWidth(w)
+        model.layOut()
     }
 }

@@ -122,7 +122,7 @@ final class UserProfileScreenTests: XCTestCase {
 
         var s = Session(acme)
         s.model = AppModel(playing: sc)
-        s.model.setListHeight(AppView.listRows(s.model, width: 80, height: 24))
+        s.model.layOut()
         for _ in 0..<6 { s.type("+") }
         s.type(" ")
         var frames = 0
