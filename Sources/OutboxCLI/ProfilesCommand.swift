@@ -195,7 +195,9 @@ struct ProfilesCommand: OutboxSubcommand {
         }
         // Only a profile that says more than today's ladder (docs/profiles.md, `backoff`).
         if p.retries && !defaults.backoffLines.isEmpty {
-            out.append("backoff (the wait before retry n, n = 1 for the first; the cap bounds it before and after the jitter):")
+            out.append(
+                "backoff (the wait before retry n, n = 1 for the first; the cap bounds it before and after the jitter):"
+            )
             for line in defaults.backoffLines { out.append("  " + line) }
         }
         let assumptions = own.filter(\.isAssumption)

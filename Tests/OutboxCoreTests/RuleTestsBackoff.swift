@@ -141,14 +141,18 @@ final class RuleTestsBackoff: XCTestCase {
     func test_JITTER_everyJitterWithinItsBounds_overSeveralSeeds() {
         let formula = "backoff exponential 1s x2 cap 20s\n"
         let delays: [Millis] = [1000, 2000, 4000, 8000, 16_000]
-        func check(_ jitter: String, _ bounds: (Millis) -> ClosedRange<Millis>, file: StaticString = #filePath, line: UInt = #line) {
+        func check(
+            _ jitter: String, _ bounds: (Millis) -> ClosedRange<Millis>, file: StaticString = #filePath,
+            line: UInt = #line
+        ) {
             for seed in [1, 2, 3, 99] {
                 let all = Self.manyWaits(formula + "set retry.jitter \(jitter)\n", seed: seed)
                 XCTAssertEqual(all.count, 20, file: file, line: line)
                 for w in all {
                     XCTAssertEqual(w.count, 5, file: file, line: line)
                     for (d, x) in zip(delays, w) {
-                        XCTAssertTrue(bounds(d).contains(x), "\(jitter) seed \(seed): \(x) for \(d)", file: file, line: line)
+                        XCTAssertTrue(
+                            bounds(d).contains(x), "\(jitter) seed \(seed): \(x) for \(d)", file: file, line: line)
                     }
                 }
                 let firsts = Set(all.map { $0[0] })
@@ -226,7 +230,8 @@ final class RuleTestsBackoff: XCTestCase {
         guard
             let healed = Self.run(
                 "set retry.attempts unlimited\nbackoff linear 1s cap 2s\n",
-                "profile t\nat 0 launch\nat 0 server 503 x40\nat 0 track e\nexpect at 1h state e delivered\nexpect at 1h attempts e 41\n")
+                "profile t\nat 0 launch\nat 0 server 503 x40\nat 0 track e\nexpect at 1h state e delivered\nexpect at 1h attempts e 41\n"
+            )
         else { return }
         XCTAssertNil(healed.stopped)
     }
@@ -251,7 +256,9 @@ final class RuleTestsBackoff: XCTestCase {
         XCTAssertLessThan(failures.last! - firstFail, 43_200_000 + 300_200)
         XCTAssertTrue(last.hasSuffix("in-flight>dropped #\(sim.request(1).attempts) 503 exhausted IOS-4"), last)
         XCTAssertEqual(sim.request(1).attempts, Int32(failures.count))
-        XCTAssertEqual(Self.waits(sim).prefix(11), [500, 1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000])
+        XCTAssertEqual(
+            Self.waits(sim).prefix(11),
+            [500, 1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000])
         // The budget's own limit still ends it first when it comes first.
         guard
             let short = Self.run(
@@ -278,6 +285,24 @@ final class RuleTestsBackoff: XCTestCase {
             ])
     }
 
+    /// `never` removes a stopping rule given before (a base's).
+    func test_BACKOFF_neverRemovesAStoppingRule() {
+        let lines = """
+            set retry.attempts 5
+            backoff linear 1s cap 3s
+            backoff give up after 2s
+            backoff give up never
+            backoff cool off 1m after 1
+            backoff cool off never
+            backoff reset at cap
+            backoff reset never
+
+            """
+        guard let sim = Self.run(lines, Self.outage())?.sim else { return }
+        XCTAssertEqual(Self.waits(sim), [1000, 2000, 3000, 3000])
+        XCTAssertEqual(K.trail(sim, "e").last, "10000 in-flight>dropped #5 503 exhausted IOS-4")
+    }
+
     /// `backoff cool off 30m after 5` (Rudder's new SDKs): five retries of the
     /// formula, then a 30-minute wait, then the formula from n = 1 again.
     func test_BACKOFF_coolOffAfterNRetriesThenStartOver() {
@@ -288,7 +313,8 @@ final class RuleTestsBackoff: XCTestCase {
         else { return }
         let cycle: [Millis] = [3000, 6000, 12_000, 24_000, 48_000, 1_800_000]
         XCTAssertEqual(Self.waits(sim), Array((cycle + cycle + cycle + [3000]).prefix(19)))
-        XCTAssertEqual(K.trail(sim, "e").last, "\(sim.history(of: 1).last!.time) in-flight>dropped #20 503 exhausted IOS-4")
+        XCTAssertEqual(
+            K.trail(sim, "e").last, "\(sim.history(of: 1).last!.time) in-flight>dropped #20 503 exhausted IOS-4")
         // The cool-off is neither jittered nor capped.
         guard
             let jittered = Self.run(
@@ -362,30 +388,87 @@ final class RuleTestsBackoff: XCTestCase {
 
     func test_BACKOFF_badLinesSayWhatWasExpected() {
         let cases: [(String, String)] = [
-            ("backoff", "t.profile:3: bad backoff line, expected `backoff ladder D[,D...] [cap D]`, `backoff exponential D xF [cap D]`, `backoff linear D [cap D]`, `backoff give up after D`, `backoff cool off D after N` or `backoff reset at cap`"),
-            ("backoff expnential 1s x2", "t.profile:3: bad backoff line, expected `backoff ladder D[,D...] [cap D]`, `backoff exponential D xF [cap D]`, `backoff linear D [cap D]`, `backoff give up after D`, `backoff cool off D after N` or `backoff reset at cap`; did you mean `exponential`?"),
+            (
+                "backoff",
+                "t.profile:3: bad backoff line, expected `backoff ladder D[,D...] [cap D]`, `backoff exponential D xF [cap D]`, `backoff linear D [cap D]`, `backoff give up after D|never`, `backoff cool off D after N|never` or `backoff reset at cap|never`"
+            ),
+            (
+                "backoff expnential 1s x2",
+                "t.profile:3: bad backoff line, expected `backoff ladder D[,D...] [cap D]`, `backoff exponential D xF [cap D]`, `backoff linear D [cap D]`, `backoff give up after D|never`, `backoff cool off D after N|never` or `backoff reset at cap|never`; did you mean `exponential`?"
+            ),
             ("backoff exponential 1s", "t.profile:3: bad backoff line, expected `backoff exponential D xF [cap D]`"),
-            ("backoff exponential 1s x2 5m", "t.profile:3: bad backoff line, expected `backoff exponential D xF [cap D]`"),
-            ("backoff exponential soon x2", "t.profile:3: bad base `soon` for `backoff exponential D xF [cap D]`, " + VirtualTime.expected),
-            ("backoff exponential 1s 2", "t.profile:3: bad factor `2` for `backoff exponential D xF [cap D]`, expected x and a number from 1 to 10 with at most 2 decimals, e.g. x2 or x1.5"),
-            ("backoff exponential 1s x0.5", "t.profile:3: bad factor `x0.5` for `backoff exponential D xF [cap D]`, expected x and a number from 1 to 10 with at most 2 decimals, e.g. x2 or x1.5"),
-            ("backoff exponential 1s x1.255", "t.profile:3: bad factor `x1.255` for `backoff exponential D xF [cap D]`, expected x and a number from 1 to 10 with at most 2 decimals, e.g. x2 or x1.5"),
-            ("backoff linear 1s cap 200000h", "t.profile:3: bad cap `200000h` for `backoff linear D [cap D]`, expected at most 100000h, the longest time Outbox takes"),
+            (
+                "backoff exponential 1s x2 5m",
+                "t.profile:3: bad backoff line, expected `backoff exponential D xF [cap D]`"
+            ),
+            (
+                "backoff exponential soon x2",
+                "t.profile:3: bad base `soon` for `backoff exponential D xF [cap D]`, " + VirtualTime.expected
+            ),
+            (
+                "backoff exponential 1s 2",
+                "t.profile:3: bad factor `2` for `backoff exponential D xF [cap D]`, expected x and a number from 1 to 10 with at most 2 decimals, e.g. x2 or x1.5"
+            ),
+            (
+                "backoff exponential 1s x0.5",
+                "t.profile:3: bad factor `x0.5` for `backoff exponential D xF [cap D]`, expected x and a number from 1 to 10 with at most 2 decimals, e.g. x2 or x1.5"
+            ),
+            (
+                "backoff exponential 1s x1.255",
+                "t.profile:3: bad factor `x1.255` for `backoff exponential D xF [cap D]`, expected x and a number from 1 to 10 with at most 2 decimals, e.g. x2 or x1.5"
+            ),
+            (
+                "backoff linear 1s cap 200000h",
+                "t.profile:3: bad cap `200000h` for `backoff linear D [cap D]`, expected at most 100000h, the longest time Outbox takes"
+            ),
             ("backoff linear", "t.profile:3: bad backoff line, expected `backoff linear D [cap D]`"),
-            ("backoff ladder 1s,,2s", "t.profile:3: an empty delay (number 2 of 3) for retry.delays, " + VirtualTime.expected),
-            ("backoff give up 12h", "t.profile:3: bad backoff line, expected `backoff give up after D`"),
-            ("backoff give up after later", "t.profile:3: bad time `later` for `backoff give up after D`, " + VirtualTime.expected),
-            ("backoff cool off 30m after 0", "t.profile:3: bad count `0` for `backoff cool off D after N`, expected a whole number from 1 to 1000"),
-            ("backoff cool off 30m after +5", "t.profile:3: bad count `+5` for `backoff cool off D after N`, expected a whole number from 1 to 1000"),
-            ("backoff cool off 30m", "t.profile:3: bad backoff line, expected `backoff cool off D after N`"),
-            ("backoff reset at 5m", "t.profile:3: bad backoff line, expected `backoff reset at cap`"),
-            ("backoff exponential 1s x2\nbackoff reset at cap", "t.profile:4: `backoff reset at cap` needs a cap, expected `cap D` on the profile's backoff formula line"),
-            ("set retry.jitter half", "t.profile:3: bad value `half` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"),
-            ("set retry.jitter decorelated", "t.profile:3: bad value `decorelated` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000); did you mean `decorrelated`?"),
-            ("set retry.jitter ±101%", "t.profile:3: bad value `±101%` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"),
-            ("set retry.jitter +0%", "t.profile:3: bad value `+0%` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"),
-            ("set retry.jitter 10%", "t.profile:3: bad value `10%` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"),
-            ("set retry.attempts unlimted", "t.profile:3: bad value `unlimted` for retry.attempts, expected a whole number from 1 to 1000; did you mean `unlimited`?"),
+            (
+                "backoff ladder 1s,,2s",
+                "t.profile:3: an empty delay (number 2 of 3) for retry.delays, " + VirtualTime.expected
+            ),
+            ("backoff give up 12h", "t.profile:3: bad backoff line, expected `backoff give up after D|never`"),
+            (
+                "backoff give up after later",
+                "t.profile:3: bad time `later` for `backoff give up after D|never`, " + VirtualTime.expected
+            ),
+            (
+                "backoff cool off 30m after 0",
+                "t.profile:3: bad count `0` for `backoff cool off D after N|never`, expected a whole number from 1 to 1000"
+            ),
+            (
+                "backoff cool off 30m after +5",
+                "t.profile:3: bad count `+5` for `backoff cool off D after N|never`, expected a whole number from 1 to 1000"
+            ),
+            ("backoff cool off 30m", "t.profile:3: bad backoff line, expected `backoff cool off D after N|never`"),
+            ("backoff reset at 5m", "t.profile:3: bad backoff line, expected `backoff reset at cap|never`"),
+            (
+                "backoff exponential 1s x2\nbackoff reset at cap",
+                "t.profile:4: `backoff reset at cap` needs a cap, expected `cap D` on the profile's backoff formula line"
+            ),
+            (
+                "set retry.jitter half",
+                "t.profile:3: bad value `half` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"
+            ),
+            (
+                "set retry.jitter decorelated",
+                "t.profile:3: bad value `decorelated` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000); did you mean `decorrelated`?"
+            ),
+            (
+                "set retry.jitter ±101%",
+                "t.profile:3: bad value `±101%` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"
+            ),
+            (
+                "set retry.jitter +0%",
+                "t.profile:3: bad value `+0%` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"
+            ),
+            (
+                "set retry.jitter 10%",
+                "t.profile:3: bad value `10%` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"
+            ),
+            (
+                "set retry.attempts unlimted",
+                "t.profile:3: bad value `unlimted` for retry.attempts, expected a whole number from 1 to 1000; did you mean `unlimited`?"
+            ),
         ]
         for (line, message) in cases {
             XCTAssertEqual(Self.errors(line + "\n"), [message], line)
@@ -465,5 +548,10 @@ final class RuleTestsBackoff: XCTestCase {
                 "  backoff reset at cap",
             ])
         XCTAssertTrue(lines[b + 5].hasPrefix("assumptions"), lines[b + 5])
+        // `--explain` names the file behind each backoff line.
+        let (xs, xout, xerr) = cli(["profiles", path, "--explain"])
+        XCTAssertEqual(xs, 0, xerr)
+        XCTAssertTrue(xout.contains("backoff give up after 12h\n    → Policy/Backoff.swift (backoff)\n"), xout)
+        XCTAssertTrue(xout.contains("set retry.jitter +10%\n    → Policy/Backoff.swift (set retry.jitter)\n"), xout)
     }
 }

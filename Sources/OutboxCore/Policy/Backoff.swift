@@ -32,11 +32,17 @@ extension Settings {
     }
 
     /// Whether a retry needs what the request's earlier retries did (the side table `backoffStates`).
-    var backoffKeepsState: Bool { retryJitter == .decorrelated || resetAtCap || coolOff != nil || giveUpAfter >= 0 }
+    @inline(__always)
+    var backoffKeepsState: Bool {
+        if case .decorrelated = retryJitter { return true }
+        return resetAtCap || coolOff != nil || giveUpAfter >= 0
+    }
 
-    /// Whether the wait is today's ladder: no formula, cap, new jitter or stopping rule.
+    /// Whether the wait is today's ladder: no formula, cap, new jitter or stopping
+    /// rule (pattern matches and compares only: read on every retry).
+    @inline(__always)
     var plainLadder: Bool {
-        guard backoff == .ladder, retryCap < 0, !backoffKeepsState else { return false }
+        guard case .ladder = backoff, retryCap < 0, giveUpAfter < 0, coolOff == nil, !resetAtCap else { return false }
         switch retryJitter {
         case .none, .full, .equal: return true
         default: return false
@@ -127,7 +133,9 @@ extension Settings {
         let cap = retryCap >= 0 ? " cap " + VirtualTime.duration(retryCap) : ""
         switch backoff {
         case .ladder:
-            if retryCap >= 0 { out.append("backoff ladder " + retryDelays.map(VirtualTime.duration).joined(separator: ",") + cap) }
+            if retryCap >= 0 {
+                out.append("backoff ladder " + retryDelays.map(VirtualTime.duration).joined(separator: ",") + cap)
+            }
         case .exponential(let base, let factor):
             out.append("backoff exponential \(VirtualTime.duration(base)) x\(Settings.factorText(factor))" + cap)
         case .linear(let step):
@@ -266,7 +274,7 @@ extension Simulation {
 enum BackoffPolicy {
     static let forms = [
         "backoff ladder D[,D...] [cap D]", "backoff exponential D xF [cap D]", "backoff linear D [cap D]",
-        "backoff give up after D", "backoff cool off D after N", "backoff reset at cap",
+        "backoff give up after D|never", "backoff cool off D after N|never", "backoff reset at cap|never",
     ]
 
     static let statement: Statement = Statement(
@@ -320,17 +328,20 @@ enum BackoffPolicy {
             p.d.defaults.backoff = .linear(step: step)
             p.d.defaults.retryCap = c
         case "give":
+            if w.count == 4 && w[2] == "up" && w[3] == "never" { return p.d.defaults.giveUpAfter = -1 }
             guard w.count == 5, w[2] == "up", w[3] == "after" else {
                 return p.fail(n, "bad backoff line, expected `\(forms[3])`")
             }
             guard let t = time("time", w[4], forms[3]) else { return }
             p.d.defaults.giveUpAfter = t
         case "cool":
+            if w.count == 4 && w[2] == "off" && w[3] == "never" { return p.d.defaults.coolOff = nil }
             guard w.count == 6, w[2] == "off", w[4] == "after" else {
                 return p.fail(n, "bad backoff line, expected `\(forms[4])`")
             }
             guard let t = time("time", w[3], forms[4]) else { return }
-            guard let k = Int(w[5]), k >= 1, k <= Settings.maxCoolOffAfter, w[5].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+            guard let k = Int(w[5]), k >= 1, k <= Settings.maxCoolOffAfter,
+                w[5].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
             else {
                 return p.fail(
                     n,
@@ -339,6 +350,7 @@ enum BackoffPolicy {
             }
             p.d.defaults.coolOff = Settings.CoolOff(wait: t, after: k)
         case "reset":
+            if w.count == 3 && w[2] == "never" { return p.d.defaults.resetAtCap = false }
             guard w.count == 4, w[2] == "at", w[3] == "cap" else {
                 return p.fail(n, "bad backoff line, expected `\(forms[5])`")
             }
@@ -374,7 +386,9 @@ enum BackoffPolicy {
             p.fail(n, "a backoff line needs retries, expected an `on CLASS retry` line in the profile")
         }
         guard retries else { return }
-        if p.d.defaults.resetAtCap && p.d.defaults.retryCap < 0, let n = p.backoffLines.last(where: { $0.word == "reset" })?.line {
+        if p.d.defaults.resetAtCap && p.d.defaults.retryCap < 0,
+            let n = p.backoffLines.last(where: { $0.word == "reset" })?.line
+        {
             p.fail(n, "`backoff reset at cap` needs a cap, expected `cap D` on the profile's backoff formula line")
         }
     }
@@ -384,7 +398,9 @@ extension BackoffPolicy {
     /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
     static let doc: [StatementDoc] = [
         StatementDoc(
-            headings: ["`backoff ladder D[,D...] [cap D]` · `backoff exponential D xF [cap D]` · `backoff linear D [cap D]`"],
+            headings: [
+                "`backoff ladder D[,D...] [cap D]` · `backoff exponential D xF [cap D]` · `backoff linear D [cap D]`"
+            ],
             text: """
                 The formula of the delay before retry n, where n is 1 for the retry after the
                 first failed attempt of a budget, 2 for the next, and so on:
@@ -423,7 +439,9 @@ extension BackoffPolicy {
                 set retry.jitter full
                 """),
         StatementDoc(
-            headings: ["`backoff give up after D` · `backoff cool off D after N` · `backoff reset at cap`"],
+            headings: [
+                "`backoff give up after D|never` · `backoff cool off D after N|never` · `backoff reset at cap|never`"
+            ],
             text: """
                 When retrying stops, besides `set retry.attempts N` (a budget of N attempts;
                 `set retry.attempts unlimited`: none, and only these rules or the run's limits
@@ -438,8 +456,9 @@ extension BackoffPolicy {
                 - `backoff reset at cap`: a wait that reaches the cap starts the formula over:
                   the next retry is n = 1 again (Rudder v1's sawtooth). It needs a `cap`.
 
-                A launch gives every request a fresh budget, and so a fresh cycle and a fresh
-                first failure. A `backoff` line needs retries (an `on CLASS retry` line).
+                `never` removes the rule (a base's). A launch gives every request a fresh
+                budget, and so a fresh cycle and a fresh first failure. A `backoff` line needs
+                retries (an `on CLASS retry` line).
                 """,
             example: """
                 profile rudder-like
