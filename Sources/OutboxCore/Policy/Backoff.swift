@@ -1,5 +1,3 @@
-import Foundation
-
 /// The wait before a retry (`set retry.attempts`, `retry.delays`, `retry.jitter`;
 /// the `backoff` statement; the shared BACKOFF and JITTER): a formula (the ladder
 /// of delays, its last repeating; exponential; linear), an optional cap, a jitter
@@ -89,8 +87,16 @@ extension Settings {
             let (d, over) = step.multipliedReportingOverflow(by: Millis(max(1, n)))
             return over ? ceiling : min(d, ceiling)
         case .exponential(let base, let factor):
-            let x = Double(base) * pow(factor, Double(max(1, n) - 1))
-            return x >= Double(ceiling) ? ceiling : Millis(x)
+            // base × factor^(n − 1) by squaring, stopping once past the ceiling
+            // (factor ≥ 1: it only grows), so a long run of retries costs log n.
+            let top = Double(ceiling)
+            var x = Double(base), f = factor, k = max(1, n) - 1
+            while k > 0 && x < top {
+                if k & 1 == 1 { x *= f }
+                f *= f
+                k >>= 1
+            }
+            return x >= top ? ceiling : Millis(x)
         }
     }
 
