@@ -189,7 +189,16 @@ struct ProfilesCommand: OutboxSubcommand {
         let defaults = Settings(profile: p)
         let valueWidth = max(14, Settings.keys(on: p).map { (defaults.value(of: $0.name) ?? "").count + 2 }.max() ?? 0)
         for k in Settings.keys(on: p) {
-            out.append("  " + pad(k.name, 16) + pad(defaults.value(of: k.name) ?? "", valueWidth) + k.help)
+            var value = defaults.value(of: k.name) ?? ""
+            if k.name == "retry.delays" && defaults.backoff != .ladder { value = "(backoff)" }
+            out.append("  " + pad(k.name, 16) + pad(value, valueWidth) + k.help)
+        }
+        // Only a profile that says more than today's ladder (docs/profiles.md, `backoff`).
+        if p.retries && !defaults.backoffLines.isEmpty {
+            out.append(
+                "backoff (the wait before retry n, n = 1 for the first; the cap bounds it before and after the jitter):"
+            )
+            for line in defaults.backoffLines { out.append("  " + line) }
         }
         let assumptions = own.filter(\.isAssumption)
         out.append("assumptions (where the documents are silent; see docs/DECISIONS.md):")

@@ -7,19 +7,37 @@ public struct Settings: Equatable, Sendable {
     public var timeout: Millis = 10_000
     public var seed: UInt64 = 1
     public var retryJitter: Jitter = .none
+    /// `set retry.attempts unlimited`: no budget (`retryAttempts` is then 0).
+    public var retryUnlimited = false
+    /// The formula of the delays (`backoff`, Policy/Backoff.swift); `.ladder` is `retryDelays`.
+    public var backoff: Backoff = .ladder
+    /// `cap D` of a `backoff` line: the longest delay and wait; -1 none.
+    public var retryCap: Millis = -1
+    /// `backoff give up after D`: a budget ends when an attempt fails D or more after its first failure; -1 never.
+    public var giveUpAfter: Millis = -1
+    /// `backoff cool off D after N`.
+    public var coolOff: CoolOff?
+    /// `backoff reset at cap`: a wait at the cap starts the formula over.
+    public var resetAtCap = false
     /// An extension (LATJITTER): each attempt's latency is drawn uniformly from
     /// `latency ± latencyJitter`, never below 0; 0 is none.
     public var latencyJitter: Millis = 0
 
     /// How a retry's wait is randomised (JITTER), drawn from the seed, the
     /// request and the attempt, so a run repeats exactly.
-    public enum Jitter: String, Sendable, CaseIterable {
+    public enum Jitter: Equatable, Sendable {
         /// The wait is the delay.
         case none
         /// Uniform from 0 to the delay.
         case full
         /// Half the delay, plus uniform from 0 to the other half.
         case equal
+        /// AWS's: uniform from the first delay to 3 × the last wait, capped.
+        case decorrelated
+        /// `±P%`: uniform from the delay − P% to the delay + P%.
+        case plusMinus(Int)
+        /// `+P%`: uniform from the delay to the delay + P%.
+        case plus(Int)
     }
 
     /// The most attempts a budget may allow: any more never ends a run with the
@@ -74,7 +92,8 @@ public struct Settings: Equatable, Sendable {
                 "1 to \(Settings.maxRetryDelays) comma-separated times, each up to \(VirtualTime.maxInputText), e.g. 2s,4s",
             help: "waits before the retries; the last repeats (BACKOFF)"),
         Key(
-            name: "retry.jitter", needs: .retry, expected: "none, full or equal",
+            name: "retry.jitter", needs: .retry,
+            expected: "none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)",
             help: "randomises each wait, drawn from seed (JITTER)"),
         Key(
             name: "latency", needs: .always, expected: "a time up to \(VirtualTime.maxInputText), e.g. 200ms",
@@ -97,13 +116,13 @@ public struct Settings: Equatable, Sendable {
     public func value(of key: String) -> String? {
         switch key {
         case "requireConsent": return requireConsent ? "true" : "false"
-        case "retry.attempts": return String(retryAttempts)
+        case "retry.attempts": return retryUnlimited ? "unlimited" : String(retryAttempts)
         case "retry.delays": return retryDelays.map(VirtualTime.duration).joined(separator: ",")
         case "latency": return VirtualTime.duration(latency)
         case "latency.jitter": return VirtualTime.duration(latencyJitter)
         case "timeout": return VirtualTime.duration(timeout)
         case "seed": return String(seed)
-        case "retry.jitter": return retryJitter.rawValue
+        case "retry.jitter": return retryJitter.word
         default: return nil
         }
     }
@@ -151,7 +170,9 @@ public struct Settings: Equatable, Sendable {
             let hint =
                 key == "requireConsent"
                 ? Suggest.hint(value, among: ["true", "false"])
-                : key == "retry.jitter" ? Suggest.hint(value, among: Jitter.allCases.map(\.rawValue)) : ""
+                : key == "retry.jitter"
+                    ? Suggest.hint(value, among: Jitter.words)
+                    : key == "retry.attempts" && Int(value) == nil ? Suggest.hint(value, among: ["unlimited"]) : ""
             return .failure(Problem("bad value `\(value)` for \(key), expected \(k.expected)" + hint))
         }
         switch key {
@@ -159,6 +180,7 @@ public struct Settings: Equatable, Sendable {
             guard value == "true" || value == "false" else { return bad() }
             return .success(.requireConsent(value == "true"))
         case "retry.attempts":
+            if value == "unlimited" { return .success(.retryUnlimited) }
             guard let n = Int(value), n >= 1, n <= Settings.maxRetryAttempts else { return bad() }
             return .success(.retryAttempts(n))
         case "retry.delays":
@@ -189,7 +211,7 @@ public struct Settings: Equatable, Sendable {
             guard let n = UInt64(value) else { return bad() }
             return .success(.seed(n))
         case "retry.jitter":
-            guard let j = Jitter(rawValue: value) else { return bad() }
+            guard let j = Jitter(word: value) else { return bad() }
             return .success(.retryJitter(j))
         default:
             return bad()
@@ -200,8 +222,15 @@ public struct Settings: Equatable, Sendable {
     public mutating func apply(_ setting: Setting) {
         switch setting {
         case .requireConsent(let v): requireConsent = v
-        case .retryAttempts(let n): retryAttempts = n
-        case .retryDelays(let d): retryDelays = d
+        case .retryAttempts(let n):
+            retryAttempts = n
+            retryUnlimited = false
+        case .retryUnlimited:
+            retryAttempts = 0
+            retryUnlimited = true
+        case .retryDelays(let d):
+            retryDelays = d
+            backoff = .ladder
         case .retryJitter(let j): retryJitter = j
         case .latency(let t): latency = t
         case .latencyJitter(let t): latencyJitter = t
@@ -228,6 +257,8 @@ public struct Settings: Equatable, Sendable {
 public enum Setting: Equatable, Sendable {
     case requireConsent(Bool)
     case retryAttempts(Int)
+    /// `retry.attempts unlimited`.
+    case retryUnlimited
     case retryDelays([Millis])
     case retryJitter(Settings.Jitter)
     case latency(Millis)
@@ -239,7 +270,7 @@ public enum Setting: Equatable, Sendable {
     public var key: Settings.Key {
         switch self {
         case .requireConsent: return Settings.keys[0]
-        case .retryAttempts: return Settings.keys[1]
+        case .retryAttempts, .retryUnlimited: return Settings.keys[1]
         case .retryDelays: return Settings.keys[2]
         case .retryJitter: return Settings.keys[3]
         case .latency: return Settings.keys[4]

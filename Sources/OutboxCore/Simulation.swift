@@ -83,6 +83,8 @@ public struct Simulation {
     var liveSets = LiveSets()
     /// Queued request ids, oldest first; stale entries are skipped when popped.
     var queuedHeap = IDHeap()
+    /// What each request's earlier retries left, by id − 1, only for a backoff that keeps state (Policy/Backoff.swift).
+    var backoffStates: [BackoffState] = []
 
     public let store: any DeviceStore
 

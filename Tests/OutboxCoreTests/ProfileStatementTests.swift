@@ -1003,7 +1003,10 @@ final class ProfileStatementTests: XCTestCase {
                 "set nope 1",
                 "unknown setting `nope`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed"
             ),
-            ("set retry.jitter half", "bad value `half` for retry.jitter, expected none, full or equal"),
+            (
+                "set retry.jitter half",
+                "bad value `half` for retry.jitter, expected none, full, equal, decorrelated, ±P% (P from 1 to 100) or +P% (P from 1 to 1000)"
+            ),
             ("set requireConsent yes", "bad value `yes` for requireConsent, expected true or false"),
             (
                 "set requireConsent true",
@@ -1057,7 +1060,7 @@ final class ProfileStatementTests: XCTestCase {
             (
                 "frobnicate",
                 "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, call, direct, component, "
-                    + "keys, set, save, created, send, offline, quit, keep, expire, on, resend, report, say"
+                    + "keys, set, save, created, send, offline, quit, keep, expire, on, backoff, resend, report, say"
             ),
             ("profile again", "a second profile line, expected one profile per file"),
             (

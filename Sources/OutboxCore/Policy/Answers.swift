@@ -193,7 +193,8 @@ enum Answers {
                 "answers are retried but there is no `on exhausted` line, expected `on exhausted queue|drop exhausted`"
             )
         }
-        if p.d.defaults.retryAttempts < 1 || p.d.defaults.retryDelays.isEmpty {
+        let attempts = p.d.defaults.retryAttempts >= 1 || p.d.defaults.retryUnlimited
+        if !attempts || (p.d.defaults.backoff == .ladder && p.d.defaults.retryDelays.isEmpty) {
             p.fail(end, "answers are retried, expected `set retry.attempts N` and `set retry.delays D[,D...]`")
         }
     }
@@ -294,11 +295,12 @@ extension Simulation {
         case .queue:
             queue(id, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed)
         case .retry:
-            if Int(r.budgetUsed) < settings.retryAttempts {
+            if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited,
                 retryLater(id, rule: resp.rule, outcome: outcome)
-            } else {
-                exhausted(id, outcome: outcome, attempts: r.budgetUsed, answerRule: resp.rule)
+            {
+                return
             }
+            exhausted(id, outcome: outcome, attempts: r.budgetUsed, answerRule: resp.rule)
         case .drop(let reason):
             drop(id, reason: reason, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed, key: .completionDropped)
         }

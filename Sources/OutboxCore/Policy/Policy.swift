@@ -8,7 +8,7 @@
 /// | Offline.swift | `offline` | what a request does while the network is off |
 /// | Capacity.swift | `keep`, `expire` | how many requests are kept, and for how long |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
-/// | Backoff.swift | `set retry.*` | the wait before a retry (the ladder and its jitter) |
+/// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
 /// | Resend.swift | `resend` | what sends saved requests again |
 /// | ConsentGate.swift | `component consent-gate` | the consent decision, its install and its purge |
 /// | Flush.swift | `component flush` | the flush of the offline queue |
@@ -84,7 +84,7 @@ enum Policy {
         ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
-        Answers.statement, ResendPolicy.statement,
+        Answers.statement, BackoffPolicy.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
 

@@ -141,7 +141,7 @@ public enum LanguageDocs {
         w += AnswerClass.words + DropReason.allCases.map(\.word)
         w += Vocabulary.builtin.kinds + Vocabulary.builtin.callWords
         w += Builtins.all.map(\.name)
-        w += Settings.keys.map(\.name) + ["true", "false"] + Settings.Jitter.allCases.map(\.rawValue)
+        w += Settings.keys.map(\.name) + ["true", "false"] + Settings.Jitter.words
         w += TextKey.allCases.map(\.rawValue) + Slot.allCases.map { "{\($0.rawValue)}" } + ["{{", "}}"]
         w += Rules.sharedInfo.map(\.id)
         for p in Builtins.all { w += p.ownRules.map { p.rule($0).id } }
@@ -165,7 +165,7 @@ public enum LanguageDocs {
     /// built-ins' names and the settings.
     static var scenarioWords: [String] {
         var w = ScenarioParser.statementWords + Builtins.all.map(\.name)
-        w += Settings.keys.map(\.name) + ["true", "false"] + Settings.Jitter.allCases.map(\.rawValue)
+        w += Settings.keys.map(\.name) + ["true", "false"] + Settings.Jitter.words
         // `consent grant|deny`, `network online|offline|flap`: the words of each action as messages list them.
         w += ActionSyntax.verbs().split(separator: ",").flatMap { $0.split(separator: " ") }
             .flatMap { $0.split(separator: "|") }.map(String.init)

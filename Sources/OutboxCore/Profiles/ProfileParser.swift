@@ -43,6 +43,8 @@ struct ProfileParser {
     var given: Set<String> = []
     /// Settings a line set, with the line (checked against capabilities at the end).
     var setLines: [(key: Settings.Key, line: Int)] = []
+    /// `backoff` lines: their second word and line (checked at the end, Policy/Backoff.swift).
+    var backoffLines: [(word: String, line: Int)] = []
     /// Rules a line cited, with the line (checked to exist at the end).
     var cited: [(id: String, line: Int)] = []
     /// Rules this file defines, with their lines (a second `rule` line for one is an error).
@@ -292,6 +294,7 @@ struct ProfileParser {
                 fail(n, "setting \(k.name) needs the consent gate, expected `component consent-gate ...`")
             }
         }
+        BackoffPolicy.finish(&self, end: end)
         Answers.finishRules(&self, end: end)
         ResendPolicy.finish(&self, end: end)
         Direct.finish(&self, end: end)
@@ -491,9 +494,9 @@ extension ProfileParser {
                 | key | value | needs |
                 |---|---|---|
                 | `requireConsent` | `true` / `false` | the consent gate (which sets it `true`) |
-                | `retry.attempts` | a whole number from 1 to 1000 | an `on CLASS retry` line |
-                | `retry.delays` | comma-separated times (at most 1000), the last repeating | an `on CLASS retry` line |
-                | `retry.jitter` | `none`, `full` (a wait is drawn from 0 to the delay) or `equal` (from half the delay to all of it) | an `on CLASS retry` line |
+                | `retry.attempts` | a whole number from 1 to 1000, or `unlimited` | an `on CLASS retry` line |
+                | `retry.delays` | comma-separated times (at most 1000), the last repeating: the ladder (it replaces a `backoff` formula) | an `on CLASS retry` line |
+                | `retry.jitter` | `none`, `full` (a wait is drawn from 0 to the delay), `equal` (from half the delay to all of it), `decorrelated`, `±P%` or `+P%` (the `backoff` table) | an `on CLASS retry` line |
                 | `latency` | a time (`200ms`) | |
                 | `latency.jitter` | a time: each attempt's latency is drawn from `latency` ± it, never below 0 (LATJITTER) | |
                 | `timeout` | a time (`10s`) | |
