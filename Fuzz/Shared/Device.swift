@@ -142,7 +142,8 @@ func useDevice(_ profile: Profile, _ r: inout Reader) {
     guard let store = try? SQLiteDeviceStore(directory: workDir, profile: profile) else { return }
     defer { store.close() }
     var model = AppModel(sim: Simulation(profile: profile, store: store))
-    model.setListHeight(AppView.listRows(model, width: 80, height: 24))
+    model.setScreen(width: 80, height: 24)
+    model.laidOut(AppView.layout(for: model))
     model.perform(.appLaunched)
     _ = AppView.render(model, width: 80, height: 24)
     for _ in 0..<64 {
@@ -161,6 +162,8 @@ func useDevice(_ profile: Profile, _ r: inout Reader) {
         case 8: _ = model.handle([Key.down, .up, .enter, .tab, .end, .home, .escape][Int(r.byte()) % 7])
         default: model.tick(to: model.sim.now + Millis(r.byte()) * 250)
         }
+        // A frame after each step, as the live loop lays one out before it draws.
+        model.laidOut(AppView.layout(for: model))
     }
     _ = AppView.render(model, width: 80, height: 24)
     _ = AppView.render(model, width: 200, height: 60)
