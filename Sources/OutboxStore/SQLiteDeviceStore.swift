@@ -643,11 +643,12 @@ public final class SQLiteDeviceStore: DeviceStore {
         }
         defer { sqlite3_reset(s) }
         var out: [SavedRequest] = []
+        let vocabulary = profile.vocabulary
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { return (out, message(rc)) }
-            if let r = SQLiteDeviceStore.request(s, &reader, profile.vocabulary) { out.append(r) }
+            if let r = SQLiteDeviceStore.request(s, &reader, vocabulary) { out.append(r) }
         }
         return (out, nil)
     }

@@ -187,16 +187,17 @@ extension SQLiteDeviceStore {
     static func kind(
         _ s: OpaquePointer, _ i: Int32, _ place: @autoclosure () -> String, _ r: inout ColumnReader, _ v: Vocabulary
     ) -> RequestKind? {
-        let kindWords = v.kinds.joined(separator: ", ")
+        // Built only when something is reported: this is the start-up path at 10^5 rows.
+        func kindWords() -> String { v.kinds.joined(separator: ", ") }
         guard sqlite3_column_type(s, i) == SQLITE_TEXT else {
-            r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
+            r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords())
             return nil
         }
         let bytes = ColumnReader.bytes(s, i)
         if let k = v.kinds.firstIndex(where: { $0.utf8.elementsEqual(bytes) }) {
             return RequestKind(rawValue: UInt8(k))
         }
-        r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords)
+        r.report(place(), "kind", "is \(ColumnReader.show(s, i)), expected one of: " + kindWords())
         return nil
     }
 
