@@ -554,7 +554,10 @@ final class WhatIfTests: XCTestCase {
         let own = p.ownRules.map(p.rule)
         XCTAssertEqual(own.map(\.id), (1...8).map { "SEN-\($0)" })
         XCTAssertEqual(own.filter(\.isAssumption).map(\.id), ["SEN-6", "SEN-7", "SEN-8"])
-        XCTAssertTrue(own.filter { !$0.isAssumption }.allSatisfy { $0.text.contains("SentryHttpTransport.m") || $0.text.contains("sentry-cocoa@c34c99b") }, "the source is cited")
+        XCTAssertTrue(
+            own.filter { !$0.isAssumption }.allSatisfy {
+                $0.text.contains("SentryHttpTransport.m") || $0.text.contains("sentry-cocoa@c34c99b")
+            }, "the source is cited")
     }
 
     static let sentryOnIOS: [String: [String]] = [
@@ -641,6 +644,8 @@ final class WhatIfTests: XCTestCase {
             String($0.dropFirst(2).split(separator: " ")[0])
         }
         XCTAssertEqual(rows, ["purchase", "crash", "cart"], cout)
-        XCTAssertTrue(cout.hasSuffix("sentry-cocoa  4 deliv 1 drop · 7 att · 6 rcvd 5 cntd · 12/12 checks · end 00:00:40.200\n"), cout)
+        XCTAssertTrue(
+            cout.hasSuffix("sentry-cocoa  4 deliv 1 drop · 7 att · 6 rcvd 5 cntd · 12/12 checks · end 00:00:40.200\n"),
+            cout)
     }
 }

@@ -212,7 +212,8 @@ final class ListFilterOwnKindTests: XCTestCase {
             XCTAssertEqual(sim.requests.filter(mine.matches).map { sim.name(of: $0.id) }, ["boom"])
             let theirs = ListFilter.Matcher(f, names: sim.names, profile: .ios)
             XCTAssertEqual(sim.requests.filter(theirs.matches).count, 0, "ios makes no error requests")
-            let events = ListFilter.Matcher(ListFilter("kind:event", profiles: profiles), names: sim.names, profile: own)
+            let events = ListFilter.Matcher(
+                ListFilter("kind:event", profiles: profiles), names: sim.names, profile: own)
             XCTAssertEqual(sim.requests.filter(events.matches).map { sim.name(of: $0.id) }, ["buy"])
         }
     }
