@@ -81,11 +81,11 @@ public struct ListFilter: Equatable, Sendable {
             t = Term(text: word, field: .rule, names: values)
         case "kind":
             t = Term(text: word, field: .kind)
-            // Kept as words, resolved per column by its profile's vocabulary (`Matcher`): a
-            // profile's own kinds are numbered by it; the codes here are the single profile's.
-            let picked = pick(values, kinds.enumerated().map { ($1, Int16($0)) }, &t.problem, "kind")
-            t.names = picked.map { kinds[Int($0)] }
-            t.codes = picked
+            // Kept as words, resolved per column by its profile's vocabulary (`Matcher`), as
+            // `rule:` is: a profile's own kinds are numbered by it.
+            t.names = pick(values, kinds.enumerated().map { ($1, Int16($0)) }, &t.problem, "kind").map {
+                kinds[Int($0)]
+            }
         case "state":
             t = Term(text: word, field: .state)
             t.codes = pick(values, RequestState.allCases.map { ($0.word, Int16($0.rawValue)) }, &t.problem, "state")
