@@ -55,6 +55,7 @@ public struct TimelineWriter {
                 o.string("status", t.outcome.word)
             }
             if let reason = t.reason { o.string("reason", reason.word) }
+            if t.batch > 0 { o.number("batch", String(t.batch)) }
             return o.text
         case .text:
             // Escaped before padding, so the columns line up after it.
@@ -66,6 +67,7 @@ public struct TimelineWriter {
             var detail = t.outcome.word
             if let reason = t.reason { detail += detail.isEmpty ? reason.word : " " + reason.word }
             s += pad(detail, 22) + sim.profile.id(of: t.rule)
+            if t.batch > 0 { s += "  batch \(t.batch)" }
             return SafeText.line(s)
         }
     }

@@ -9,10 +9,10 @@
 ///
 /// | event | stages, in order |
 /// |---|---|
-/// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Saving (save at create, send) |
-/// | an attempt ends (`finishAttempt`) | Direct → Flush (its attempts) → Answers (→ Backoff, Saving, Reporting, Flush) |
+/// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Batching (wait) → Saving (save at create, send) |
+/// | an attempt ends (`finishAttempt`) | Batching (its whole batch) → Direct → Flush (its attempts) → Answers (→ Backoff, Saving, Reporting, Flush) |
 /// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
-/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → Capacity (expire) → ConsentGate → Resend → Flush |
+/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
 /// | the network returns (`networkReturned`) | ConsentGate (a held install) → Resend |
 extension Simulation {
@@ -22,11 +22,13 @@ extension Simulation {
         if let rule = directRule(request(id).kind) { return createdDirect(id, rule: rule) }
         if let c = spec.policy.capacity, createdAtCapacity(id, c) { return }
         if createdOffline(id) { return }
+        if let b = spec.policy.batch { return createdInBatch(id, b) }
         createdInQueue(id)
     }
 
     /// An attempt ended with `outcome`.
     mutating func finishAttempt(_ id: Int32, _ outcome: Outcome) {
+        if !batchOf.isEmpty && batchOf[Int(id) - 1] != 0 { return batchMemberFinished(id, outcome) }
         requests[Int(id) - 1].lastOutcome = outcome
         let r = request(id)
         if let rule = directRule(r.kind) { return finishedDirect(id, outcome, rule: rule) }
@@ -51,6 +53,7 @@ extension Simulation {
         }
         if let e = spec.policy.expiry { expireAtLaunch(e) }
         if spec.policy.gate != nil { gateLaunched() }
+        if spec.policy.batch != nil { batchLaunched() }
         resendOnLaunch()
         if spec.policy.flush != nil { startFlush(trigger: .launch) }
     }

@@ -7,6 +7,7 @@
 /// | Direct.swift | `direct` | kinds sent outside the queue, never saved |
 /// | Offline.swift | `offline` | what a request does while the network is off |
 /// | Capacity.swift | `keep`, `expire` | how many requests are kept, and for how long |
+/// | Batching.swift | `batch` | requests sent together: batch size, flush triggers, head-of-line, splits |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
 /// | Resend.swift | `resend` | what sends saved requests again |
@@ -83,7 +84,7 @@ enum Policy {
         ProfileParser.titleStatement, ProfileParser.baseStatement, ProfileParser.ruleStatement,
         ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
-        Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
+        Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement, Batching.statement,
         Answers.statement, BackoffPolicy.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
@@ -146,6 +147,8 @@ struct ProfilePolicy: Sendable {
     var directRule: RuleID?
     // Offline.swift
     var offline: OfflineMode = .fail
+    // Batching.swift: nil, one request an attempt.
+    var batch: BatchRule?
     // Capacity.swift: nil, no limit.
     var capacity: CapacityRule?
     var expiry: ExpiryRule?
