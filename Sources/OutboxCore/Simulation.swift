@@ -96,6 +96,8 @@ public struct Simulation {
     var batchBlocking: Int32 = 0
     var batchFlushing = false
     var batchFlushRule: RuleID = .net
+    /// Whether the profile sends requests in batches (`batch up to N`).
+    public var isBatching: Bool { spec.policy.batch != nil }
     /// How many batches were sent.
     public var batchCount: Int { batches.count }
 
