@@ -135,6 +135,8 @@ public enum LogEvent: Sendable, Equatable {
     indirect case batchSent(batch: Int32, count: Int32)
     /// Batch `batch` was answered with the split status and goes out again in two halves.
     case batchSplit(batch: Int32)
+    /// Batch `batch`'s upload stalled (`on CLASS stall`): nothing more goes until the app closes.
+    case batchStalled(batch: Int32)
     /// The interval's flush came with requests waiting.
     case batchInterval
     /// A batch ran out of attempts and `count` requests waiting were dropped with it.
@@ -179,6 +181,7 @@ public enum LogEvent: Sendable, Equatable {
         case .flushEnded: return "flush-ended"
         case .batchSent: return "batch-sent"
         case .batchSplit: return "batch-split"
+        case .batchStalled: return "batch-stalled"
         case .batchInterval: return "batch-interval"
         case .queueDropped: return "queue-dropped"
         case .backendDuplicate: return "backend-duplicate"

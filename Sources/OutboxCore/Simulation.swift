@@ -95,6 +95,8 @@ public struct Simulation {
     /// goes on when it is over, and the rule that flush cites.
     var batchBlocking: Int32 = 0
     var batchFlushing = false
+    /// An upload stalled (`on CLASS stall`): nothing more goes until the app closes.
+    var batchStalled = false
     var batchFlushRule: RuleID = .net
     /// Whether the profile sends requests in batches (`batch up to N`).
     public var isBatching: Bool { spec.policy.batch != nil }

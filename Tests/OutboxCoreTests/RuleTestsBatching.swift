@@ -325,6 +325,60 @@ final class RuleTestsBatching: XCTestCase {
         XCTAssertEqual(r.sim.savedCount, 0)
     }
 
+    /// `on CLASS stall`: the batch's upload never returns; it stays on the wire
+    /// and nothing more goes (no interval, no count trigger, the network coming
+    /// back changes nothing) until the app closes; the next launch sends again.
+    func test_stall_stopsEveryUploadUntilTheAppCloses() {
+        guard
+            let r = U.play(
+                profile: Self.acme(
+                    "batch up to 2 every 5s rule ACME-8\nresend on network rule ACME-4",
+                    on: """
+                        on 2xx deliver rule ACME-1
+                        on offline stall rule ACME-6
+                        on transport retry rule ACME-2
+                        on 5xx retry rule ACME-2
+                        on 4xx drop rejected rule ACME-3
+                        """),
+                """
+                profile acme
+                at 0 launch
+                at 0 network offline
+                at 1s track a
+                at 5.5s network online
+                at 6s track b
+                at 6s track c
+                expect at 29s state a in-flight
+                expect at 29s state c pending
+                at 30s quit
+                at 31s launch
+                expect at 32s state a delivered
+                expect at 32s state c delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            Self.trails(r.sim),
+            [
+                "a: 1000 new>pending #0 ACME-1",
+                "a: 5000 pending>in-flight #1 ACME-8 b1",
+                "b: 6000 new>pending #0 ACME-1",
+                "c: 6000 new>pending #0 ACME-1",
+                "a: 30000 in-flight>queued #1 ACME-4 b1",
+                "b: 30000 pending>queued #0 ACME-4",
+                "c: 30000 pending>queued #0 ACME-4",
+                "a: 31000 queued>in-flight #2 ACME-4 b2",
+                "b: 31000 queued>in-flight #1 ACME-4 b2",
+                "c: 31000 queued>in-flight #1 ACME-4 b3",
+                "a: 31200 in-flight>delivered #2 200 ACME-1 b2",
+                "b: 31200 in-flight>delivered #1 200 ACME-1 b2",
+                "c: 31200 in-flight>delivered #1 200 ACME-1 b3",
+            ])
+        XCTAssertTrue(
+            U.logs(r.sim).contains(
+                "5000 [ACME-6] batch 1 stalled after offline: no answer will come, uploads stop until the app closes"),
+            "\(U.logs(r.sim))")
+    }
+
     /// The network going off fails the whole batch on the wire as one; a quit
     /// keeps its saved members and the next launch resends them in batches.
     func test_networkOffAndQuit_endTheBatchAsOneAndTheLaunchResendsInBatches() {
@@ -479,6 +533,13 @@ final class RuleTestsBatching: XCTestCase {
             XCTAssertEqual(errors.count, 1, lines + ": \(errors)")
             XCTAssertTrue(errors.first?.hasSuffix(message) ?? false, lines + ": \(errors.first ?? "none")")
         }
+    }
+
+    func test_errors_stallNeedsBatches() {
+        XCTAssertEqual(
+            U.errors(Self.acme("on 401 stall rule ACME-6")),
+            ["acme.profile:25: `on 401 stall` needs batches (`batch up to N ...`): only a batch's upload stalls"])
+        XCTAssertEqual(U.errors(Self.acme("on 401 stall rule ACME-6\nbatch up to 5 rule ACME-8")), [])
     }
 
     func test_errors_batchWithTheFlushOrTheGateIsRefused() {

@@ -41,7 +41,7 @@ public struct BatchRule: Equatable, Sendable {
 
 /// One batch: the requests that went together, and its attempt on the wire.
 struct Batch: Sendable {
-    enum Phase: UInt8, Sendable { case inFlight, retrying, over }
+    enum Phase: UInt8, Sendable { case inFlight, retrying, stalled, over }
     var members: [Int32]
     var phase: Phase = .inFlight
     /// Changes whenever its attempt or timer is cancelled (as `Request.generation`).
@@ -163,7 +163,12 @@ enum Batching {
 
     /// At the end of the file: what batching cannot be combined with.
     static func finish(_ p: inout ProfileParser, end: Int) {
-        guard p.d.batch != nil else { return }
+        if p.d.batch == nil {
+            for (c, e) in p.d.on.sorted(by: { $0.value.line < $1.value.line }) where e.action == .stall {
+                p.fail(e.line, "`on \(c.word) stall` needs batches (`batch up to N ...`): only a batch's upload stalls")
+            }
+            return
+        }
         if p.d.flush != nil {
             p.fail(end, "`batch` and `component flush` both send the queue: a profile has one or the other")
         }
@@ -190,7 +195,7 @@ extension Simulation {
     /// Nothing goes while the network is held off (`offline hold`), nor while a
     /// head-of-line batch is under way (the flush goes on after it).
     mutating func flushBatches(rule: RuleID) {
-        guard let b = spec.policy.batch else { return }
+        guard let b = spec.policy.batch, !batchStalled else { return }
         if holdsOffline != nil && !online { return }
         if b.headOfLine {
             batchFlushing = true
@@ -358,6 +363,14 @@ extension Simulation {
             return splitBatch(n, ms, outcome, rule: s.rule)
         }
         switch resp.action {
+        case .stall:
+            // The upload waits for good: its members stay on the wire, nothing else goes.
+            batches[Int(n) - 1].phase = .stalled
+            batchStalled = true
+            log(.sdk, .batchStalled(batch: n), request: lead, rule: resp.rule) { _ in
+                "batch \(n) stalled after \(outcome.word): no answer will come, uploads stop until the app closes"
+            }
+            return
         case .retry:
             if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited, let wait = retryWait(lead) {
                 let at = VirtualTime.later(now, by: wait)
@@ -459,6 +472,7 @@ extension Simulation {
         }
         batchBlocking = 0
         batchFlushing = false
+        batchStalled = false
         batchTickAt = .max
     }
 
@@ -531,6 +545,11 @@ extension Batching {
                 - `batch exhausted drops queue rule R`: when a batch's budget ends, every request
                   waiting (pending, queued, retrying) is dropped `exhausted` too, citing `R`
                   (PostHog's `dropAllQueuedRecords`).
+                - `on CLASS stall`: the answer table's action for an upload that never
+                  returns (Rudder v1's upload thread waiting for ever offline; Rudder's new SDKs
+                  stopping at a 401): the batch stays on the wire, and nothing more goes
+                  (no flush, no retry) until the app closes, when its members become what a quit
+                  makes of a request on the wire.
                 - `batch none` removes a base's batching.
 
                 Every transition of a request while it is in a batch carries the batch's number:
