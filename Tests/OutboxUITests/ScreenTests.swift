@@ -112,7 +112,7 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(android.contains { $0.keys == "g" })
         let both = KeyMap.helpLines(profiles: [.ios, .linktrail])
         XCTAssertTrue(both.contains { $0.keys == "c" } && both.contains { $0.keys == "p" })
-        XCTAssertEqual(KeyMap.helpLines().count, KeyMap.helpLines(profiles: Builtins.all).count)
+        XCTAssertEqual(KeyMap.helpLines().count, KeyMap.helpLines(profiles: Profile.seeds).count)
         // The status bar: consent on LinkTrail only, ping and getInstance where they are.
         func bar(_ p: Profile) -> [String] { AppView.statusKeys(Session(p, width: 200).model).map(\.0) }
         XCTAssertFalse(bar(.ios).contains("c"))
