@@ -146,6 +146,8 @@ struct DueTimer {
         case answer
         /// A backoff wait is over (BACKOFF).
         case retry
+        /// The background time is up for the attempt on the wire (Lifecycle.swift).
+        case cancel
     }
 
     var time: Millis

@@ -58,6 +58,10 @@ public struct Simulation {
     /// Where `keep at most N drop oldest` looks for the oldest waiting request:
     /// every request before it is final (Capacity.swift; 0 on a profile without it).
     var capacityFrom: Int32 = 0
+    /// Foreground or background (Lifecycle.swift; the foreground on a profile without the lifecycle).
+    public internal(set) var appState = AppLifecycleState()
+    /// Failures in a row and the mark of `offline self` (Offline.swift; never marked on a profile without it).
+    public internal(set) var offlineSelf = SelfOfflineState()
     /// The consent decision (undecided on a profile without the gate).
     public var consent: Consent { gateState.consent }
     public internal(set) var launches = 0
@@ -241,7 +245,7 @@ public struct Simulation {
         let i = Int(t.request) - 1
         guard requests[i].generation == t.generation else { return false }
         switch t.kind {
-        case .reach, .answer: return requests[i].state == .inFlight
+        case .reach, .answer, .cancel: return requests[i].state == .inFlight
         case .retry: return requests[i].state == .retrying
         }
     }
@@ -264,6 +268,8 @@ public struct Simulation {
         case .retry:
             requests[Int(t.request) - 1].nextAttemptAt = -1
             retryFellDue(t.request)
+        case .cancel:
+            backgroundTimeUp(t.request)
         }
     }
 
@@ -309,6 +315,8 @@ public struct Simulation {
         switch action {
         case .appLaunched: launch()
         case .appQuit: quit()
+        case .appBackgrounded: wentToBackground()
+        case .appForegrounded: wentToForeground()
         case .getInstanceCalled: getInstance()
         case .consentGranted: setConsent(true)
         case .consentDenied: setConsent(false)
@@ -726,6 +734,7 @@ public struct Simulation {
         }
         if reaches { schedule(.reach, id, at: VirtualTime.later(now, by: half)) }
         schedule(.answer, id, at: VirtualTime.later(now, by: answerAfter))
+        if appState.inBackground { attemptStartedInBackground(id) }
     }
 
     /// The answer of an attempt when chances or targets are planned (CHANCE, TARGET).

@@ -5,11 +5,12 @@
 /// | Saving.swift | `save`, `created`, `send`, `quit` | what is saved and when; what a new request and a quit do |
 /// | Vocabulary.swift | `call` | the kinds of request and the app calls that make them |
 /// | Direct.swift | `direct` | kinds sent outside the queue, never saved |
-/// | Offline.swift | `offline` | what a request does while the network is off |
+/// | Offline.swift | `offline` | what a request does while the network is off; an SDK that marks itself offline |
 /// | Capacity.swift | `keep`, `expire` | how many requests are kept, and for how long |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
 /// | Resend.swift | `resend` | what sends saved requests again |
+/// | Lifecycle.swift | `background`, `on background` | the app going to the background and back |
 /// | ConsentGate.swift | `component consent-gate` | the consent decision, its install and its purge |
 /// | Flush.swift | `component flush` | the flush of the offline queue |
 /// | Reporting.swift | `report` | what the app's code hears (onError, completion handlers) |
@@ -84,7 +85,7 @@ enum Policy {
         ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
-        Answers.statement, BackoffPolicy.statement, ResendPolicy.statement,
+        Answers.statement, BackoffPolicy.statement, ResendPolicy.statement, Lifecycle.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
 
@@ -146,6 +147,8 @@ struct ProfilePolicy: Sendable {
     var directRule: RuleID?
     // Offline.swift
     var offline: OfflineMode = .fail
+    /// `offline self ...`: nil, the SDK never marks itself offline.
+    var selfOffline: SelfOfflineRule?
     // Capacity.swift: nil, no limit.
     var capacity: CapacityRule?
     var expiry: ExpiryRule?
@@ -157,6 +160,8 @@ struct ProfilePolicy: Sendable {
     var resendLaunch: Resend?
     var resendNetwork: Resend?
     var resendGetInstance: Resend?
+    // Lifecycle.swift: nil, no background or foreground.
+    var lifecycle: LifecycleRules?
     // ConsentGate.swift, Flush.swift
     var gate: GateRules?
     var flush: FlushRules?

@@ -298,6 +298,7 @@ struct ProfileParser {
         Answers.finishRules(&self, end: end)
         ResendPolicy.finish(&self, end: end)
         Direct.finish(&self, end: end)
+        Lifecycle.finish(&self, end: end)
     }
 
     func freeze(source: String, path: String?) -> ProfileSpec {
