@@ -25,9 +25,9 @@ public enum ActionSyntax {
         case "launch": return none(.appLaunched)
         case "quit": return none(.appQuit)
         case "getinstance": return none(.getInstanceCalled)
-        case "background", "foreground" where vocabulary.call(verb) == nil:
-            // A profile's own `call background` (a lifecycle event that only logs) keeps its meaning.
-            return none(verb == "background" ? .appBackgrounded : .appForegrounded)
+        // A profile's own `call background` (a lifecycle event that only logs) keeps its meaning.
+        case "background" where vocabulary.call(verb) == nil: return none(.appBackgrounded)
+        case "foreground" where vocabulary.call(verb) == nil: return none(.appForegrounded)
         case "consent":
             guard args.count == 1, args[0] == "grant" || args[0] == "deny" else {
                 return .failure(

@@ -209,6 +209,8 @@ public enum ResendTrigger: UInt8, Sendable {
     case getInstance
     /// A flush (`component flush`: launch, consent granted, a successful send).
     case flush
+    /// The app came back to the foreground from a suspension (`background limit`).
+    case foreground
 }
 
 /// Why a flush ended.

@@ -469,6 +469,8 @@ public struct Simulation {
         // Every live request learns its fate, oldest first; attempts on the wire are cancelled (CANCEL).
         var ids: [Int32] = []
         for s in [RequestState.pending, .inFlight, .retrying] { ids += liveSets[Int(s.rawValue)] }
+        // Memory only (`save never`, Saving.swift): the queued ones go too.
+        if savesNothing { ids += liveSets[Int(RequestState.queued.rawValue)] }
         ids.sort()
         for id in ids {
             requests[Int(id) - 1].generation &+= 1

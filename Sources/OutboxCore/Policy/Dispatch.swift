@@ -14,7 +14,7 @@
 /// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
 /// | the app launched (`launched`) | Lifecycle (foreground), Offline (self: cleared) → fresh budgets, Reporting (handlers lost) → Capacity (expire) → ConsentGate → Resend → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
-/// | the network returns (`networkReturned`) | Offline (self: cleared, queued sent) → ConsentGate (a held install) → Resend |
+/// | the network returns (`networkReturned`) | Offline (self: cleared, queued sent) → Lifecycle (suspended: nothing) → ConsentGate (a held install) → Resend |
 /// | the app goes to the background / foreground | Lifecycle (limit, flush) |
 extension Simulation {
     /// A request was made.
@@ -78,6 +78,8 @@ extension Simulation {
     mutating func networkReturned() {
         // Marked offline by the SDK itself: the mark clears and what was queued goes (Offline.swift).
         if spec.policy.selfOffline != nil && clearSelfOfflineOnNetwork() { return }
+        // Suspended in the background: nothing goes until the foreground (Lifecycle.swift).
+        if appState.inBackground && suspendedRule != nil { return }
         // Held offline, an install the gate let through waited for the network too.
         if holdsOffline != nil && spec.policy.gate != nil && gateOpen { sendHeldInstall() }
         resendOnNetwork()

@@ -3,9 +3,10 @@
 /// for a profile that declares it (`background rule ID`, `on background flush
 /// rule ID`, `background limit DURATION rule ID`): what is queued is sent when
 /// the app goes to the background (Segment's `enterBackground() → flush()`,
-/// PostHog, Mixpanel's `flushOnBackground`), and an attempt still on the wire
-/// a time after it went there is cancelled (iOS's `beginBackgroundTask`
-/// expiry). A launch starts in the foreground. docs/DECISIONS.md D323.
+/// PostHog, Mixpanel's `flushOnBackground`), and a time after it went there
+/// the attempts still on the wire are cancelled and the app is suspended
+/// until the foreground (iOS's `beginBackgroundTask` expiry). A launch starts
+/// in the foreground. docs/DECISIONS.md D323.
 ///
 /// Hooks for other mechanisms: `inBackground` (a flush interval is suspended
 /// while it is true), `backgroundFlush()` (what the background sends), and
@@ -19,8 +20,8 @@ public struct LifecycleRules: Equatable, Sendable {
     public var rule: RuleID
     /// `on background flush rule R`: the queued requests go out when the app goes to the background.
     public var flush: RuleID?
-    /// `background limit D rule R`: an attempt on the wire `D` after the app
-    /// went to the background is cancelled, citing `R`.
+    /// `background limit D rule R`: `D` after the app went to the background
+    /// the attempts on the wire are cancelled and it is suspended, citing `R`.
     public var limit: BackgroundLimit?
 }
 
@@ -65,7 +66,7 @@ enum Lifecycle {
         }
         guard after > 0 else {
             return p.fail(
-                n, "bad background limit `0`, expected a duration above 0 (an attempt the background cancels at once)")
+                n, "bad background limit `0`, expected a duration above 0 (the time the app has in the background)")
         }
         guard let r = p.cite(n, w[4]) else { return }
         declare(&p.d, r)
@@ -128,8 +129,29 @@ extension Simulation {
             log(.outbox, .lifecycleUnchanged(background: false), "app already in the foreground", rule: l.rule)
             return
         }
+        let suspended = suspendedRule
         appState.inBackground = false
         log(.outbox, .lifecycle(background: false), "app came to the foreground", rule: l.rule)
+        // Suspended, the SDK's timers resume: what waited goes out now.
+        guard let rule = suspended, heldNow == nil else { return }
+        let ids = takeQueued()
+        let n = Int32(clamping: ids.count)
+        if n > 0 {
+            log(.sdk, .resend(count: n, trigger: .foreground), request: -1, rule: rule) { _ in
+                "back from suspension: sending \(n) queued"
+            }
+        }
+        for id in ids { send(id, rule: rule) }
+    }
+
+    /// The rule of `background limit` once the background time is used up (the
+    /// app is suspended: nothing is sent until the foreground), else nil.
+    @inline(__always)
+    var suspendedRule: RuleID? {
+        guard appState.inBackground, let lim = spec.policy.lifecycle?.limit,
+            now >= VirtualTime.later(appState.since, by: lim.after)
+        else { return nil }
+        return lim.rule
     }
 
     /// `on background flush`: every queued request goes out now, oldest first,
@@ -153,7 +175,7 @@ extension Simulation {
     }
 
     /// An attempt is on the wire while the app is in the background (`background
-    /// limit`): it is cancelled at the limit, or at once past it (the time is used up).
+    /// limit`): it is cancelled at the limit (none starts past it: the app is suspended).
     mutating func attemptStartedInBackground(_ id: Int32) {
         guard let lim = spec.policy.lifecycle?.limit, requests[Int(id) - 1].state == .inFlight else { return }
         schedule(.cancel, id, at: max(now, VirtualTime.later(appState.since, by: lim.after)))
@@ -164,19 +186,17 @@ extension Simulation {
     /// backend it was counted there), and the request goes on as after a
     /// transport failure (the `transport` class's action), citing the limit's rule.
     mutating func backgroundTimeUp(_ id: Int32) {
-        guard appState.inBackground, let lim = spec.policy.lifecycle?.limit,
-            now >= VirtualTime.later(appState.since, by: lim.after)
-        else { return }
+        guard let rule = suspendedRule, let lim = spec.policy.lifecycle?.limit else { return }
         requests[Int(id) - 1].generation &+= 1
         let d = VirtualTime.duration(lim.after)
-        log(.sdk, .backgroundCancelled, request: id, rule: lim.rule) {
+        log(.sdk, .backgroundCancelled, request: id, rule: rule) {
             "background time is up (\(d)): \($0.label(id)) cancelled on the wire"
         }
         let r = request(id)
         if directRule(r.kind) != nil || r.inFlush { return finishAttempt(id, .networkLost) }
         requests[Int(id) - 1].lastOutcome = .networkLost
         let base = spec.response(.networkLost, planned: r.plannedAnswer)
-        answered(id, .networkLost, Response(action: base.action, rule: lim.rule, whenSaved: nil), request(id))
+        answered(id, .networkLost, Response(action: base.action, rule: rule, whenSaved: nil), request(id))
         if let s = spec.policy.selfOffline { countedForSelfOffline(.networkLost, s) }
     }
 
@@ -211,15 +231,18 @@ extension Lifecycle {
                   Mixpanel's `flushOnBackground`). Held (offline under `offline hold`, or marked
                   offline by `offline self`), a line says they wait. Requests waiting out a
                   backoff keep waiting.
-                - `background limit DURATION rule R`: an attempt still on the wire `DURATION`
-                  after the app went to the background is cancelled (iOS ends the background
-                  task: the top cause of loss in the complaints): a log line citing `R`, then
-                  the request does what the `transport` class says (a retry, the queue, a
-                  drop), its transition citing `R` and its outcome `network-lost`. It counts as
-                  an attempt; if it had reached the backend, the backend counted it (a retry
-                  is then a duplicate). Every attempt on the wire in the background is
-                  cancelled at the limit, whenever it started; one started past the limit is
-                  cancelled at once. Coming to the foreground before the limit cancels nothing.
+                - `background limit DURATION rule R`: `DURATION` after the app went to the
+                  background its background time is up (iOS ends the `beginBackgroundTask`: the
+                  top cause of loss in the complaints). Every attempt still on the wire then,
+                  whenever it started, is cancelled: a log line citing `R`, and the request does
+                  what the `transport` class says (a retry, the queue, a drop), its transition
+                  citing `R` and its outcome `network-lost`. It counts as an attempt; if it had
+                  reached the backend, the backend counted it (a retry is then a duplicate).
+                  Then the app is suspended until it comes to the foreground: nothing is sent,
+                  as under `offline hold` with the network off (a request made waits `queued`, a
+                  retry falling due waits `queued`, resends send nothing, each citing `R`).
+                  Coming to the foreground after the limit sends every queued request, oldest
+                  first, citing `R` (the SDK's timers resume); before it, nothing is cancelled.
                   `DURATION` is above 0 and at most 100000h.
                 - `background none` removes a base's lifecycle.
                 """,

@@ -87,12 +87,14 @@ extension Simulation {
     }
 
     /// The rule requests wait under now, or nil when they may go out: held
-    /// offline with the network off (`offline hold`), or marked offline by the
-    /// SDK itself (`offline self`).
+    /// offline with the network off (`offline hold`), marked offline by the
+    /// SDK itself (`offline self`), or suspended in the background once its
+    /// time is up (`background limit`, Lifecycle.swift).
     @inline(__always)
     var heldNow: RuleID? {
         if !online, let r = holdsOffline { return r }
         if offlineSelf.marked { return spec.policy.selfOffline?.rule }
+        if appState.inBackground { return suspendedRule }
         return nil
     }
 
@@ -144,7 +146,8 @@ extension Simulation {
     mutating func clearSelfOfflineOnNetwork() -> Bool {
         guard offlineSelf.marked, let s = spec.policy.selfOffline else { return false }
         offlineSelf = SelfOfflineState()
-        let ids = takeQueued()
+        // Suspended in the background, what is queued waits for the foreground (Lifecycle.swift).
+        let ids = heldNow == nil ? takeQueued() : []
         let n = ids.count
         log(.sdk, .selfOffline(marked: false), request: -1, rule: s.rule) { _ in
             "SDK no longer offline: the network returned; sending \(n) queued"
