@@ -161,8 +161,10 @@ extension Simulation {
         guard let rule = spec.policy.lifecycle?.flush else { return }
         if let hold = heldNow {
             let queued = Int32(clamping: count(.queued))
-            log(.sdk, .resendWaits(count: queued, for: .networkBack), request: -1, rule: hold) {
-                _ in "on background: \(queued) queued wait (the SDK is offline)"
+            if queued > 0 {
+                log(.sdk, .resendWaits(count: queued, for: .networkBack), request: -1, rule: hold) { _ in
+                    "on background: \(queued) queued wait (the SDK is offline)"
+                }
             }
             return
         }
