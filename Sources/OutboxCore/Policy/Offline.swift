@@ -173,6 +173,7 @@ extension Offline {
     /// What docs/profiles.md says of the statement (its "Statements" section is made from it).
     static let doc: [StatementDoc] = [
         StatementDoc(
+            headings: ["`offline fail` · `offline hold rule R`"],
             text: """
                 What a request does while the device is offline.
 
