@@ -132,7 +132,8 @@ public enum Command: Hashable, Sendable, CaseIterable {
     public static var allCases: [Command] {
         [
             .help, .quit, .toggleNetwork, .toggleConsent, .trackPurchase, .trackBurst, .chooseAnswer, .relaunch,
-            .getInstance, .toggleBackground, .chooseFlap, .chooseJitter, .pause, .faster, .slower, .jumpNext, .breakpoints, .down, .up,
+            .getInstance, .toggleBackground, .chooseFlap, .chooseJitter, .pause, .faster, .slower, .jumpNext,
+            .breakpoints, .down, .up,
             .pageDown, .pageUp, .top, .bottom, .detail, .nextPane, .previousPane, .nextTab, .previousTab,
             .filterName, .export, .commandLine, .cycleTheme, .zoomIn, .zoomOut, .fitTimeline, .back, .nextMatch,
             .previousMatch, .logRequest, .sort, .click, .wheel, .pin,

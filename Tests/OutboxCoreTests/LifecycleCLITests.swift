@@ -51,30 +51,30 @@ final class LifecycleCLITests: XCTestCase {
         try Self.profile.write(to: dir.appendingPathComponent("phone.profile"), atomically: true, encoding: .utf8)
         let scenario = dir.appendingPathComponent("story.outbox")
         try """
-            profile ./phone.profile
-            at 0 launch
-            at 0 server 503 x2
-            at 0 track a
-            at 0.1s track b
-            expect at 0.3s state b retrying
-            # Two failures in a row: marked offline; the retries wait queued.
-            expect at 31s state a queued
-            expect at 31s log "SDK marks itself offline"
-            at 40s network offline
-            at 41s network online
-            expect at 41.3s state b delivered
-            at 50s track c
-            at 50s network offline
-            expect at 50s state c retrying
-            at 50.5s background
-            expect at 50.5s state c retrying
-            at 51s quit
-            expect at 51s dropped c not-saved
-            expect at 51s saved 0
-            at 52s launch
-            at 53s background
-            at 54s foreground
-            """.write(to: scenario, atomically: true, encoding: .utf8)
+        profile ./phone.profile
+        at 0 launch
+        at 0 server 503 x2
+        at 0 track a
+        at 0.1s track b
+        expect at 0.3s state b retrying
+        # Two failures in a row: marked offline; the retries wait queued.
+        expect at 31s state a queued
+        expect at 31s log "SDK marks itself offline"
+        at 40s network offline
+        at 41s network online
+        expect at 41.3s state b delivered
+        at 50s track c
+        at 50s network offline
+        expect at 50s state c retrying
+        at 50.5s background
+        expect at 50.5s state c retrying
+        at 51s quit
+        expect at 51s dropped c not-saved
+        expect at 51s saved 0
+        at 52s launch
+        at 53s background
+        at 54s foreground
+        """.write(to: scenario, atomically: true, encoding: .utf8)
         let state = dir.appendingPathComponent("state", isDirectory: true)
         try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
         let (status, out, err) = try outbox(["run", "--state-dir", state.path, scenario.path])
@@ -105,7 +105,8 @@ final class LifecycleCLITests: XCTestCase {
         let (status, _, err) = try outbox(["run", scenario.path])
         XCTAssertEqual(status, 2)
         XCTAssertTrue(
-            err.contains("bad.outbox:3: Positive User (UserCom) SDK on iOS has no app lifecycle (background, foreground)"),
+            err.contains(
+                "bad.outbox:3: Positive User (UserCom) SDK on iOS has no app lifecycle (background, foreground)"),
             err)
     }
 }

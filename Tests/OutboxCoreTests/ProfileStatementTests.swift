@@ -962,8 +962,10 @@ final class ProfileStatementTests: XCTestCase {
             "expected some of: install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping"
         let direct = "bad direct line, expected `direct KIND... rule ID` or `direct none`"
         let keys = "bad keys line, expected `keys idempotency rule ID` or `keys none`"
-        let save = "bad save line, expected `save at create`, `save on failure [KIND...] rule ID` or `save never rule ID`"
-        let offline = "bad offline line, expected `offline fail` or `offline hold rule ID` (or `offline self after N failures [or transport] rule ID`)"
+        let save =
+            "bad save line, expected `save at create`, `save on failure [KIND...] rule ID` or `save never rule ID`"
+        let offline =
+            "bad offline line, expected `offline fail` or `offline hold rule ID` (or `offline self after N failures [or transport] rule ID`)"
         let quit = "bad quit line, expected `quit keeps saved rule ID`"
         let on = "expected `on CLASS deliver|retry|queue|drop REASON [rule ID]`"
         let classes =

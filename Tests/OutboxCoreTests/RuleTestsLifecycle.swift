@@ -450,7 +450,10 @@ final class RuleTestsLifecycle: XCTestCase {
                 "profile ios\nat 0 launch\nat 1s background",
                 "s.outbox:3: Positive User (UserCom) SDK on iOS has no app lifecycle (background, foreground), expected an action of ios: launch, quit, track, ping, screen, product, notification, logout, network online|offline|flap, server"
             ),
-            ("profile acme\nat 1s foreground\nat 2s launch", "s.outbox:2: `foreground` needs a running app, expected `at <time> launch` before it"),
+            (
+                "profile acme\nat 1s foreground\nat 2s launch",
+                "s.outbox:2: `foreground` needs a running app, expected `at <time> launch` before it"
+            ),
             ("profile acme\nat 0 launch\nat 1s background x", "s.outbox:3: `background` takes no arguments, found `x`"),
         ]
         for (text, message) in cases {
@@ -468,7 +471,9 @@ final class RuleTestsLifecycle: XCTestCase {
     func test_background_aProfilesOwnCallKeepsItsMeaning() {
         let own = U.load(Self.acme("call background makes nothing \"to the background\""))
         let parsed = ActionSyntax.parse(["background"], vocabulary: own?.vocabulary ?? .builtin)
-        guard case .success(.call("background", nil))? = parsed else { return XCTFail("not the call: \(String(describing: parsed))") }
+        guard case .success(.call("background", nil))? = parsed else {
+            return XCTFail("not the call: \(String(describing: parsed))")
+        }
         guard case .success(.appBackgrounded)? = ActionSyntax.parse(["background"]) else {
             return XCTFail("not the action")
         }

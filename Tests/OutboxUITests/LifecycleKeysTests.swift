@@ -30,6 +30,7 @@ final class LifecycleKeysTests: XCTestCase {
         s.wait(100)
         s.type("a")
         XCTAssertTrue(s.model.sim.inBackground)
+        XCTAssertTrue(s.screen().lines.prefix(2).joined().contains("app in background"), s.screen().lines[0])
         s.type("t")  // made in the background: on the wire until the limit
         s.wait(10_000)
         s.type("a")
@@ -50,7 +51,8 @@ final class LifecycleKeysTests: XCTestCase {
         // The help lists the key on this profile.
         XCTAssertTrue(
             KeyMap.helpLines(profiles: [p]).contains {
-                $0.keys == "a" && $0.help == "the app to the background, or back to the foreground (:background, :foreground)"
+                $0.keys == "a"
+                    && $0.help == "the app to the background, or back to the foreground (:background, :foreground)"
             })
     }
 

@@ -1,5 +1,6 @@
 import OutboxTestSupport
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -78,7 +79,9 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(s.screen().text.contains("unknown action `bogus`"), s.screen().text)
         s.command("ping")
         XCTAssertTrue(s.screen().text.contains("LinkTrail attribution SDK has no ping requests"))
-        let effects: [UIEffect?] = { var t = s; t.press(.char(":")); t.type("profile ios"); return [t.press(.enter)] }()
+        let effects: [UIEffect?] = {
+            var t = s; t.press(.char(":")); t.type("profile ios"); return [t.press(.enter)]
+        }()
         XCTAssertEqual(effects, [.switchProfile(.ios)])
     }
 
@@ -147,7 +150,8 @@ final class ScreenTests: XCTestCase {
         chooser.type("x")
         s.type("?")
         // The chooser box only: the log pane beside it shows the SDK's own text, kept exact.
-        let box = chooser.screen(120, 40, glyphs: .ascii).lines[1..<18].map { String($0.suffix(40)) }.joined(separator: "\n")
+        let box = chooser.screen(120, 40, glyphs: .ascii).lines[1..<18].map { String($0.suffix(40)) }.joined(
+            separator: "\n")
         let text = s.screen(120, 40, glyphs: .ascii).text + box
         let nonASCII = text.unicodeScalars.filter { !$0.isASCII }
         XCTAssertEqual(String(String.UnicodeScalarView(nonASCII)), "", text)

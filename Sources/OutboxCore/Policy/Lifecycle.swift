@@ -55,7 +55,8 @@ enum Lifecycle {
         }
         guard w.count == 5, w[1] == "limit", w[3] == "rule" else {
             return p.fail(
-                n, "bad background line, " + statement.expected + " (or `on background flush rule ID`)"
+                n,
+                "bad background line, " + statement.expected + " (or `on background flush rule ID`)"
                     + (w.count > 1 ? Suggest.hint(w[1], among: ["rule", "limit", "none"]) : ""))
         }
         let after: Millis

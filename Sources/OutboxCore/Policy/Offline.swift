@@ -135,7 +135,8 @@ extension Simulation {
         let n = offlineSelf.failures
         log(.sdk, .selfOffline(marked: true), request: -1, rule: s.rule) { _ in
             "SDK marks itself offline: "
-                + (transport ? "a transport failure (\(outcome.word))" : "\(n) failed attempt\(n == 1 ? "" : "s") in a row")
+                + (transport
+                    ? "a transport failure (\(outcome.word))" : "\(n) failed attempt\(n == 1 ? "" : "s") in a row")
                 + "; nothing is sent until the network returns or the app launches again"
         }
     }
