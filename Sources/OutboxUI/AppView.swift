@@ -146,8 +146,9 @@ public enum AppView {
             clock,
             [
                 (
-                    " net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s),
-                    s.online ? .online : .offline
+                    " net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s)
+                        + (s.markedOffline ? "(SDK offline) " : ""),
+                    s.online && !s.markedOffline ? .online : .offline
                 )
             ],
         ]
@@ -173,7 +174,9 @@ public enum AppView {
             segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
         }
         if !m.isComparing {
-            segs.append([(s.appRunning ? " app running " : " app closed ", s.appRunning ? .header : .headerAccent)])
+            // In the background (Policy/Lifecycle.swift) the app is said to be there.
+            let app = !s.appRunning ? " app closed " : (s.inBackground ? " app in background " : " app running ")
+            segs.append([(app, s.appRunning && !s.inBackground ? .header : .headerAccent)])
         }
         // Fill one or two rows, in order, keeping whole segments.
         var rows: [[(String, Role)]] = [[]]
