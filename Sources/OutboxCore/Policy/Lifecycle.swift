@@ -212,6 +212,8 @@ extension Simulation {
         if !batchOf.isEmpty && batchOf[Int(id) - 1] != 0 {
             // A batch is cancelled as one: every member does what a transport failure does (Batching.swift).
             let n = batchOf[Int(id) - 1]
+            // A stalled batch (`on CLASS stall`) never ends: only a quit does.
+            guard batches[Int(n) - 1].phase == .inFlight else { return }
             log(.sdk, .backgroundCancelled, request: id, rule: rule) { _ in
                 "background time is up (\(d)): batch \(n) cancelled on the wire"
             }
