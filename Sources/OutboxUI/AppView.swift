@@ -657,9 +657,11 @@ public enum AppView {
             offered.append((0, .call(c.word), c.word))
         }
         for (order, c, label) in offered {
-            guard let b = KeyMap.binding(c, calls: calls), b.applies(to: m.profiles), !m.usedCommands.contains(c)
+            // A call whose key a fixed key holds has none (`KeyMap.bindings(calls:)`): not offered here.
+            guard let b = KeyMap.binding(c, calls: calls), let key = b.keys.first, b.applies(to: m.profiles),
+                !m.usedCommands.contains(c)
             else { continue }
-            out.append((order, b.keys[0].label, label))
+            out.append((order, key.label, label))
         }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }

@@ -242,7 +242,7 @@ public enum KeyMap {
             [.char("g")], .getInstance, "device", "call getInstance(): the saved requests go out again", nil,
             .getInstance),
         b(
-            [.char("a")], .toggleBackground, "device",
+            [.char("B")], .toggleBackground, "device",
             "the app to the background, or back to the foreground (:background, :foreground)", nil, .lifecycle),
         b(
             [.char("F")], .chooseFlap, "device",

@@ -53,7 +53,7 @@ final class ScreenTests: XCTestCase {
         for b in KeyMap.bindings where !b.applies(to: [.linktrail]) {
             XCTAssertFalse(seen.contains(b.help), "help screen offers \(b.help) on linktrail")
         }
-        XCTAssertTrue(seen.contains("not here   g a p s r n u: linktrail has no getInstance(), app lifecycle,"), seen)
+        XCTAssertTrue(seen.contains("not here   g B p s r n u: linktrail has no getInstance(), app lifecycle,"), seen)
         s.press(.escape)
         XCTAssertEqual(s.model.mode, .normal)
         var wide = Session(.linktrail, width: 200, height: 60)
@@ -110,7 +110,7 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(ios.contains { $0.keys == "p" })
         XCTAssertEqual(
             ios.first { $0.keys == "not here" }?.help,
-            "c g a: ios has no consent gate, getInstance(), app lifecycle (docs/keys.md lists every key)")
+            "c g B: ios has no consent gate, getInstance(), app lifecycle (docs/keys.md lists every key)")
         let android = KeyMap.helpLines(profiles: [.android])
         XCTAssertTrue(android.contains { $0.keys == "g" })
         let both = KeyMap.helpLines(profiles: [.ios, .linktrail])

@@ -247,7 +247,7 @@ extension Lifecycle {
             text: """
                 The app goes to the background and comes back: any of these lines gives the
                 profile the scenario actions `background` and `foreground` (and the live
-                screen's `a` key); the first one's `R` is what their log lines cite. A profile
+                screen's `B` key); the first one's `R` is what their log lines cite. A profile
                 without them refuses a `background` line, as any action it lacks. A launch
                 starts in the foreground; a quit in the background is a quit; `background` in
                 the background (or `foreground` in the foreground) writes a line and changes
