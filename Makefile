@@ -34,10 +34,11 @@ INSTALL ?= install
 # themes and profiles to start your own from, and the copyright file.
 TOPDOCS  = README.md packaging/copyright
 DOCS     = docs/guide.md docs/scenarios.md docs/profiles.md docs/rules.md docs/keys.md \
-           docs/differences.md docs/storage.md docs/install.md
+           docs/differences.md docs/real-sdks.md docs/storage.md docs/install.md
 EXAMPLES = $(shell find examples -type f | LC_ALL=C sort)
 THEMES   = $(wildcard themes/*.theme)
 PROFILES = $(wildcard profiles/*.profile)
+REAL     = $(wildcard profiles/real/*.profile)
 
 .PHONY: all build install uninstall deb check-platform
 
@@ -50,7 +51,7 @@ install:
 	@test -x "$(OUTBOX)" || { echo "make install: no binary at $(OUTBOX); run \`make\` first (or give OUTBOX=PATH)" >&2; exit 2; }
 	$(INSTALL) -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)" "$(DESTDIR)$(BASHDIR)" \
 	  "$(DESTDIR)$(ZSHDIR)" "$(DESTDIR)$(FISHDIR)" "$(DESTDIR)$(DOCDIR)/docs" \
-	  "$(DESTDIR)$(DOCDIR)/themes" "$(DESTDIR)$(DOCDIR)/profiles"
+	  "$(DESTDIR)$(DOCDIR)/themes" "$(DESTDIR)$(DOCDIR)/profiles" "$(DESTDIR)$(DOCDIR)/profiles/real"
 	$(INSTALL) -m 755 "$(OUTBOX)" "$(DESTDIR)$(BINDIR)/outbox"
 	$(STRIP) "$(DESTDIR)$(BINDIR)/outbox"
 	gzip -9n < docs/outbox.1 > "$(DESTDIR)$(MANDIR)/outbox.1.gz"
@@ -63,6 +64,7 @@ install:
 	$(INSTALL) -m 644 $(DOCS) "$(DESTDIR)$(DOCDIR)/docs/"
 	$(INSTALL) -m 644 $(THEMES) "$(DESTDIR)$(DOCDIR)/themes/"
 	$(INSTALL) -m 644 $(PROFILES) "$(DESTDIR)$(DOCDIR)/profiles/"
+	$(INSTALL) -m 644 $(REAL) "$(DESTDIR)$(DOCDIR)/profiles/real/"
 	@for f in $(EXAMPLES); do \
 	  $(INSTALL) -d "$(DESTDIR)$(DOCDIR)/$$(dirname "$$f")" && \
 	  $(INSTALL) -m 644 "$$f" "$(DESTDIR)$(DOCDIR)/$$f" || exit 1; \

@@ -30,8 +30,26 @@ struct ProfilesCommand: OutboxSubcommand {
     @Option(help: ArgumentHelp("print Fuzz/TARGET.dict", valueName: "TARGET", visibility: .hidden))
     var fuzzDict: String?
 
+    // docs/real-sdks.md, for scripts/real-sdks: the stories of DIR on every real SDK.
+    @Option(help: ArgumentHelp("print docs/real-sdks.md from the stories in DIR", valueName: "DIR", visibility: .hidden))
+    var realSdksDoc: String?
+
     func execute(console: Console) -> Int32 {
         let names = self.names, source = self.source, explain = self.explain
+        if let dir = realSdksDoc {
+            guard names.isEmpty, !source, !explain, !statements, fuzzDict == nil else {
+                console.error("outbox profiles: --real-sdks-doc takes no profile and goes alone")
+                return 2
+            }
+            switch RealSDKsDoc.stories(in: dir) {
+            case .failure(let why):
+                console.error("outbox profiles --real-sdks-doc: " + why.message)
+                return 2
+            case .success(let stories):
+                console.printExact(RealSDKsDoc.page(stories), terminator: "")
+                return 0
+            }
+        }
         if statements || fuzzDict != nil { return generated(console: console) }
         if source && explain {
             console.error("outbox profiles: --source and --explain do not go together, expected one of them")

@@ -223,7 +223,10 @@ public struct Simulation {
         }
         if flapNext != .max && !online && liveCount > 0 { due = min(due ?? flapNext, flapNext) }
         // The interval's flush, while it could send something (Policy/Batching.swift).
-        if batchTickAt != .max && online && batchBlocking == 0 && waitingCount > 0 && !appState.inBackground {
+        // Held (offline, marked offline, suspended) it sends nothing: only a line or a timer changes that.
+        if batchTickAt != .max && online && batchBlocking == 0 && !batchStalled && waitingCount > 0
+            && !appState.inBackground && heldNow == nil
+        {
             due = min(due ?? batchTickAt, batchTickAt)
         }
         return due

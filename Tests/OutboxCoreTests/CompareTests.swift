@@ -219,7 +219,7 @@ final class CompareTests: XCTestCase {
         let cases: [(String, String)] = [
             (
                 "expect on ios,iphone at 1s saved 0",
-                "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)"
+                "x.outbox:3: bad expect on line: unknown profile `iphone`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs + ", or a profile file (a path ending .profile)"
             ),
             ("expect on ios,ios at 1s saved 0", "x.outbox:3: bad expect on line: profile `ios` named twice"),
             ("expect on at 1s saved 0", "x.outbox:3: bad expect line, expected `expect on P[,P...] at <time> <check>`"),
@@ -243,7 +243,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(
             err,
             """
-            y.outbox:2: bad compare line: unknown profile `windows`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)
+            y.outbox:2: bad compare line: unknown profile `windows`, expected linktrail, ios, android, flutter or \(ProfileResolver.realSDKs), or a profile file (a path ending .profile)
             y.outbox:3: a second compare line, expected one `compare` line per scenario
 
             """)
@@ -256,7 +256,7 @@ final class CompareTests: XCTestCase {
         XCTAssertEqual(out, "")
         XCTAssertEqual(
             err,
-            "outbox compare: --profiles: unknown profile `blackberry`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)\n")
+            "outbox compare: --profiles: unknown profile `blackberry`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs + ", or a profile file (a path ending .profile)\n")
         XCTAssertEqual(run(["compare", path, "--width", "5"]).0, 2)
         XCTAssertEqual(run(["compare", path, "--format", "xml"]).0, 2)
         XCTAssertEqual(run(["compare", path, "--bogus"]).0, 2)

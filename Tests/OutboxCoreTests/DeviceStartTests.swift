@@ -48,7 +48,7 @@ final class DeviceStartTests: XCTestCase {
     }
 
     func test_lines_readBackToTheSameContents_onEveryProfile() {
-        for profile in Profile.allCases {
+        for profile in Profile.seeds {
             var d = DeviceStart()
             if profile == .linktrail {
                 d.consent = .denied

@@ -37,7 +37,7 @@ final class PackagingTests: XCTestCase {
         }
         let docs =
             ["README.md", "copyright"]
-            + ["differences", "guide", "install", "keys", "profiles", "rules", "scenarios", "storage"].map {
+            + ["differences", "guide", "install", "keys", "profiles", "real-sdks", "rules", "scenarios", "storage"].map {
                 "/docs/\($0).md"
             }
             + repo + themes + profiles

@@ -45,3 +45,5 @@ on exhausted queue rule AMK-5
 
 resend on launch rule AMK-10
 resend on network rule AMK-10
+
+on background flush rule AMK-12

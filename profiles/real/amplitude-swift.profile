@@ -41,3 +41,6 @@ on exhausted queue rule AMS-7
 
 resend on launch rule AMS-11
 resend on network rule AMS-8
+
+offline self after 7 failures or transport rule AMS-7
+on background flush rule AMS-12

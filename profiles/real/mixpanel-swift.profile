@@ -13,7 +13,8 @@ rule MPS-5 "After failures the next try waits clamp(2^(n-1) x 60 + U{0..29}, 60,
 rule MPS-6 "There is no attempt limit, and QueueConstants.queueSize 5000 is never read: no cap (Sources/Constants.swift)."
 rule MPS-7 assumption "The wait after failure n is 60 s x 2^(n-1) capped at 600 s; the U{0..29} s and the 60 s floor are not modelled (the first retry waits 60 s, as the next interval would)."
 rule MPS-8 assumption "Offline a flush fails as a network error and the batch is kept (MPS-4); the rows survive a quit and go at the launch's flush."
-rule MPS-9 assumption "flushOnBackground flushes when the app goes to the background, in a background task."
+rule MPS-9 assumption "flushOnBackground flushes when the app goes to the background, in a background task that iOS ends after about 30 s."
+rule MPS-11 assumption "flushSize 1000 (Sources/Constants.swift L19-25) is read as the count that starts a flush; the interval is the usual one."
 rule MPS-10 assumption "Retry-After is honoured as a floor: the wait is the larger of it and the backoff (FlushRequest.swift L179-204)."
 
 requests screen
@@ -36,3 +37,6 @@ on transport retry rule MPS-8
 on exhausted queue rule MPS-6
 
 resend on launch rule MPS-8
+
+on background flush rule MPS-9
+background limit 30s rule MPS-9

@@ -16,6 +16,7 @@ rule PHA-8 "At most DEFAULT_MAX_QUEUE_SIZE 1000 events are kept; the oldest file
 rule PHA-9 "isConnected() gates every flush: offline nothing is sent and the queue waits (PostHogQueue.kt)."
 rule PHA-10 assumption "The queue is files, so it survives a quit and goes at the next launch's first flush; one batch is sent at a time (head-of-line)."
 rule PHA-11 assumption "A 1xx or 3xx answer is retried as the other answers below 400 are kept (deleteFilesIfAPIError keeps <400)."
+rule PHA-13 "The lifecycle's onStop flushes the queue (the app going to the background)."
 rule PHA-12 assumption "Retry-After, when above 0, replaces the backoff (PostHogQueue.kt calculateDelay L363-374)."
 
 requests screen
@@ -50,3 +51,5 @@ on exhausted drop exhausted rule PHA-6
 
 resend on launch rule PHA-10
 resend on network rule PHA-9
+
+on background flush rule PHA-13

@@ -15,6 +15,7 @@ rule PHI-7 "413 halves the batch cap and the events are sent again (PostHogQueue
 rule PHI-8 "At most maxQueueSize 1000 events are kept: 'Queue is full, dropping oldest record' (PostHogQueue.swift add L369-389)."
 rule PHI-9 "Reachability pauses the queue while offline; it resumes when the network returns (PostHogQueue.swift L242-264)."
 rule PHI-10 assumption "The queue is a file, so what it holds survives a quit and goes at the next launch's first flush; a flush runs one batch at a time (head-of-line)."
+rule PHI-12 "Going to the background flushes the queue (PostHog/PostHogSDK.swift L267-268)."
 rule PHI-11 assumption "Retry-After is read as a floor: the wait is the larger of the backoff and it (PostHogQueue.swift L149-219, max(delay, retryAfter))."
 
 requests screen
@@ -48,3 +49,5 @@ on exhausted drop exhausted rule PHI-6
 
 resend on launch rule PHI-10
 resend on network rule PHI-9
+
+on background flush rule PHI-12

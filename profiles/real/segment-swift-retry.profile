@@ -16,6 +16,8 @@ rule SGR-7 "Smart retry is on when the CDN settings carry httpConfig (Sources/Se
 rule SGR-8 assumption "A file holds up to 475 KB (Storage.swift L14): at about 1 KB an event, a batch holds at most 475 events."
 rule SGR-9 assumption "Offline an upload fails as a network error and is retried like a 5xx; the files survive a quit and go at the next flush after the launch."
 rule SGR-10 assumption "A retry goes when its wait ends (the SDK checks the wait at its next upload, up to an interval later)."
+rule SGR-12 "Background: enterBackground() flushes and the interval timer is suspended (SegmentDestination.swift L113-115, IntervalBasedFlushPolicy.swift L64-67)."
+rule SGR-13 assumption "Each upload runs in a beginBackgroundTask that is cancelled on expiry (iOSLifecycleMonitor.swift L190-206); iOS gives it about 30 s."
 rule SGR-11 assumption "A 429 (or Retry-After on any retried answer) pauses the whole pipeline until Retry-After (default and clamp 300 s), without counting an attempt (RetryStateMachine.swift L16-56, L208-212)."
 
 requests screen
@@ -44,3 +46,6 @@ on 501 drop rejected rule SGR-4
 on 505 drop rejected rule SGR-4
 on transport retry rule SGR-9
 on exhausted drop exhausted rule SGR-6
+
+on background flush rule SGR-12
+background limit 30s rule SGR-13

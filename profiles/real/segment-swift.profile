@@ -14,7 +14,8 @@ rule SEG-5 "Every other answer (5xx, 429, other 4xx, network errors) keeps the b
 rule SEG-6 "No cap on the disk files (Storage.swift)."
 rule SEG-7 assumption "A file holds up to 475 KB (Storage.swift L14 MAXFILESIZE): at about 1 KB an event, a batch holds at most 475 events."
 rule SEG-8 assumption "Offline an upload is still tried and fails as a network error, so the batch is kept (SEG-5); the files survive a quit and go at the next flush after the launch."
-rule SEG-9 assumption "Background: enterBackground() flushes and the interval timer is suspended; each upload runs in a beginBackgroundTask cancelled on expiry (iOSLifecycleMonitor.swift L190-206, IntervalBasedFlushPolicy.swift L64-67)."
+rule SEG-9 "Background: enterBackground() flushes and the interval timer is suspended (Sources/Segment/Plugins/SegmentDestination.swift enterBackground L113-115, Utilities/Policies/IntervalBasedFlushPolicy.swift L64-67)."
+rule SEG-10 assumption "Each upload runs in a beginBackgroundTask that is cancelled on expiry (Plugins/Platforms/iOS/iOSLifecycleMonitor.swift L190-206); iOS gives it about 30 s."
 
 requests screen
 
@@ -31,3 +32,6 @@ on 4xx queue rule SEG-5
 on 400 drop rejected rule SEG-4
 on 5xx queue rule SEG-5
 on transport queue rule SEG-5
+
+on background flush rule SEG-9
+background limit 30s rule SEG-10

@@ -232,6 +232,48 @@ on exhausted queue rule AMK-5
 
 resend on launch rule AMK-10
 resend on network rule AMK-10
+
+on background flush rule AMK-12
+"""### + "\n",
+        "amplitude-python": ###"""
+# Amplitude's Python SDK, amplitude-analytics 1.3.0 from PyPI, read from its
+# source: shared/reference/real-sdks.md, section A.3. A server-side SDK: its buffer
+# is in memory. Every rule cites the file and lines it was read from; an
+# assumption rule says what the source leaves open. `outbox profiles --source amplitude-python` prints this file.
+profile amplitude-python
+title "Amplitude Python SDK 1.3.0 (amplitude-analytics on PyPI)"
+
+rule AMP-1 "track() puts the event in an in-memory buffer; nothing is saved (amplitude/storage.py)."
+rule AMP-2 "The buffer holds at most MAX_BUFFER_CAPACITY 20000 events (amplitude/constants.py L50-52)."
+rule AMP-3 "A flush sends batches of flush_queue_size 200, or what waits every flush_interval 10 s (constants.py L50-52)."
+rule AMP-4 "A 2xx ends the batch (amplitude/processor.py L15-67)."
+rule AMP-5 "Timeouts, failures and unknown answers are re-queued, each event waiting 100 x 2^((r-1)//2) ms, 3200 ms after 12 (processor.py L15-67, storage.py L118-123)."
+rule AMP-6 "After FLUSH_MAX_RETRIES 12 the event is dropped (constants.py L50-52)."
+rule AMP-7 "413 splits the batch (processor.py L15-67)."
+rule AMP-8 "400 drops the invalid events (processor.py L15-67)."
+rule AMP-9 "429 delays the throttled events by 30 s (processor.py L15-67)."
+rule AMP-10 assumption "Full, the buffer refuses the new event (retries are disabled above it); an Outbox 400 names no event, so the whole batch is dropped; a 429 waits the backoff of AMP-5, not 30 s; batches go side by side."
+
+set retry.attempts 13
+backoff ladder 100ms,100ms,200ms,200ms,400ms,400ms,800ms,800ms,1600ms,1600ms,3200ms
+
+save never rule AMP-10
+created rule AMP-1
+send rule AMP-3
+offline fail
+quit keeps saved rule AMP-10
+
+keep at most 20000 refuse rule AMP-10
+batch up to 200 every 10s rule AMP-3
+batch split 413 rule AMP-7
+
+on 2xx deliver rule AMP-4
+on 4xx drop rejected rule AMP-8
+on 429 retry rule AMP-10
+on 408 retry rule AMP-5
+on 5xx retry rule AMP-5
+on transport retry rule AMP-5
+on exhausted drop exhausted rule AMP-6
 """### + "\n",
         "amplitude-swift": ###"""
 # Amplitude's Swift SDK at commit 17ca168 (amplitude/Amplitude-Swift, SDK_VERSION
@@ -277,6 +319,43 @@ on exhausted queue rule AMS-7
 
 resend on launch rule AMS-11
 resend on network rule AMS-8
+
+offline self after 7 failures or transport rule AMS-7
+on background flush rule AMS-12
+"""### + "\n",
+        "mixpanel-python": ###"""
+# Mixpanel's Python SDK, mixpanel 5.4.1 from PyPI, read from its source:
+# shared/reference/real-sdks.md, section A.3. A server-side SDK with no queue:
+# each call sends at once. Every rule cites the file and lines it was read from;
+# an assumption rule says what the source leaves open. `outbox profiles --source mixpanel-python` prints this file.
+profile mixpanel-python
+title "Mixpanel Python SDK 5.4.1 (mixpanel on PyPI)"
+
+rule MPP-1 "track() sends at once through the synchronous Consumer: no queue, nothing saved (mixpanel/__init__.py)."
+rule MPP-2 "A 2xx delivers it."
+rule MPP-3 "urllib3 Retry(total=4, backoff_factor=0.25, status_forcelist 500-599, allowed_methods POST) retries 5xx and connection errors, waiting 0, 0.5, 1 and 2 s (__init__.py L725-763)."
+rule MPP-4 "Any other answer fails the call: the request is dropped and the app's code gets the exception."
+rule MPP-5 "On a 503 that carries Retry-After, urllib3 sleeps Retry-After instead of its backoff (urllib3 respects it for 413, 429 and 503)."
+rule MPP-6 assumption "What a call did not send is lost when the process ends; 413 and 429 are not in status_forcelist, so they are not retried."
+
+requests screen
+
+set retry.attempts 5
+backoff ladder 0s,0.5s,1s,2s
+
+save never rule MPP-6
+created rule MPP-1
+send rule MPP-1
+offline fail
+quit keeps saved rule MPP-6
+
+on 2xx deliver rule MPP-2
+on 4xx drop rejected rule MPP-4
+on 5xx retry rule MPP-3
+on transport retry rule MPP-3
+on exhausted drop exhausted rule MPP-3
+#RA retry-after replace on 503 rule MPP-5
+report onerror
 """### + "\n",
         "mixpanel-swift": ###"""
 # Mixpanel's Swift SDK at commit 8399b37 (mixpanel/mixpanel-swift, 2026-07-16),
@@ -294,7 +373,8 @@ rule MPS-5 "After failures the next try waits clamp(2^(n-1) x 60 + U{0..29}, 60,
 rule MPS-6 "There is no attempt limit, and QueueConstants.queueSize 5000 is never read: no cap (Sources/Constants.swift)."
 rule MPS-7 assumption "The wait after failure n is 60 s x 2^(n-1) capped at 600 s; the U{0..29} s and the 60 s floor are not modelled (the first retry waits 60 s, as the next interval would)."
 rule MPS-8 assumption "Offline a flush fails as a network error and the batch is kept (MPS-4); the rows survive a quit and go at the launch's flush."
-rule MPS-9 assumption "flushOnBackground flushes when the app goes to the background, in a background task."
+rule MPS-9 assumption "flushOnBackground flushes when the app goes to the background, in a background task that iOS ends after about 30 s."
+rule MPS-11 assumption "flushSize 1000 (Sources/Constants.swift L19-25) is read as the count that starts a flush; the interval is the usual one."
 rule MPS-10 assumption "Retry-After is honoured as a floor: the wait is the larger of it and the backoff (FlushRequest.swift L179-204)."
 
 requests screen
@@ -317,6 +397,9 @@ on transport retry rule MPS-8
 on exhausted queue rule MPS-6
 
 resend on launch rule MPS-8
+
+on background flush rule MPS-9
+background limit 30s rule MPS-9
 """### + "\n",
         "posthog-android": ###"""
 # PostHog's Android SDK at commit 1042d25 (PostHog/posthog-android, 2026-08-21),
@@ -337,6 +420,7 @@ rule PHA-8 "At most DEFAULT_MAX_QUEUE_SIZE 1000 events are kept; the oldest file
 rule PHA-9 "isConnected() gates every flush: offline nothing is sent and the queue waits (PostHogQueue.kt)."
 rule PHA-10 assumption "The queue is files, so it survives a quit and goes at the next launch's first flush; one batch is sent at a time (head-of-line)."
 rule PHA-11 assumption "A 1xx or 3xx answer is retried as the other answers below 400 are kept (deleteFilesIfAPIError keeps <400)."
+rule PHA-13 "The lifecycle's onStop flushes the queue (the app going to the background)."
 rule PHA-12 assumption "Retry-After, when above 0, replaces the backoff (PostHogQueue.kt calculateDelay L363-374)."
 
 requests screen
@@ -371,6 +455,8 @@ on exhausted drop exhausted rule PHA-6
 
 resend on launch rule PHA-10
 resend on network rule PHA-9
+
+on background flush rule PHA-13
 """### + "\n",
         "posthog-ios": ###"""
 # PostHog's iOS SDK at commit 64c7dd0 (PostHog/posthog-ios, 2026-08-07), read
@@ -390,6 +476,7 @@ rule PHI-7 "413 halves the batch cap and the events are sent again (PostHogQueue
 rule PHI-8 "At most maxQueueSize 1000 events are kept: 'Queue is full, dropping oldest record' (PostHogQueue.swift add L369-389)."
 rule PHI-9 "Reachability pauses the queue while offline; it resumes when the network returns (PostHogQueue.swift L242-264)."
 rule PHI-10 assumption "The queue is a file, so what it holds survives a quit and goes at the next launch's first flush; a flush runs one batch at a time (head-of-line)."
+rule PHI-12 "Going to the background flushes the queue (PostHog/PostHogSDK.swift L267-268)."
 rule PHI-11 assumption "Retry-After is read as a floor: the wait is the larger of the backoff and it (PostHogQueue.swift L149-219, max(delay, retryAfter))."
 
 requests screen
@@ -423,6 +510,48 @@ on exhausted drop exhausted rule PHI-6
 
 resend on launch rule PHI-10
 resend on network rule PHI-9
+
+on background flush rule PHI-12
+"""### + "\n",
+        "posthog-python": ###"""
+# PostHog's Python SDK, posthog 7.91.1 from PyPI, read from its source:
+# shared/reference/real-sdks.md, section A.3. A server-side SDK: its queue is in
+# memory. Every rule cites the file and lines it was read from; an assumption
+# rule says what the source leaves open. `outbox profiles --source posthog-python` prints this file.
+profile posthog-python
+title "PostHog Python SDK 7.91.1 (posthog on PyPI)"
+
+rule PHP-1 "capture() puts the event on an in-memory queue; nothing is saved (posthog/client.py)."
+rule PHP-2 "At most max_queue_size 10000 events wait; when full the new one is refused: put(block=False) raises Full and capture returns False (client.py L988-998)."
+rule PHP-3 "The consumer sends batches of flush_at 100, or what waits every flush_interval 5 s (client.py L1210-1216)."
+rule PHP-4 "A 2xx ends the batch (posthog/consumer.py _send L323-368)."
+rule PHP-5 "Every answer but a 4xx other than 408 and 429 is retried, network errors too (consumer.py _send L323-368), after max(min(2^a, 30), min(Retry-After, 30)) s (capture_v1.py _backoff L400-415, _MAX_BACKOFF_SECONDS L92)."
+rule PHP-6 "A 4xx other than 408 and 429 drops the batch (consumer.py _send L323-368)."
+rule PHP-7 "After max_retries 3 retries the batch is dropped (client.py L1210-1216)."
+rule PHP-8 assumption "The consumer thread sends one batch at a time and waits out its retries (head-of-line); what waits in memory is lost when the process ends."
+
+set retry.attempts 4
+backoff exponential 1s x2 cap 30s
+
+save never rule PHP-8
+created rule PHP-1
+send rule PHP-3
+offline fail
+quit keeps saved rule PHP-8
+
+keep at most 10000 refuse rule PHP-2
+batch up to 100 every 5s head-of-line rule PHP-3
+
+on 2xx deliver rule PHP-4
+on 4xx drop rejected rule PHP-6
+on 408 retry rule PHP-5
+on 429 retry rule PHP-5
+on 1xx retry rule PHP-5
+on 3xx retry rule PHP-5
+on 5xx retry rule PHP-5
+on transport retry rule PHP-5
+on exhausted drop exhausted rule PHP-7
+#RA retry-after floor cap 30s rule PHP-5
 """### + "\n",
         "rudder-ios-v1": ###"""
 # RudderStack's iOS SDK v1 (Objective-C) at commit dcf152d (rudderlabs/rudder-sdk-ios,
@@ -471,6 +600,47 @@ on exhausted queue rule RUD1-4
 
 resend on launch rule RUD1-9
 """### + "\n",
+        "rudder-python": ###"""
+# RudderStack's Python SDK, rudder-sdk-python 2.1.9 from PyPI, read from its
+# source: shared/reference/real-sdks.md, section A.3. A server-side SDK: its queue
+# is in memory. Every rule cites the file and lines it was read from; an
+# assumption rule says what the source leaves open. `outbox profiles --source rudder-python` prints this file.
+profile rudder-python
+title "RudderStack Python SDK 2.1.9 (rudder-sdk-python on PyPI)"
+
+rule RDP-1 "track() puts the event on an in-memory queue; nothing is saved (rudderstack/analytics/client.py)."
+rule RDP-2 "At most max_queue_size 10000 events wait; a new one is rejected when full (client.py L29-36)."
+rule RDP-3 "The consumer uploads what waits every upload_interval 0.5 s (client.py L29-36)."
+rule RDP-4 "A 2xx ends the batch (rudderstack/analytics/consumer.py)."
+rule RDP-5 "Failures are retried with backoff.on_exception(backoff.expo, max_tries=11), the backoff library's full jitter: U[0, 2^n] s, uncapped (consumer.py L111-132)."
+rule RDP-6 "The giveup: a 4xx other than 429 drops the batch (consumer.py L111-132)."
+rule RDP-7 "A 400 whose JSON body lacks code and message is retried: the giveup reads them from the body (consumer.py L111-132)."
+rule RDP-8 assumption "An Outbox 400 carries no JSON body, so it is RDP-7's quirk: retried; other 4xx bodies are read as naming an error."
+rule RDP-9 assumption "The consumer sends one batch of up to 100 (upload_size, as the Segment library it forks) at a time and waits out its retries (head-of-line); what waits in memory is lost when the process ends."
+
+set retry.attempts 11
+backoff exponential 1s x2
+set retry.jitter full
+
+save never rule RDP-9
+created rule RDP-1
+send rule RDP-3
+offline fail
+quit keeps saved rule RDP-9
+
+keep at most 10000 refuse rule RDP-2
+batch up to 100 every 0.5s head-of-line rule RDP-3
+
+on 2xx deliver rule RDP-4
+on 4xx drop rejected rule RDP-6
+on 400 retry rule RDP-8
+on 429 retry rule RDP-5
+on 1xx retry rule RDP-5
+on 3xx retry rule RDP-5
+on 5xx retry rule RDP-5
+on transport retry rule RDP-5
+on exhausted drop exhausted rule RDP-5
+"""### + "\n",
         "rudder-swift": ###"""
 # RudderStack's new-generation Swift SDK at commit bd6c4c6 (rudderlabs/rudder-sdk-swift,
 # 2026-08-11), read from its source: shared/reference/real-sdks.md, section A.2.
@@ -518,6 +688,52 @@ on exhausted queue rule RUD-6
 
 resend on launch rule RUD-10
 """### + "\n",
+        "segment-python": ###"""
+# Segment's Python SDK, segment-analytics-python 2.4.0 from PyPI, read from its
+# source: shared/reference/real-sdks.md, section A.3. A server-side SDK: its queue
+# is in memory. Every rule cites the file and lines it was read from; an
+# assumption rule says what the source leaves open. `outbox profiles --source segment-python` prints this file.
+profile segment-python
+title "Segment Python SDK 2.4.0 (segment-analytics-python on PyPI)"
+
+rule SGP-1 "track() puts the event on an in-memory queue; nothing is saved (segment/analytics/client.py)."
+rule SGP-2 "At most max_queue_size 10000 events wait; a new one is rejected when full (client.py L357-363)."
+rule SGP-3 "The consumer uploads batches of upload_size 100, or what waits every upload_interval 0.5 s (client.py L34-43)."
+rule SGP-4 "A 2xx ends the batch (segment/analytics/consumer.py)."
+rule SGP-5 "408, 410, 429, 460 and 5xx but 501 and 505 are retried (consumer.py L281-297); the first retry at once, then min(0.5 x 2^(n-2) + U[0, 10%], 60) s (consumer.py L299-374)."
+rule SGP-6 "Any other answer drops the batch (consumer.py L281-297)."
+rule SGP-7 "After max_retries 10 retries, or 12 h, the batch is dropped (client.py L34-43, consumer.py L20-31)."
+rule SGP-8 "Retry-After (clamped to 300 s, request.py L22) pauses the pipeline and is not counted as a retry (consumer.py L299-374)."
+rule SGP-9 assumption "The consumer thread sends one batch at a time and waits out its retries (head-of-line); what waits in memory is lost when the process ends; network errors are retried like a 5xx."
+rule SGP-10 assumption "The 10% jitter is added to the whole wait and the cap bounds it; DEFAULT_MAX_RATE_LIMIT_DURATION 1800 s, the bound on pauses, is not modelled."
+
+set retry.attempts 11
+backoff ladder 0s,0.5s,1s,2s,4s,8s,16s,32s,60s
+backoff give up after 12h
+set retry.jitter +10%
+
+save never rule SGP-9
+created rule SGP-1
+send rule SGP-3
+offline fail
+quit keeps saved rule SGP-9
+
+keep at most 10000 refuse rule SGP-2
+batch up to 100 every 0.5s head-of-line rule SGP-3
+
+on 2xx deliver rule SGP-4
+on 4xx drop rejected rule SGP-6
+on 408 retry rule SGP-5
+on 410 retry rule SGP-5
+on 429 retry rule SGP-5
+on 460 retry rule SGP-5
+on 5xx retry rule SGP-5
+on 501 drop rejected rule SGP-6
+on 505 drop rejected rule SGP-6
+on transport retry rule SGP-9
+on exhausted drop exhausted rule SGP-7
+#RA retry-after pause cap 300s rule SGP-8
+"""### + "\n",
         "segment-swift-retry": ###"""
 # Segment's analytics-swift at commit c9a0d63 with its "smart retry" mode on
 # (httpConfig from the CDN settings), read from its source:
@@ -537,6 +753,8 @@ rule SGR-7 "Smart retry is on when the CDN settings carry httpConfig (Sources/Se
 rule SGR-8 assumption "A file holds up to 475 KB (Storage.swift L14): at about 1 KB an event, a batch holds at most 475 events."
 rule SGR-9 assumption "Offline an upload fails as a network error and is retried like a 5xx; the files survive a quit and go at the next flush after the launch."
 rule SGR-10 assumption "A retry goes when its wait ends (the SDK checks the wait at its next upload, up to an interval later)."
+rule SGR-12 "Background: enterBackground() flushes and the interval timer is suspended (SegmentDestination.swift L113-115, IntervalBasedFlushPolicy.swift L64-67)."
+rule SGR-13 assumption "Each upload runs in a beginBackgroundTask that is cancelled on expiry (iOSLifecycleMonitor.swift L190-206); iOS gives it about 30 s."
 rule SGR-11 assumption "A 429 (or Retry-After on any retried answer) pauses the whole pipeline until Retry-After (default and clamp 300 s), without counting an attempt (RetryStateMachine.swift L16-56, L208-212)."
 
 requests screen
@@ -565,6 +783,9 @@ on 501 drop rejected rule SGR-4
 on 505 drop rejected rule SGR-4
 on transport retry rule SGR-9
 on exhausted drop exhausted rule SGR-6
+
+on background flush rule SGR-12
+background limit 30s rule SGR-13
 """### + "\n",
         "segment-swift": ###"""
 # Segment's analytics-swift at commit c9a0d63 (segmentio/analytics-swift,
@@ -583,7 +804,8 @@ rule SEG-5 "Every other answer (5xx, 429, other 4xx, network errors) keeps the b
 rule SEG-6 "No cap on the disk files (Storage.swift)."
 rule SEG-7 assumption "A file holds up to 475 KB (Storage.swift L14 MAXFILESIZE): at about 1 KB an event, a batch holds at most 475 events."
 rule SEG-8 assumption "Offline an upload is still tried and fails as a network error, so the batch is kept (SEG-5); the files survive a quit and go at the next flush after the launch."
-rule SEG-9 assumption "Background: enterBackground() flushes and the interval timer is suspended; each upload runs in a beginBackgroundTask cancelled on expiry (iOSLifecycleMonitor.swift L190-206, IntervalBasedFlushPolicy.swift L64-67)."
+rule SEG-9 "Background: enterBackground() flushes and the interval timer is suspended (Sources/Segment/Plugins/SegmentDestination.swift enterBackground L113-115, Utilities/Policies/IntervalBasedFlushPolicy.swift L64-67)."
+rule SEG-10 assumption "Each upload runs in a beginBackgroundTask that is cancelled on expiry (Plugins/Platforms/iOS/iOSLifecycleMonitor.swift L190-206); iOS gives it about 30 s."
 
 requests screen
 
@@ -600,6 +822,9 @@ on 4xx queue rule SEG-5
 on 400 drop rejected rule SEG-4
 on 5xx queue rule SEG-5
 on transport queue rule SEG-5
+
+on background flush rule SEG-9
+background limit 30s rule SEG-10
 """### + "\n",
         "sentry-cocoa": ###"""
 # Sentry's Cocoa SDK at commit c34c99b (getsentry/sentry-cocoa, 2026-08-14), read
@@ -642,20 +867,55 @@ on offline queue rule SNC-9
 resend on network rule SNC-5
 resend on launch rule SNC-7
 """### + "\n",
+        "sentry-python": ###"""
+# Sentry's Python SDK, sentry-sdk 2.75.0 from PyPI, read from its source:
+# shared/reference/real-sdks.md, section A.3. A server-side SDK: its transport
+# queue is in memory. Every rule cites the file and lines it was read from; an
+# assumption rule says what the source leaves open. `outbox profiles --source sentry-python` prints this file.
+profile sentry-python
+title "Sentry Python SDK 2.75.0 (sentry-sdk on PyPI)"
+
+rule SNP-1 "capture_event() puts the envelope on the transport's in-memory queue, transport_queue_size 100 (sentry_sdk/consts.py L97)."
+rule SNP-2 "A 2xx delivers it (sentry_sdk/transport.py L381-413)."
+rule SNP-3 "No retry: a 413 or any other non-2xx answer records the envelope as lost (transport.py L381-413)."
+rule SNP-4 assumption "A network error loses the envelope too; full, the queue refuses the new envelope; nothing survives the process; one envelope at a time."
+
+call capture NAME makes error key a crash "capture_exception(): an error envelope (Sentry)"
+
+save never rule SNP-4
+created rule SNP-1
+send rule SNP-1
+offline fail
+quit keeps saved rule SNP-4
+
+keep at most 100 refuse rule SNP-4
+batch up to 1 head-of-line rule SNP-1
+
+on 2xx deliver rule SNP-2
+on 4xx drop rejected rule SNP-3
+on 5xx drop rejected rule SNP-3
+on transport drop rejected rule SNP-4
+"""### + "\n",
     ]
 
     /// The built-ins that model a real SDK from its source (profiles/real/), by name.
     static let realNames: Set<String> = [
         "amplitude-kotlin",
+        "amplitude-python",
         "amplitude-swift",
+        "mixpanel-python",
         "mixpanel-swift",
         "posthog-android",
         "posthog-ios",
+        "posthog-python",
         "rudder-ios-v1",
+        "rudder-python",
         "rudder-swift",
+        "segment-python",
         "segment-swift-retry",
         "segment-swift",
         "sentry-cocoa",
+        "sentry-python",
     ]
 
     /// The built-in app calls (profiles/usercom.calls), exactly.
