@@ -51,7 +51,7 @@ extension AppView {
             line.append((t.to.word, stateRole(t.to)))
             var extra = ""
             if t.attempt > 0 && t.to == .inFlight { extra += "  attempt \(t.attempt)" }
-            if !t.outcome.isNone { extra += "  " + t.outcome.word }
+            if !t.outcome.isNone { extra += "  " + s.answerText(t) }
             if let reason = t.reason { extra += "  " + reason.word }
             if !extra.isEmpty { line.append((extra, .normal)) }
             doc.lines.append(line)

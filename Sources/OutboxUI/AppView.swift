@@ -765,6 +765,7 @@ public enum AppView {
         case .lost: return "lost (recorded, answer lost)"
         case .partial: return "partial accept (2xx)"
         case .status(let s): return "\(s)"
+        case .retryAfter(let s, let t): return "\(s) (retry-after \(VirtualTime.duration(t)))"
         }
     }
 

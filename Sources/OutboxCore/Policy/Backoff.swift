@@ -233,7 +233,7 @@ extension Simulation {
     /// again; false (nothing done) when `backoff give up after` ends its budget.
     mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) -> Bool {
         let r = request(id)
-        let wait: Millis
+        var wait: Millis
         if settings.plainLadder {
             wait = settings.wait(afterAttempt: Int(r.budgetUsed), request: id)
         } else if !settings.backoffKeepsState {
@@ -242,6 +242,8 @@ extension Simulation {
             guard let w = statefulWait(id, r) else { return false }
             wait = w
         }
+        var rule = rule
+        if spec.policy.retryAfter != nil { (wait, rule) = retryAfterAdjusted(id, outcome, wait: wait, rule: rule) }
         let at = VirtualTime.later(now, by: wait)
         move(id, to: .retrying, rule: rule, outcome: outcome)
         requests[Int(id) - 1].nextAttemptAt = at

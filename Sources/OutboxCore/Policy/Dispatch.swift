@@ -10,9 +10,10 @@
 /// | event | stages, in order |
 /// |---|---|
 /// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Saving (save at create, send) |
-/// | an attempt ends (`finishAttempt`) | Direct → Flush (its attempts) → Answers (→ Backoff, Saving, Reporting, Flush) |
+/// | an attempt ends (`finishAttempt`) | Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) |
+/// | an attempt goes out (`send`) | RetryAfter (held by a pause, dropped by a mute: only before `holdUntil`) |
 /// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
-/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → Capacity (expire) → ConsentGate → Resend → Flush |
+/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → Capacity (expire) → ConsentGate → Resend → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
 /// | the network returns (`networkReturned`) | ConsentGate (a held install) → Resend |
 extension Simulation {
@@ -32,6 +33,7 @@ extension Simulation {
         if let rule = directRule(r.kind) { return finishedDirect(id, outcome, rule: rule) }
         let resp = spec.response(outcome, planned: r.plannedAnswer)
         if r.inFlush, let f = spec.policy.flush { return flushAnswered(id, outcome, resp, r, flush: f) }
+        if let ra = spec.policy.retryAfter, answeredWithRetryAfter(id, outcome, resp, ra) { return }
         answered(id, outcome, resp, r)
     }
 
@@ -49,6 +51,7 @@ extension Simulation {
             requests[Int(id) - 1].budgetUsed = 0
             if lose { requests[Int(id) - 1].completionLost = true }
         }
+        if spec.policy.retryAfter != nil { retryAfterLaunched() }
         if let e = spec.policy.expiry { expireAtLaunch(e) }
         if spec.policy.gate != nil { gateLaunched() }
         resendOnLaunch()

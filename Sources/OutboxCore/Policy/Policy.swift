@@ -9,6 +9,7 @@
 /// | Capacity.swift | `keep`, `expire` | how many requests are kept, and for how long |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
+/// | RetryAfter.swift | `retry-after` | what an answer's Retry-After header does (a floor, a replacement, a pause, a mute) |
 /// | Resend.swift | `resend` | what sends saved requests again |
 /// | ConsentGate.swift | `component consent-gate` | the consent decision, its install and its purge |
 /// | Flush.swift | `component flush` | the flush of the offline queue |
@@ -84,7 +85,7 @@ enum Policy {
         ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
-        Answers.statement, BackoffPolicy.statement, ResendPolicy.statement,
+        Answers.statement, BackoffPolicy.statement, RetryAfterPolicy.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
 
@@ -153,6 +154,8 @@ struct ProfilePolicy: Sendable {
     /// The `on` lines as written, by class (a rule may be left to inherit).
     var on: [AnswerClass: OnLine] = [:]
     var exhausted: ExhaustedLine?
+    // RetryAfter.swift: nil, the header is not read.
+    var retryAfter: RetryAfterRule?
     // Resend.swift
     var resendLaunch: Resend?
     var resendNetwork: Resend?
