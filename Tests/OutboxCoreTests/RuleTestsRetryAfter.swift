@@ -1,0 +1,366 @@
+import OutboxTestSupport
+import XCTest
+
+@testable import OutboxCore
+
+/// `retry-after ignore|floor|replace|pause|mute ...` (Policy/RetryAfter.swift,
+/// issue 24 item 3) and the scenario's `server STATUS retry-after D`: whole
+/// histories of the made-up ACME profile with one line more (it retries
+/// transport errors and 5xx after 1s then 2s, 3 attempts; drops any 4xx
+/// `rejected`), and the lines' errors.
+final class RuleTestsRetryAfter: XCTestCase {
+    typealias U = UserProfileKit
+
+    static func acme(_ more: String) -> String { ProfileStatementTests.acme(more: more) }
+
+    // MARK: ignore (no statement)
+
+    /// Without the statement the header is not read: the backoff waits as
+    /// always. The timelines show the header where they show the answer.
+    func test_ignore_theHeaderIsShownButNotRead() {
+        for more in ["", "retry-after ignore"] {
+            guard
+                let r = U.play(
+                    profile: Self.acme(more),
+                    """
+                    profile acme
+                    at 0 launch
+                    at 0 server 503 retry-after 10s x2
+                    at 0 track a
+                    expect at 4s state a delivered
+                    """)
+            else { return }
+            XCTAssertNil(r.sim.profile.spec.policy.retryAfter)
+            XCTAssertEqual(
+                U.trails(r.sim),
+                [
+                    "a: 0 new>pending #0 ACME-1",
+                    "a: 0 pending>in-flight #1 ACME-1",
+                    "a: 200 in-flight>retrying #1 503 ACME-2",
+                    "a: 1200 retrying>in-flight #2 ACME-2",
+                    "a: 1400 in-flight>retrying #2 503 ACME-2",
+                    "a: 3400 retrying>in-flight #3 ACME-2",
+                    "a: 3600 in-flight>delivered #3 200 ACME-1",
+                ], more)
+            XCTAssertTrue(
+                r.text.contains(
+                    "00:00:00.200  #1    event          a               in-flight → retrying    attempt 1   503 (retry-after 10s) ACME-2"
+                ), r.text.joined(separator: "\n"))
+            XCTAssertTrue(
+                r.jsonl.contains(
+                    #"{"t":0.2,"id":1,"name":"a","kind":"event","from":"in-flight","to":"retrying","attempt":1,"rule":"ACME-2","status":503,"retry_after":10}"#
+                ), r.jsonl.joined(separator: "\n"))
+            // The answer without the header is shown as before.
+            XCTAssertTrue(
+                r.jsonl.contains(
+                    #"{"t":3.6,"id":1,"name":"a","kind":"event","from":"in-flight","to":"delivered","attempt":3,"rule":"ACME-1","status":200}"#
+                ), r.jsonl.joined(separator: "\n"))
+            XCTAssertTrue(r.text.contains { $0.hasSuffix("backend will answer: 503 retry-after 10s ×2") })
+        }
+    }
+
+    // MARK: floor
+
+    /// The wait is the larger of the backoff and the header (PostHog iOS,
+    /// Mixpanel): citing the statement's rule where the header won.
+    func test_floor_theLargerOfTheBackoffAndTheHeader() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after floor rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 503 retry-after 1.5s x2
+                at 0 track a
+                expect at 5s attempts a 3
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                // 1.5s beats the backoff's 1s.
+                "a: 200 in-flight>retrying #1 503 ACME-5",
+                "a: 1700 retrying>in-flight #2 ACME-5",
+                // The backoff's 2s beats 1.5s.
+                "a: 1900 in-flight>retrying #2 503 ACME-2",
+                "a: 3900 retrying>in-flight #3 ACME-2",
+                "a: 4100 in-flight>delivered #3 200 ACME-1",
+            ])
+    }
+
+    // MARK: replace, cap
+
+    /// A header above 0 is the wait (PostHog Android's `calculateDelay`), at
+    /// most the cap; a header of 0 leaves the backoff (Android reads it only above 0).
+    func test_replace_theHeaderAboveZeroIsTheWaitUpToTheCap() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after replace cap 5s rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 503 retry-after 300ms x1
+                at 0 track a
+                at 2s server 503 retry-after 10s x1
+                at 2s track b
+                at 10s server 503 retry-after 0 x1
+                at 10s track c
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                // 300ms replaces the backoff's 1s.
+                "a: 200 in-flight>retrying #1 503 ACME-5",
+                "a: 500 retrying>in-flight #2 ACME-5",
+                "a: 700 in-flight>delivered #2 200 ACME-1",
+                "b: 2000 new>pending #0 ACME-1",
+                "b: 2000 pending>in-flight #1 ACME-1",
+                // 10s, capped at 5s.
+                "b: 2200 in-flight>retrying #1 503 ACME-5",
+                "b: 7200 retrying>in-flight #2 ACME-5",
+                "b: 7400 in-flight>delivered #2 200 ACME-1",
+                "c: 10000 new>pending #0 ACME-1",
+                "c: 10000 pending>in-flight #1 ACME-1",
+                // 0: the backoff's 1s, its rule.
+                "c: 10200 in-flight>retrying #1 503 ACME-2",
+                "c: 11200 retrying>in-flight #2 ACME-2",
+                "c: 11400 in-flight>delivered #2 200 ACME-1",
+            ])
+    }
+
+    /// `floor` and `replace` read only the retried answers: a 4xx with the
+    /// header is dropped as before, and the classes `on` names narrow them.
+    func test_replace_onClassesNarrowsWhatIsRead() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after replace on 503 rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 500 retry-after 300ms x1
+                at 0 track a
+                at 5s server 429 retry-after 300ms x1
+                at 5s track b
+                expect at 6s dropped b rejected
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                // 500 is not 503: the backoff's 1s.
+                "a: 200 in-flight>retrying #1 500 ACME-2",
+                "a: 1200 retrying>in-flight #2 ACME-2",
+                "a: 1400 in-flight>delivered #2 200 ACME-1",
+                "b: 5000 new>pending #0 ACME-1",
+                "b: 5000 pending>in-flight #1 ACME-1",
+                "b: 5200 in-flight>dropped #1 429 rejected ACME-3",
+            ])
+    }
+
+    // MARK: pause, default
+
+    /// Segment's smart retry: nothing goes out until the header's time is up;
+    /// the attempt is not counted (a has 4 attempts, one counted), what would
+    /// go out meanwhile waits `retrying` (b made during it; a's backoff falling
+    /// due during c's pause), and then what waited goes, in the order it was
+    /// held. A 429 without the header pauses for `default`; a 503 without it
+    /// takes the backoff.
+    func test_pause_nothingGoesOutUntilTheEndAndTheAttemptIsNotCounted() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after pause on 429 5xx default 3s cap 10s rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 retry-after 1s x2
+                at 0 track a
+                at 0.5s track b
+                at 2s server 503 x1
+                at 2.5s server 429 x1
+                at 2.5s track c
+                expect at 20s attempts a 4
+                expect at 20s state a delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                "a: 200 in-flight>retrying #1 429 ACME-5",
+                // Made during the pause: b waits for its end.
+                "b: 500 new>pending #0 ACME-1",
+                "b: 500 pending>retrying #0 ACME-5",
+                "a: 1200 retrying>in-flight #2 ACME-5",
+                "b: 1200 retrying>in-flight #1 ACME-5",
+                // a's second 429 pauses again; b's answer is ok.
+                "a: 1400 in-flight>retrying #2 429 ACME-5",
+                "b: 1400 in-flight>delivered #1 200 ACME-1",
+                "a: 2400 retrying>in-flight #3 ACME-5",
+                "c: 2500 new>pending #0 ACME-1",
+                "c: 2500 pending>in-flight #1 ACME-1",
+                // A 503 without the header: the backoff (1s), counted.
+                "a: 2600 in-flight>retrying #3 503 ACME-2",
+                // A 429 without the header: the default, 3s.
+                "c: 2700 in-flight>retrying #1 429 ACME-5",
+                // a's backoff falls due during the pause: held to its end.
+                "a: 3600 retrying>retrying #3 ACME-5",
+                "c: 5700 retrying>in-flight #2 ACME-5",
+                "a: 5700 retrying>in-flight #4 ACME-5",
+                "c: 5900 in-flight>delivered #2 200 ACME-1",
+                "a: 5900 in-flight>delivered #4 200 ACME-1",
+            ])
+        XCTAssertEqual(
+            U.logs(r.sim).filter { $0.contains("paused") },
+            [
+                "200 [ACME-5] paused for 1s (until 00:00:01.200) after 429 on #1 'a'; the attempt is not counted",
+                "1400 [ACME-5] paused for 1s (until 00:00:02.400) after 429 on #1 'a'; the attempt is not counted",
+                "2700 [ACME-5] paused for 3s (until 00:00:05.700) after 429 on #3 'c'; the attempt is not counted",
+            ])
+        XCTAssertEqual(r.sim.request(1).budgetUsed, 2, "attempts 3 and 4 counted, not the 429s")
+    }
+
+    /// Not counted, a 429 with the header keeps a request going past its
+    /// budget of 3; the cap bounds each pause; a launch ends the pause.
+    func test_pause_capAndALaunchEndsIt() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after pause cap 2s rule ACME-5\non 429 retry rule ACME-2"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 retry-after 1m x4
+                at 0 track a
+                expect at 6.9s attempts a 4
+                at 7s quit
+                at 8s launch
+                at 8s track b
+                expect at 9s state b delivered
+                expect at 9s state a delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                "a: 200 in-flight>retrying #1 429 ACME-5",
+                "a: 2200 retrying>in-flight #2 ACME-5",
+                "a: 2400 in-flight>retrying #2 429 ACME-5",
+                "a: 4400 retrying>in-flight #3 ACME-5",
+                "a: 4600 in-flight>retrying #3 429 ACME-5",
+                "a: 6600 retrying>in-flight #4 ACME-5",
+                "a: 6800 in-flight>retrying #4 429 ACME-5",
+                "a: 7000 retrying>queued #4 ACME-4",
+                // The pause (until 8.8s) ended with the process.
+                "a: 8000 queued>in-flight #5 ACME-4",
+                "b: 8000 new>pending #0 ACME-1",
+                "b: 8000 pending>in-flight #1 ACME-1",
+                "a: 8200 in-flight>delivered #5 200 ACME-1",
+                "b: 8200 in-flight>delivered #1 200 ACME-1",
+            ])
+    }
+
+    // MARK: mute, default
+
+    /// Sentry: a 429 mutes its kind until the header's time is up (60s
+    /// without one); the answer does what its `on` line says (dropped
+    /// `rejected`); a request of a muted kind that would go out is dropped
+    /// `rate-limited`, never sent; other kinds go on.
+    func test_mute_a429MutesItsKindAndWhatWouldGoOutIsDropped() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after mute default 60s rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 x1
+                at 0 track a
+                at 1s track b
+                at 1s ping
+                at 30s server 429 retry-after 90s x1 for kind:ping
+                at 30s ping
+                at 61s track c
+                at 62s ping
+                expect at 61s dropped b rate-limited
+                expect at 62s attempts b 0
+                expect at 62s saved 0
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                "a: 200 in-flight>dropped #1 429 rejected ACME-3",
+                "b: 1000 new>pending #0 ACME-1",
+                "b: 1000 pending>dropped #0 rate-limited ACME-5",
+                "ping: 1000 new>pending #0 ACME-1",
+                "ping: 1000 pending>in-flight #1 ACME-1",
+                "ping: 1200 in-flight>delivered #1 200 ACME-1",
+                "ping: 30000 new>pending #0 ACME-1",
+                "ping: 30000 pending>in-flight #1 ACME-1",
+                "ping: 30200 in-flight>dropped #1 429 rejected ACME-3",
+                // The event mute ended at 60.2s.
+                "c: 61000 new>pending #0 ACME-1",
+                "c: 61000 pending>in-flight #1 ACME-1",
+                "c: 61200 in-flight>delivered #1 200 ACME-1",
+                "ping: 62000 new>pending #0 ACME-1",
+                "ping: 62000 pending>dropped #0 rate-limited ACME-5",
+            ])
+        XCTAssertEqual(
+            U.logs(r.sim).filter { $0.contains("rate limited") },
+            [
+                "200 [ACME-5] rate limited: event requests muted for 1m (until 00:01:00.200) after 429 on #1 'a'",
+                "30200 [ACME-5] rate limited: ping requests muted for 90s (until 00:02:00.200) after 429 on #4 'ping'",
+            ])
+        XCTAssertTrue(
+            r.jsonl.contains(
+                #"{"t":1,"id":2,"name":"b","kind":"event","from":"pending","to":"dropped","attempt":0,"rule":"ACME-5","reason":"rate-limited"}"#
+            ), r.jsonl.joined(separator: "\n"))
+        XCTAssertEqual(r.sim.backend.received, 4, "b and the last ping were never sent")
+    }
+
+    /// A mute without `default` reads only a header; `on` names the classes
+    /// (here 503 too); a retry falling due in the mute is dropped.
+    func test_mute_withoutDefaultOnlyTheHeaderAndItsRetriesAreDropped() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after mute on 429 503 rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 x1
+                at 0 track a
+                at 1s server 503 retry-after 5s x1
+                at 1s track b
+                at 3s track c
+                at 7s track d
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                "a: 200 in-flight>dropped #1 429 rejected ACME-3",
+                "b: 1000 new>pending #0 ACME-1",
+                "b: 1000 pending>in-flight #1 ACME-1",
+                // 503 is retried (1s); the mute drops the retry when due.
+                "b: 1200 in-flight>retrying #1 503 ACME-2",
+                "b: 2200 retrying>dropped #1 rate-limited ACME-5",
+                "c: 3000 new>pending #0 ACME-1",
+                "c: 3000 pending>dropped #0 rate-limited ACME-5",
+                "d: 7000 new>pending #0 ACME-1",
+                "d: 7000 pending>in-flight #1 ACME-1",
+                "d: 7200 in-flight>delivered #1 200 ACME-1",
+            ])
+    }
+}
