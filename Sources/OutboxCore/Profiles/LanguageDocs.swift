@@ -170,7 +170,7 @@ public enum LanguageDocs {
         w += ActionSyntax.verbs().split(separator: ",").flatMap { $0.split(separator: " ") }
             .flatMap { $0.split(separator: "|") }.map(String.init)
         w += ["value=", "currency="]
-        w += ["server", "ok", "timeout", "lost", "partial", "always", "for", "kind:", "name:"]
+        w += ["server", "ok", "timeout", "lost", "partial", "always", "retry-after", "for", "kind:", "name:"]
         w += Vocabulary.builtin.kinds.map { "kind:" + $0 }
         w += ScenarioParser.checkWords + ["none"] + RequestState.allCases.map(\.word) + DropReason.allCases.map(\.word)
         w += Vocabulary.builtin.kinds
