@@ -363,4 +363,185 @@ final class RuleTestsRetryAfter: XCTestCase {
                 "d: 7200 in-flight>delivered #1 200 ACME-1",
             ])
     }
+
+    // MARK: errors
+
+    func test_errors_badLinesSayWhatWasExpected() {
+        let form =
+            "expected `retry-after floor|replace|pause|mute [on CLASS...] [default D] [cap D] rule ID` or `retry-after ignore`"
+        let classes = "expected statuses (429) or hundreds (5xx)"
+        let cases: [(String, String)] = [
+            ("retry-after", "bad retry-after line, " + form),
+            ("retry-after flor rule ACME-5", "bad retry-after line, " + form + "; did you mean `floor`?"),
+            ("retry-after ignore now", "bad retry-after line, " + form),
+            ("retry-after floor", "bad retry-after line, " + form),
+            ("retry-after floor rule", "`rule` needs a rule ID after it, " + form),
+            ("retry-after floor ACME-5", "unexpected `ACME-5` in a retry-after line, " + form),
+            ("retry-after floor rule ACME-5 x", "bad retry-after line, " + form),
+            ("retry-after floor capp 5s rule ACME-5", "unexpected `capp` in a retry-after line, " + form + "; did you mean `cap`?"),
+            ("retry-after floor cap rule ACME-5", "bad retry-after cap `rule`, " + VirtualTime.expected),
+            ("retry-after floor cap", "`cap` needs a time after it, " + form),
+            ("retry-after floor cap 5 rule ACME-5", "bad retry-after cap `5`, " + VirtualTime.expected),
+            ("retry-after floor cap 0 rule ACME-5", "bad retry-after cap `0`, expected a time above 0"),
+            ("retry-after mute default 0 rule ACME-5", "bad retry-after default `0`, expected a time above 0"),
+            (
+                "retry-after mute default 200000h rule ACME-5",
+                "bad retry-after default `200000h`, expected at most 100000h, the longest time Outbox takes"
+            ),
+            ("retry-after floor cap 5s cap 6s rule ACME-5", "`cap` twice in a retry-after line, " + form),
+            ("retry-after pause on rule ACME-5", "`on` needs answer classes after it, " + form),
+            ("retry-after pause on 4o4 rule ACME-5", "unknown answer class `4o4` in a retry-after line, " + classes + "; did you mean `404`?"),
+            (
+                "retry-after pause on timeout rule ACME-5",
+                "`on timeout` in a retry-after line: only a status answer carries Retry-After, " + classes
+            ),
+            ("retry-after mute on 2xx rule ACME-5", "`on 2xx` in a retry-after line: a success waits for nothing, expected failure statuses (429) or hundreds (5xx)"),
+            (
+                "retry-after mute rule NOPE",
+                "rule NOPE is cited but not defined, expected a line `rule NOPE \"what it does\"`"
+            ),
+            // The reason is the mechanism's own, not an answer's.
+            (
+                "on 4xx drop rate-limited rule ACME-3",
+                "bad drop reason `rate-limited`, expected rejected, exhausted or not-saved"
+            ),
+        ]
+        for (line, message) in cases {
+            XCTAssertEqual(ProfileStatementTests.errors(adding: line), ["acme.profile:25: " + message], line)
+        }
+    }
+
+    /// What the statement needs of the rest of the profile, named at its line.
+    func test_errors_whatTheModesNeed() {
+        let noRetries = """
+            on 2xx deliver rule ACME-1
+            on transport drop rejected rule ACME-2
+            on 5xx drop rejected rule ACME-2
+            on 4xx drop rejected rule ACME-3
+            """
+        for (line, message) in [
+            (
+                "retry-after floor rule ACME-5",
+                "`retry-after floor` reads the retried answers' header, expected an `on CLASS retry` line in the profile"
+            ),
+            (
+                "retry-after replace on 503 rule ACME-5",
+                "`retry-after replace` ... reads the retried answers' header, expected an `on CLASS retry` line in the profile"
+            ),
+            (
+                "retry-after pause rule ACME-5",
+                "`retry-after pause` reads the retried answers' header, expected an `on CLASS retry` line in the profile"
+            ),
+        ] {
+            let text = ProfileStatementTests.acme(on: noRetries, exhausted: "", retry: "", more: line)
+            XCTAssertEqual(U.errors(text), ["acme.profile:24: " + message], line)
+        }
+        // Without retries, a pause with its own classes and a mute are fine.
+        for line in ["retry-after pause on 429 default 5s rule ACME-5", "retry-after mute rule ACME-5"] {
+            XCTAssertEqual(U.errors(ProfileStatementTests.acme(on: noRetries, exhausted: "", retry: "", more: line)), [], line)
+        }
+        // The flush sends the queue itself: a pause or a mute would stall it.
+        let flush = "component flush start ACME-6 more ACME-6 stop ACME-6 send ACME-6\n"
+        for mode in ["pause", "mute"] {
+            let errors = U.errors(Self.acme(flush + "retry-after \(mode) default 5s rule ACME-5"))
+            XCTAssertEqual(
+                errors,
+                [
+                    "acme.profile:26: `retry-after \(mode)` holds what goes out, and the flush sends one request at a time itself, expected `retry-after floor|replace` or no `component flush`"
+                ])
+        }
+        XCTAssertEqual(U.errors(Self.acme(flush + "retry-after floor rule ACME-5")), [])
+    }
+
+    /// A later line replaces an earlier one, a base's too; `ignore` removes it.
+    func test_statement_laterLinesReplaceAndIgnoreRemoves() {
+        guard
+            let p = U.load(
+                Self.acme("retry-after floor rule ACME-5\nretry-after mute on 429 5xx default 60s cap 2m rule ACME-6"))
+        else { return }
+        XCTAssertEqual(
+            p.spec.policy.retryAfter,
+            RetryAfterRule(
+                mode: .mute, classes: [.status(429), .hundred(5)], defaultWait: 60_000, cap: 120_000,
+                rule: p.spec.policy.retryAfter!.rule))
+        XCTAssertEqual(p.rule(p.spec.policy.retryAfter!.rule).id, "ACME-6")
+        // A base's line is kept, and `ignore` removes it.
+        for (more, mode) in [("", RetryAfterRule.Mode.mute), ("retry-after ignore", nil)] {
+            switch Profile.parse("profile derived\nbase acme\n" + more, file: "derived.profile", base: { _ in p }) {
+            case .success(let d): XCTAssertEqual(d.spec.policy.retryAfter?.mode, mode, more)
+            case .failure(let e): XCTFail(e.errors.map(\.description).joined(separator: "; "))
+            }
+        }
+    }
+
+    // MARK: the scenario's `server ... retry-after D`
+
+    /// Every form of `server` takes it right after the status; it writes back as read.
+    func test_scenario_everyServerFormTakesIt() {
+        let cases: [(String, Action)] = [
+            ("server 429 retry-after 10s", .serverPlanned(.retryAfter(429, 10_000), .times(1))),
+            ("server 503 retry-after 2s x3", .serverPlanned(.retryAfter(503, 2000), .times(3))),
+            ("server 503 retry-after 2s 30%", .serverPlanned(.retryAfter(503, 2000), .chance(3000))),
+            (
+                "server 429 retry-after 5s always for purchase",
+                .serverPlanned(.retryAfter(429, 5000), .always, for: .name("purchase"))
+            ),
+            (
+                "server 429 retry-after 1.5s x2 for kind:event",
+                .serverPlanned(.retryAfter(429, 1500), .times(2), for: .kind("event"))
+            ),
+            ("server 429 retry-after 0", .serverPlanned(.retryAfter(429, 0), .times(1))),
+        ]
+        for (line, action) in cases {
+            let words = line.split(separator: " ").map(String.init)
+            guard case .success(let a) = ActionSyntax.parse(words) else { return XCTFail(line) }
+            XCTAssertEqual(a, action, line)
+            let back = ActionSyntax.text(for: a)
+            XCTAssertEqual(
+                ActionSyntax.parse(back.split(separator: " ").map(String.init)).flatMap { try? $0.get() }, action,
+                back)
+        }
+        XCTAssertEqual(ActionSyntax.text(for: cases[1].1), "server 503 retry-after 2s x3")
+        XCTAssertEqual(ActionSyntax.text(for: cases[0].1), "server 429 retry-after 10s x1")
+    }
+
+    /// Bad `retry-after` words are named with the file and line.
+    func test_scenario_badRetryAfterWordsAreNamed() {
+        let form =
+            "expected `server <status> retry-after <time> [x<N> | always | <N>%] [for ...]`, e.g. `server 429 retry-after 10s`"
+        let cases: [(String, String)] = [
+            (
+                "server ok retry-after 10s",
+                "bad server line: `retry-after` goes with a status answer (100-599), not `ok`; expected e.g. `server 429 retry-after 10s`"
+            ),
+            (
+                "server timeout retry-after 10s x2",
+                "bad server line: `retry-after` goes with a status answer (100-599), not `timeout`; expected e.g. `server 429 retry-after 10s`"
+            ),
+            (
+                "server lost retry-after 1s",
+                "bad server line: `retry-after` goes with a status answer (100-599), not `lost`; expected e.g. `server 429 retry-after 10s`"
+            ),
+            (
+                "server partial retry-after 1s",
+                "bad server line: `retry-after` goes with a status answer (100-599), not `partial`; expected e.g. `server 429 retry-after 10s`"
+            ),
+            ("server 429 retry-after", "bad server line: `retry-after` needs a time after it, " + form),
+            ("server 429 retry-after soon", "bad retry-after time `soon`, " + VirtualTime.expected),
+            ("server 429 retry-after -1s", "bad retry-after time `-1s`, " + VirtualTime.expected),
+            (
+                "server 429 retry-after 200000h",
+                "bad retry-after time `200000h`, expected at most 100000h, the longest time Outbox takes"
+            ),
+            ("server 429 x3 retry-after 10s", "bad server line: `retry-after` goes right after the answer, " + form),
+            ("server retry-after 10s 429", "bad server line: the answer comes before `retry-after`, " + form),
+        ]
+        for (line, message) in cases {
+            let text = "profile ios\nat 0 launch\nat 0 \(line)\n"
+            switch Scenario.parse(text, file: "s.outbox") {
+            case .success: XCTFail("parsed: " + line)
+            case .failure(let e): XCTAssertEqual(e.errors.map(\.description), ["s.outbox:3: " + message], line)
+            }
+        }
+    }
 }
