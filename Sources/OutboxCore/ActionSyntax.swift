@@ -309,7 +309,8 @@ public enum ActionSyntax {
     /// `retry-after D` at `args[k]` of a `server` line: right after the answer,
     /// a duration (0 allowed: the header may say 0).
     static func retryAfterWords(_ args: [String], at k: Int) -> Result<Millis, Problem> {
-        let form = "expected `server <status> retry-after <time> [x<N> | always | <N>%] [for ...]`, e.g. `server 429 retry-after 10s`"
+        let form =
+            "expected `server <status> retry-after <time> [x<N> | always | <N>%] [for ...]`, e.g. `server 429 retry-after 10s`"
         guard k == 1 else {
             return .failure(
                 Problem(

@@ -378,7 +378,10 @@ final class RuleTestsRetryAfter: XCTestCase {
             ("retry-after floor rule", "`rule` needs a rule ID after it, " + form),
             ("retry-after floor ACME-5", "unexpected `ACME-5` in a retry-after line, " + form),
             ("retry-after floor rule ACME-5 x", "bad retry-after line, " + form),
-            ("retry-after floor capp 5s rule ACME-5", "unexpected `capp` in a retry-after line, " + form + "; did you mean `cap`?"),
+            (
+                "retry-after floor capp 5s rule ACME-5",
+                "unexpected `capp` in a retry-after line, " + form + "; did you mean `cap`?"
+            ),
             ("retry-after floor cap rule ACME-5", "bad retry-after cap `rule`, " + VirtualTime.expected),
             ("retry-after floor cap", "`cap` needs a time after it, " + form),
             ("retry-after floor cap 5 rule ACME-5", "bad retry-after cap `5`, " + VirtualTime.expected),
@@ -390,12 +393,18 @@ final class RuleTestsRetryAfter: XCTestCase {
             ),
             ("retry-after floor cap 5s cap 6s rule ACME-5", "`cap` twice in a retry-after line, " + form),
             ("retry-after pause on rule ACME-5", "`on` needs answer classes after it, " + form),
-            ("retry-after pause on 4o4 rule ACME-5", "unknown answer class `4o4` in a retry-after line, " + classes + "; did you mean `404`?"),
+            (
+                "retry-after pause on 4o4 rule ACME-5",
+                "unknown answer class `4o4` in a retry-after line, " + classes + "; did you mean `404`?"
+            ),
             (
                 "retry-after pause on timeout rule ACME-5",
                 "`on timeout` in a retry-after line: only a status answer carries Retry-After, " + classes
             ),
-            ("retry-after mute on 2xx rule ACME-5", "`on 2xx` in a retry-after line: a success waits for nothing, expected failure statuses (429) or hundreds (5xx)"),
+            (
+                "retry-after mute on 2xx rule ACME-5",
+                "`on 2xx` in a retry-after line: a success waits for nothing, expected failure statuses (429) or hundreds (5xx)"
+            ),
             (
                 "retry-after mute rule NOPE",
                 "rule NOPE is cited but not defined, expected a line `rule NOPE \"what it does\"`"
@@ -438,7 +447,8 @@ final class RuleTestsRetryAfter: XCTestCase {
         }
         // Without retries, a pause with its own classes and a mute are fine.
         for line in ["retry-after pause on 429 default 5s rule ACME-5", "retry-after mute rule ACME-5"] {
-            XCTAssertEqual(U.errors(ProfileStatementTests.acme(on: noRetries, exhausted: "", retry: "", more: line)), [], line)
+            XCTAssertEqual(
+                U.errors(ProfileStatementTests.acme(on: noRetries, exhausted: "", retry: "", more: line)), [], line)
         }
         // The flush sends the queue itself: a pause or a mute would stall it.
         let flush = "component flush start ACME-6 more ACME-6 stop ACME-6 send ACME-6\n"

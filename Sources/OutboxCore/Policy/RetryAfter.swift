@@ -109,7 +109,8 @@ enum RetryAfterPolicy {
             let k = w[i]
             guard keywords.contains(k) else {
                 return p.fail(
-                    n, "unexpected \(ProfileParser.q(k)) in a retry-after line, " + form
+                    n,
+                    "unexpected \(ProfileParser.q(k)) in a retry-after line, " + form
                         + Suggest.hint(k, among: Array(keywords)))
             }
             guard !seen.contains(k) else { return p.fail(n, "`\(k)` twice in a retry-after line, " + form) }
@@ -129,7 +130,9 @@ enum RetryAfterPolicy {
                     case .status, .hundred:
                         guard !c.isSuccess else {
                             return p.fail(
-                                n, "`on \(w[i])` in a retry-after line: a success waits for nothing, expected failure statuses (429) or hundreds (5xx)")
+                                n,
+                                "`on \(w[i])` in a retry-after line: a success waits for nothing, expected failure statuses (429) or hundreds (5xx)"
+                            )
                         }
                     default:
                         return p.fail(
@@ -153,7 +156,8 @@ enum RetryAfterPolicy {
             }
         }
         guard i == w.count - 2 else {
-            return p.fail(n, i == w.count - 1 ? "`rule` needs a rule ID after it, " + form : "bad retry-after line, " + form)
+            return p.fail(
+                n, i == w.count - 1 ? "`rule` needs a rule ID after it, " + form : "bad retry-after line, " + form)
         }
         guard let r = p.cite(n, w[i + 1]) else { return }
         p.d.retryAfter = RetryAfterRule(mode: mode, classes: classes, defaultWait: defaultWait, cap: cap, rule: r)
