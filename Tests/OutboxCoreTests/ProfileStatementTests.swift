@@ -1060,7 +1060,7 @@ final class ProfileStatementTests: XCTestCase {
             (
                 "frobnicate",
                 "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, call, direct, component, "
-                    + "keys, set, save, created, send, offline, quit, keep, expire, on, backoff, resend, report, say"
+                    + "keys, set, save, created, send, offline, quit, keep, expire, on, backoff, retry-after, resend, report, say"
             ),
             ("profile again", "a second profile line, expected one profile per file"),
             (

@@ -338,9 +338,9 @@ extension RetryAfterPolicy {
                 base's too).
                 """,
             example: """
-                profile posthog-like
-                base android
-                title "Android, Retry-After replacing the backoff (what-if)"
+                profile ios-retry-after
+                base ios
+                title "iOS, a Retry-After replacing its backoff (what-if)"
                 rule RA-1 "A Retry-After above 0 replaces the backoff, at most 30s."
                 retry-after replace cap 30s rule RA-1
                 """)
