@@ -268,6 +268,49 @@ final class RuleTestsRetryAfter: XCTestCase {
             ])
     }
 
+    /// The kinds `direct` sends are outside the queue: a pause never holds
+    /// them (iOS's logout, IOS-7); the queue's requests wait.
+    func test_pause_neverHoldsTheDirectKinds() {
+        guard
+            let r = U.play(
+                profile: """
+                    profile iosp
+                    base ios
+                    title "iOS paused by Retry-After (what-if)"
+                    rule P-1 "A 429 pauses the pipeline until Retry-After."
+                    on 429 retry rule P-1
+                    retry-after pause rule P-1
+                    """,
+                """
+                profile iosp
+                at 0 launch
+                at 0 server 429 retry-after 10s x1
+                at 0 track a
+                at 1s logout
+                at 2s track b
+                expect at 1.2s state logout delivered
+                expect at 9s state b retrying
+                expect at 10.4s state b delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim).filter { $0.hasPrefix("a:") || $0.hasPrefix("b:") || $0.hasPrefix("logout:") },
+            [
+                "a: 0 new>pending #0 IOS-1",
+                "a: 0 pending>in-flight #1 IOS-2",
+                "a: 200 in-flight>retrying #1 429 P-1",
+                "logout: 1000 new>pending #0 IOS-7",
+                "logout: 1000 pending>in-flight #1 IOS-7",
+                "logout: 1200 in-flight>delivered #1 200 IOS-7",
+                "b: 2000 new>pending #0 IOS-1",
+                "b: 2000 pending>retrying #0 P-1",
+                "a: 10200 retrying>in-flight #2 P-1",
+                "b: 10200 retrying>in-flight #1 P-1",
+                "a: 10400 in-flight>delivered #2 200 IOS-3",
+                "b: 10400 in-flight>delivered #1 200 IOS-3",
+            ])
+    }
+
     // MARK: mute, default
 
     /// Sentry: a 429 mutes its kind until the header's time is up (60s
