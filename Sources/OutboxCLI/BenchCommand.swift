@@ -14,7 +14,7 @@ struct BenchCommand: OutboxSubcommand {
 
     /// The figures, in the order they are measured and printed.
     static let figures = [
-        "transitions", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
+        "transitions", "batched", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
         "compare-frame",
     ]
 
@@ -115,6 +115,24 @@ struct BenchCommand: OutboxSubcommand {
                 "transitions_per_second",
                 [("live", String(n)), ("model", String(Int(m))), ("bare_loop", String(Int(b))), ("ratio", r3(m / b))],
                 "transitions/s with \(n) live: model \(format(m))  bare heap loop \(format(b))  ratio \(Decimals.fixed(m / b, 2))×  (target ≥ 2M/s at 10^5, ≥ 0.3×)"
+            )
+        }
+        if wanted("batched") {
+            // A batching profile (issue 24): 10^5 live requests in batches of 50, beside the bare loop.
+            let n = quick ? 10_000 : 100_000, steps = quick ? 50_000 : 2_000_000
+            var model: [Double] = [], bare: [Double] = []
+            for _ in 0..<runs {
+                bare.append(BareLoop.eventsPerSecond(live: n, events: steps))
+                model.append(ModelBench.transitionsPerSecond(live: n, transitions: steps, profile: ModelBench.batched))
+            }
+            let m = median(model), b = median(bare)
+            emit(
+                "transitions_per_second_batched",
+                [
+                    ("live", String(n)), ("batch", "50"), ("model", String(Int(m))), ("bare_loop", String(Int(b))),
+                    ("ratio", r3(m / b)),
+                ],
+                "transitions/s with \(n) live in batches of 50: model \(format(m))  bare heap loop \(format(b))  ratio \(Decimals.fixed(m / b, 2))×"
             )
         }
         if wanted("frame") {
@@ -344,13 +362,26 @@ enum BareLoop {
 /// retries forever (a huge budget), journal off, driven by the same core as
 /// everything else.
 enum ModelBench {
-    static func transitionsPerSecond(live: Int, transitions: Int) -> Double {
-        var settings = Settings(profile: Builtins.ios)
+    /// iOS sending its requests in batches of 50 (`batched` figure).
+    static let batched: Profile = {
+        let text = """
+            profile bench-batched
+            base ios
+            rule BENCH-1 "Requests go out in batches of 50."
+            batch up to 50 rule BENCH-1
+            """
+        guard case .success(let p) = Profile.parse(text, file: "bench-batched.profile", path: "bench-batched.profile")
+        else { fatalError("the bench's batched profile does not parse") }
+        return p
+    }()
+
+    static func transitionsPerSecond(live: Int, transitions: Int, profile: Profile = Builtins.ios) -> Double {
+        var settings = Settings(profile: profile)
         // A budget no request exhausts during the measurement: past the 1000 that
         // input may ask for (Settings.maxRetryAttempts), set directly, as code may.
         settings.retryAttempts = 1_000_000_000
         settings.apply(.retryDelays([1000]))
-        var sim = Simulation(profile: Builtins.ios, settings: settings, store: InMemoryDeviceStore())
+        var sim = Simulation(profile: profile, settings: settings, store: InMemoryDeviceStore())
         sim.keepsJournal = false
         sim.apply(.appLaunched)
         sim.apply(.serverPlanned(.status(503), .always))

@@ -540,6 +540,8 @@ enum Help {
         Measures, each beside a baseline run in the same process:
           transitions  model transitions/s with 10^3, 10^5, 10^6 live requests,
                        beside a bare binary-heap event loop (medians of 5)
+          batched      the same with 10^5 live requests sent in batches of 50
+                       (a batching profile), beside the bare loop
           frame        building a 200x60 frame with 10^6 requests, beside 10^3
           bytes        bytes sent to the terminal per frame at 80x24 (idle, a clock
                        tick, one row changed, a scroll), beside a full redraw

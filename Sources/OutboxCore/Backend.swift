@@ -5,6 +5,8 @@ public struct Backend: Sendable {
     public private(set) var duplicates = 0
     /// Answered with a status other than 2xx.
     public private(set) var rejected = 0
+    /// Batches that reached it (Policy/Batching.swift); each of their requests is also `received`.
+    public private(set) var batches = 0
     /// Revenue of counted events, by currency id (LT-13). Index 0 is "no currency".
     public private(set) var revenue: [Int32: AmountSum] = [:]
     /// Per request name id (an array: the name table is small and dense).
@@ -15,6 +17,9 @@ public struct Backend: Sendable {
     public func counted(nameID n: Int32) -> Int { Int(n) < countedByName.count ? countedByName[Int(n)] : 0 }
 
     public enum Verdict { case counted, duplicate, notCounted }
+
+    /// A batch arrived (its requests are received one by one).
+    mutating func countBatch() { batches += 1 }
 
     /// Records one request arriving with the answer the backend gives it.
     ///

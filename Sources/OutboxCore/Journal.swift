@@ -1,17 +1,20 @@
 /// One change of a request's state, with the rule that caused it.
 public struct Transition: Sendable {
+    // Fields go 8-byte, 4-byte, 2-byte, 1-byte so nothing pads: 32 bytes.
     public let time: Millis
     public let request: Int32
+    /// The attempt this transition belongs to (0 before the first).
+    public let attempt: Int32
+    /// The request's previous transition in the journal, or -1.
+    let previous: Int32
+    /// The batch the request went out in (`batch up to N`, Policy/Batching.swift), or 0.
+    public let batch: Int32
+    public let outcome: Outcome
     /// nil when the request was just created.
     public let from: RequestState?
     public let to: RequestState
-    /// The attempt this transition belongs to (0 before the first).
-    public let attempt: Int32
-    public let outcome: Outcome
     public let reason: DropReason?
     public let rule: RuleID
-    /// The request's previous transition in the journal, or -1.
-    let previous: Int32
 }
 
 /// What a log line is.
@@ -127,6 +130,18 @@ public enum LogEvent: Sendable, Equatable {
     /// The flush under way ended, for `end`, having sent `sent`, with `left` still queued.
     indirect case flushEnded(FlushEnd, sent: Int32, left: Int32)
 
+    // Batches (Policy/Batching.swift).
+    /// Batch `batch` went on the wire with `count` requests (the line's request is its oldest).
+    indirect case batchSent(batch: Int32, count: Int32)
+    /// Batch `batch` was answered with the split status and goes out again in two halves.
+    case batchSplit(batch: Int32)
+    /// Batch `batch`'s upload stalled (`on CLASS stall`): nothing more goes until the app closes.
+    case batchStalled(batch: Int32)
+    /// The interval's flush came with requests waiting.
+    case batchInterval
+    /// A batch ran out of attempts and `count` requests waiting were dropped with it.
+    case queueDropped(count: Int32)
+
     // The backend.
     /// The backend saw the line's request's idempotency key before: not counted again.
     case backendDuplicate
@@ -164,6 +179,11 @@ public enum LogEvent: Sendable, Equatable {
         case .flushNothingQueued: return "flush-nothing-queued"
         case .flushMorePass: return "flush-more-pass"
         case .flushEnded: return "flush-ended"
+        case .batchSent: return "batch-sent"
+        case .batchSplit: return "batch-split"
+        case .batchStalled: return "batch-stalled"
+        case .batchInterval: return "batch-interval"
+        case .queueDropped: return "queue-dropped"
         case .backendDuplicate: return "backend-duplicate"
         case .backendPartial: return "backend-partial"
         case .backendAnswerLost: return "backend-answer-lost"

@@ -150,6 +150,10 @@ struct DueTimer {
         case answer
         /// A backoff wait is over (BACKOFF).
         case retry
+        /// A batch's attempt reaches the backend, its answer arrives, its backoff
+        /// ends (Policy/Batching.swift): `request` is then the batch's number and
+        /// `generation` the batch's.
+        case batchReach, batchAnswer, batchRetry
     }
 
     var time: Millis

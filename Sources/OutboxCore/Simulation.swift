@@ -87,6 +87,23 @@ public struct Simulation {
     var backoffStates: [BackoffState] = []
     /// Retry-After headers of the answers, and the pause and mutes they started (Policy/RetryAfter.swift).
     var retryAfterState = RetryAfterState()
+    /// Batching (Policy/Batching.swift): the batches so far, by number − 1, and
+    /// each request's batch by id − 1 (0: none; empty on a profile without it).
+    var batches: [Batch] = []
+    var batchOf: [Int32] = []
+    /// When the interval's next flush is due; `Millis.max` without one.
+    var batchTickAt: Millis = .max
+    /// Head-of-line: the batch the pipeline waits on (0: none), whether a flush
+    /// goes on when it is over, and the rule that flush cites.
+    var batchBlocking: Int32 = 0
+    var batchFlushing = false
+    /// An upload stalled (`on CLASS stall`): nothing more goes until the app closes.
+    var batchStalled = false
+    var batchFlushRule: RuleID = .net
+    /// Whether the profile sends requests in batches (`batch up to N`).
+    public var isBatching: Bool { spec.policy.batch != nil }
+    /// How many batches were sent.
+    public var batchCount: Int { batches.count }
 
     public let store: any DeviceStore
 
@@ -203,6 +220,10 @@ public struct Simulation {
             timers.removeFirst()
         }
         if flapNext != .max && !online && liveCount > 0 { due = min(due ?? flapNext, flapNext) }
+        // The interval's flush, while it could send something (Policy/Batching.swift).
+        if batchTickAt != .max && online && batchBlocking == 0 && waitingCount > 0 {
+            due = min(due ?? batchTickAt, batchTickAt)
+        }
         return due
     }
 
@@ -215,11 +236,17 @@ public struct Simulation {
     /// and turning the network on and off as a flap says (FLAP).
     public mutating func advance(to t: Millis) {
         precondition(t >= now, "time only moves forward")
-        while flapNext <= t {
-            // The toggle's instant: the timers due then first (ORDER).
-            let at = flapNext
-            fireTimers(through: at)
-            toggleFlap()
+        while flapNext <= t || batchTickAt <= t {
+            // The toggle's (or the interval flush's) instant: the timers due then first (ORDER).
+            if flapNext <= batchTickAt {
+                let at = flapNext
+                fireTimers(through: at)
+                toggleFlap()
+            } else {
+                let at = batchTickAt
+                fireTimers(through: at)
+                batchTick(through: t)
+            }
         }
         fireTimers(through: t)
     }
@@ -239,12 +266,14 @@ public struct Simulation {
 
     @inline(__always)
     func isCurrent(_ t: DueTimer) -> Bool {
+        if t.kind.rawValue >= DueTimer.Kind.batchReach.rawValue { return batchTimerIsCurrent(t) }
         // Field by field: copying the whole Request here showed in profiles.
         let i = Int(t.request) - 1
         guard requests[i].generation == t.generation else { return false }
         switch t.kind {
         case .reach, .answer: return requests[i].state == .inFlight
         case .retry: return requests[i].state == .retrying
+        case .batchReach, .batchAnswer, .batchRetry: return false
         }
     }
 
@@ -266,6 +295,9 @@ public struct Simulation {
         case .retry:
             requests[Int(t.request) - 1].nextAttemptAt = -1
             retryFellDue(t.request)
+        case .batchReach: batchReached(t.request)
+        case .batchAnswer: batchAnswered(t.request)
+        case .batchRetry: batchRetryDue(t.request)
         }
     }
 
@@ -365,6 +397,8 @@ public struct Simulation {
         networkChanges.append((now, false))
         log(.outbox, .network(online: false), text, rule: rule)
         for id in liveSets[Int(RequestState.inFlight.rawValue)].sorted() {
+            // A batch ends as one: its other members are done when their turn comes.
+            guard requests[Int(id) - 1].state == .inFlight else { continue }
             requests[Int(id) - 1].generation &+= 1
             finishAttempt(id, .networkLost)
         }
@@ -469,6 +503,7 @@ public struct Simulation {
             closing(id)
         }
         if flush.active { endFlush(.appClosed, rule: spec.policy.survivesRule, allowMorePass: false) }
+        if spec.policy.batch != nil { closeBatches() }
         flush.morePass = false
         appRunning = false
         let saved = Int32(clamping: savedCount)
@@ -496,6 +531,7 @@ public struct Simulation {
                 hasValue: value != nil,
                 hasAttributes: !attrs.isEmpty))
         extras.add(id, revenue: value.map { Revenue(amount: $0, currencyID: currencyID) }, attributes: attrs)
+        if spec.policy.batch != nil { batchOf.append(0) }
         requestsByName.add(id, name: nameID)
         return id
     }
@@ -581,8 +617,9 @@ public struct Simulation {
         journal.append(
             .transition(
                 Transition(
-                    time: now, request: id, from: from, to: to, attempt: attempt,
-                    outcome: outcome, reason: reason, rule: rule, previous: previous)))
+                    time: now, request: id, attempt: attempt, previous: previous,
+                    batch: batchOf.isEmpty ? 0 : batchOf[Int(id) - 1], outcome: outcome, from: from, to: to,
+                    reason: reason, rule: rule)))
     }
 
     /// A log line whose event and text are built only when the journal is kept

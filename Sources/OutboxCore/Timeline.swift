@@ -59,6 +59,7 @@ public struct TimelineWriter {
                 o.number("retry_after", VirtualTime.seconds(h))
             }
             if let reason = t.reason { o.string("reason", reason.word) }
+            if t.batch > 0 { o.number("batch", String(t.batch)) }
             return o.text
         case .text:
             // Escaped before padding, so the columns line up after it.
@@ -70,6 +71,7 @@ public struct TimelineWriter {
             var detail = sim.answerText(t)
             if let reason = t.reason { detail += detail.isEmpty ? reason.word : " " + reason.word }
             s += pad(detail, 22) + sim.profile.id(of: t.rule)
+            if t.batch > 0 { s += "  batch \(t.batch)" }
             return SafeText.line(s)
         }
     }

@@ -519,6 +519,8 @@ public enum AppView {
             "received \(b.received)  counted \(b.counted)",
             "duplicates \(b.duplicates)  rejected \(b.rejected)",
         ]
+        // A batching profile (Policy/Batching.swift): how many batches brought them.
+        if m.sim.isBatching { lines.insert("in \(b.batches) batch\(b.batches == 1 ? "" : "es")", at: 1) }
         let revenue = b.revenue.sorted { m.sim.names[Int($0.key)] < m.sim.names[Int($1.key)] }
         if revenue.isEmpty {
             lines.append("revenue " + g.none)

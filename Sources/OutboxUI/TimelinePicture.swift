@@ -334,7 +334,9 @@ public struct TimelinePicture {
                     + canvas.mark(
                         rect(x0, cy - 6, max(x1 - x0, 2), 12, fill: colour(.timelineAttempt), opacity: 0.85, rx: 2),
                         x0, cy - 6, max(x1 - x0, 2), 12)
-                what = "attempt \(t.attempt) in flight, " + span + " (" + Self.length(until - t.time) + ")"
+                what =
+                    "attempt \(t.attempt) in flight" + (t.batch > 0 ? " in batch \(t.batch)" : "") + ", " + span + " ("
+                    + Self.length(until - t.time) + ")"
             case .retrying:
                 canvas.used("wait")
                 out +=

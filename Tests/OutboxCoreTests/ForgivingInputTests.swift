@@ -184,7 +184,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("sve at create"),
             [
-                "p.profile:\(last): unknown statement `sve`, expected one of: profile, title, base, rule, requests, call, direct, component, keys, set, save, created, send, offline, quit, keep, expire, on, backoff, retry-after, resend, report, say; did you mean `save`?"
+                "p.profile:\(last): unknown statement `sve`, expected one of: profile, title, base, rule, requests, call, direct, component, keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, report, say; did you mean `save`?"
             ])
         XCTAssertEqual(
             with("say warning.dropepd \"gone\""),
@@ -210,7 +210,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("on 4xx dorp rejected"),
             [
-                "p.profile:\(last): unknown answer action `dorp`, expected `on CLASS deliver|retry|queue|drop REASON [rule ID]`; did you mean `drop`?"
+                "p.profile:\(last): unknown answer action `dorp`, expected `on CLASS deliver|retry|queue|stall|drop REASON [rule ID]`; did you mean `drop`?"
             ])
         XCTAssertEqual(
             profileErrors("profile acme\nbase andriod\n").first,

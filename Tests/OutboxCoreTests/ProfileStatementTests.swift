@@ -965,7 +965,7 @@ final class ProfileStatementTests: XCTestCase {
         let save = "bad save line, expected `save at create` or `save on failure [KIND...] rule ID`"
         let offline = "bad offline line, expected `offline fail` or `offline hold rule ID`"
         let quit = "bad quit line, expected `quit keeps saved rule ID`"
-        let on = "expected `on CLASS deliver|retry|queue|drop REASON [rule ID]`"
+        let on = "expected `on CLASS deliver|retry|queue|stall|drop REASON [rule ID]`"
         let classes =
             "expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, partial, offline, transport or exhausted"
         let resend =
@@ -1060,7 +1060,7 @@ final class ProfileStatementTests: XCTestCase {
             (
                 "frobnicate",
                 "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, call, direct, component, "
-                    + "keys, set, save, created, send, offline, quit, keep, expire, on, backoff, retry-after, resend, report, say"
+                    + "keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, report, say"
             ),
             ("profile again", "a second profile line, expected one profile per file"),
             (

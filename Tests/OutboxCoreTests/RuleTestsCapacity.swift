@@ -376,8 +376,8 @@ final class RuleTestsCapacity: XCTestCase {
         for (i, reason) in DropReason.allCases.enumerated() {
             log.append(
                 Transition(
-                    time: Millis(i), request: Int32(i + 1), from: .queued, to: .dropped, attempt: 1, outcome: .none,
-                    reason: reason, rule: RuleID(rawValue: 0), previous: -1))
+                    time: Millis(i), request: Int32(i + 1), attempt: 1, previous: -1, batch: 0, outcome: .none,
+                    from: .queued, to: .dropped, reason: reason, rule: RuleID(rawValue: 0)))
         }
         let steps = log.steps(of: Set(1...Int32(DropReason.allCases.count)))
         XCTAssertEqual(

@@ -407,6 +407,132 @@ final class RuleTestsRetryAfter: XCTestCase {
             ])
     }
 
+    // MARK: batches (Policy/Batching.swift)
+
+    /// Batched (Segment's smart retry sends batches): the oldest member's answer
+    /// pauses the pipeline; the whole batch waits, not counted; a batch a flush
+    /// makes during the pause gets its number and waits too; then both go.
+    func test_pause_batchesWaitWholeAndGoTogether() {
+        guard
+            let r = U.play(
+                profile: Self.acme("batch up to 2 rule ACME-8\nretry-after pause on 429 5xx default 3s rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 retry-after 2s x1
+                at 0 track a
+                at 0 track b
+                at 0.5s track c
+                at 0.5s track d
+                expect at 2.4s state d delivered
+                expect at 2.4s attempts a 2
+                """)
+        else { return }
+        XCTAssertEqual(
+            RuleTestsBatching.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "b: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-8 b1",
+                "b: 0 pending>in-flight #1 ACME-8 b1",
+                "a: 200 in-flight>retrying #1 429 ACME-5 b1",
+                "b: 200 in-flight>retrying #1 429 ACME-5 b1",
+                "c: 500 new>pending #0 ACME-1",
+                "d: 500 new>pending #0 ACME-1",
+                "c: 500 pending>retrying #0 ACME-5 b2",
+                "d: 500 pending>retrying #0 ACME-5 b2",
+                "a: 2200 retrying>in-flight #2 ACME-5 b1",
+                "b: 2200 retrying>in-flight #2 ACME-5 b1",
+                "c: 2200 retrying>in-flight #1 ACME-5 b2",
+                "d: 2200 retrying>in-flight #1 ACME-5 b2",
+                "a: 2400 in-flight>delivered #2 200 ACME-1 b1",
+                "b: 2400 in-flight>delivered #2 200 ACME-1 b1",
+                "c: 2400 in-flight>delivered #1 200 ACME-1 b2",
+                "d: 2400 in-flight>delivered #1 200 ACME-1 b2",
+            ])
+        XCTAssertEqual(r.sim.request(1).budgetUsed, 1, "the 429 was not counted")
+        XCTAssertTrue(
+            U.logs(r.sim).contains(
+                "200 [ACME-5] paused for 2s (until 00:00:02.200) after 429 on batch 1 (#1 'a' …); the attempt is not counted"
+            ), "\(U.logs(r.sim))")
+    }
+
+    /// Batched, a floor reads the oldest member's answer: the batch waits the
+    /// header (2s) over its backoff (1s); a batch made meanwhile goes at once.
+    func test_floor_aBatchWaitsTheLargerOfItsBackoffAndTheHeader() {
+        guard
+            let r = U.play(
+                profile: Self.acme("batch up to 2 rule ACME-8\nretry-after floor rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 503 retry-after 2s x1
+                at 0 track a
+                at 0 track b
+                at 0.5s track c
+                at 0.5s track d
+                expect at 2.4s state a delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            RuleTestsBatching.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "b: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-8 b1",
+                "b: 0 pending>in-flight #1 ACME-8 b1",
+                "a: 200 in-flight>retrying #1 503 ACME-5 b1",
+                "b: 200 in-flight>retrying #1 503 ACME-5 b1",
+                "c: 500 new>pending #0 ACME-1",
+                "d: 500 new>pending #0 ACME-1",
+                "c: 500 pending>in-flight #1 ACME-8 b2",
+                "d: 500 pending>in-flight #1 ACME-8 b2",
+                "c: 700 in-flight>delivered #1 200 ACME-1 b2",
+                "d: 700 in-flight>delivered #1 200 ACME-1 b2",
+                "a: 2200 retrying>in-flight #2 ACME-5 b1",
+                "b: 2200 retrying>in-flight #2 ACME-5 b1",
+                "a: 2400 in-flight>delivered #2 200 ACME-1 b1",
+                "b: 2400 in-flight>delivered #2 200 ACME-1 b1",
+            ])
+        // Every member's answer carried the header: each timeline line shows it.
+        XCTAssertEqual(r.sim.retryAfterHeader(2, attempt: 1), 2000)
+    }
+
+    /// Batched, a 429 mutes the kinds of its batch's members; a later batch
+    /// goes without its members of a muted kind, dropped `rate-limited`.
+    func test_mute_aBatchGoesWithoutItsMutedMembers() {
+        guard
+            let r = U.play(
+                profile: Self.acme("batch up to 2 rule ACME-8\nretry-after mute default 60s rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 x1
+                at 0 ping
+                at 0 ping
+                at 1s ping
+                at 1s track b
+                expect at 1.2s state b delivered
+                expect at 1.2s received ping 2
+                """)
+        else { return }
+        XCTAssertEqual(
+            RuleTestsBatching.trails(r.sim),
+            [
+                "ping: 0 new>pending #0 ACME-1",
+                "ping: 0 new>pending #0 ACME-1",
+                "ping: 0 pending>in-flight #1 ACME-8 b1",
+                "ping: 0 pending>in-flight #1 ACME-8 b1",
+                "ping: 200 in-flight>dropped #1 429 rejected ACME-3 b1",
+                "ping: 200 in-flight>dropped #1 429 rejected ACME-3 b1",
+                "ping: 1000 new>pending #0 ACME-1",
+                "b: 1000 new>pending #0 ACME-1",
+                "ping: 1000 pending>dropped #0 rate-limited ACME-5",
+                "b: 1000 pending>in-flight #1 ACME-8 b2",
+                "b: 1200 in-flight>delivered #1 200 ACME-1 b2",
+            ])
+    }
+
     // MARK: errors
 
     func test_errors_badLinesSayWhatWasExpected() {

@@ -445,6 +445,7 @@ final class WhatIfTests: XCTestCase {
             case .deliver: a = "deliver"
             case .retry: a = "retry"
             case .queue: a = "queue"
+            case .stall: a = "stall"
             case .drop(let why): a = "drop " + why.word
             }
             return a + " " + p.rule(r.rule).id + (r.whenSaved.map { " when-saved " + p.rule($0).id } ?? "")

@@ -6,6 +6,9 @@
 public struct Response: Equatable, Sendable {
     public enum Action: Equatable, Sendable {
         case deliver, retry, queue
+        /// The SDK waits for good on this attempt (`on CLASS stall`, batched
+        /// profiles only, Policy/Batching.swift): nothing more goes until the app closes.
+        case stall
         case drop(DropReason)
     }
     public let action: Action
@@ -100,7 +103,8 @@ enum AnswerClass: Hashable, Sendable {
 
 enum Answers {
     static let statement: Statement = Statement(
-        keyword: "on", forms: ["on CLASS deliver|retry|queue|drop REASON [rule ID]"], file: "Policy/Answers.swift",
+        keyword: "on", forms: ["on CLASS deliver|retry|queue|stall|drop REASON [rule ID]"],
+        file: "Policy/Answers.swift",
         doc: doc
     ) { p, n, w in read(&p, n, w) }
 
@@ -114,6 +118,7 @@ enum Answers {
         case "deliver": action = .deliver
         case "retry": action = .retry
         case "queue": action = .queue
+        case "stall": action = .stall
         case "drop":
             guard w.count > 3, let reason = DropReason(word: w[3]), DropReason.answerReasons.contains(reason) else {
                 let word = w.count > 3 ? w[3] : ""
@@ -128,7 +133,7 @@ enum Answers {
             return p.fail(
                 n,
                 "unknown answer action \(ProfileParser.q(w[i])), " + form
-                    + Suggest.hint(w[i], among: ["deliver", "retry", "queue", "drop"]))
+                    + Suggest.hint(w[i], among: ["deliver", "retry", "queue", "stall", "drop"]))
         }
         i += 1
         var rule: RuleID?
@@ -303,6 +308,9 @@ extension Simulation {
             exhausted(id, outcome: outcome, attempts: r.budgetUsed, answerRule: resp.rule)
         case .drop(let reason):
             drop(id, reason: reason, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed, key: .completionDropped)
+        case .stall:
+            // Only a batch stalls (`Batching.finish` refuses it elsewhere): its members stay on the wire.
+            break
         }
     }
 
@@ -339,6 +347,7 @@ extension Answers {
                 | `retry` | waits `retry.delays` and goes out again, while its budget of `retry.attempts` lasts; when the last attempt fails, `on exhausted` says what happens | any failure |
                 | `queue` | is saved and waits `queued` for a resend (or is dropped `not-saved` when `save on failure` leaves out its kind) | any failure |
                 | `drop REASON` | is dropped: `REASON` is `rejected`, `exhausted` or `not-saved` | any failure |
+                | `stall` | stays on the wire for good: the SDK waits for an answer that never comes, and sends nothing more until the app closes (a quit keeps it as any request on the wire) | any failure, on a profile with `batch` |
 
                 `rule R` is what the transition cites; without it the line cites the rule of
                 the nearest broader class that has one (`on 429 retry` under `on 4xx drop

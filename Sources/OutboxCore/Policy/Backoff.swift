@@ -232,16 +232,7 @@ extension Simulation {
     /// A failed attempt waits its backoff, then `retryDue` (Offline.swift) sends it
     /// again; false (nothing done) when `backoff give up after` ends its budget.
     mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) -> Bool {
-        let r = request(id)
-        var wait: Millis
-        if settings.plainLadder {
-            wait = settings.wait(afterAttempt: Int(r.budgetUsed), request: id)
-        } else if !settings.backoffKeepsState {
-            wait = settings.formulaWait(Int(r.budgetUsed), attempt: r.budgetUsed, request: id, previous: -1).wait
-        } else {
-            guard let w = statefulWait(id, r) else { return false }
-            wait = w
-        }
+        guard var wait = retryWait(id) else { return false }
         var rule = rule
         if spec.policy.retryAfter != nil { (wait, rule) = retryAfterAdjusted(id, outcome, wait: wait, rule: rule) }
         let at = VirtualTime.later(now, by: wait)
@@ -249,6 +240,18 @@ extension Simulation {
         requests[Int(id) - 1].nextAttemptAt = at
         schedule(.retry, id, at: at)
         return true
+    }
+
+    /// The wait before request `id`'s next attempt (a batch's: its oldest
+    /// request's), or nil when `backoff give up after` ends its budget.
+    @inline(__always)
+    mutating func retryWait(_ id: Int32) -> Millis? {
+        let r = request(id)
+        if settings.plainLadder { return settings.wait(afterAttempt: Int(r.budgetUsed), request: id) }
+        if !settings.backoffKeepsState {
+            return settings.formulaWait(Int(r.budgetUsed), attempt: r.budgetUsed, request: id, previous: -1).wait
+        }
+        return statefulWait(id, r)
     }
 
     /// The wait of a backoff that keeps state (its cycle, its last wait, its

@@ -114,7 +114,8 @@ extension Simulation {
         return n
     }
 
-    /// The oldest (lowest id) queued or retrying request older than `id`, or nil.
+    /// The oldest (lowest id) queued or retrying request older than `id` (and,
+    /// batched, pending: waiting for a flush), or nil.
     /// `capacityFrom` skips for good the ids below it, all final (a final request
     /// never lives again: a restored one gets a new id).
     mutating func oldestWaiting(before id: Int32) -> Int32? {
@@ -124,7 +125,7 @@ extension Simulation {
         capacityFrom = Int32(i)
         while i < end {
             let s = requests[i].state
-            if s == .queued || s == .retrying { return requests[i].id }
+            if s == .queued || s == .retrying || (s == .pending && spec.policy.batch != nil) { return requests[i].id }
             i += 1
         }
         return nil

@@ -9,11 +9,11 @@
 ///
 /// | event | stages, in order |
 /// |---|---|
-/// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Saving (save at create, send) |
-/// | an attempt ends (`finishAttempt`) | Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) |
-/// | an attempt goes out (`send`) | RetryAfter (held by a pause, dropped by a mute: only before `holdUntil`) |
+/// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Batching (wait) → Saving (save at create, send) |
+/// | an attempt ends (`finishAttempt`) | Batching (its whole batch, → RetryAfter) → Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) |
+/// | an attempt goes out (`send`, `sendBatch`) | RetryAfter (held by a pause, dropped by a mute: only before `holdUntil`) |
 /// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
-/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → Capacity (expire) → ConsentGate → Resend → Flush |
+/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
 /// | the network returns (`networkReturned`) | ConsentGate (a held install) → Resend |
 extension Simulation {
@@ -23,11 +23,13 @@ extension Simulation {
         if let rule = directRule(request(id).kind) { return createdDirect(id, rule: rule) }
         if let c = spec.policy.capacity, createdAtCapacity(id, c) { return }
         if createdOffline(id) { return }
+        if let b = spec.policy.batch { return createdInBatch(id, b) }
         createdInQueue(id)
     }
 
     /// An attempt ended with `outcome`.
     mutating func finishAttempt(_ id: Int32, _ outcome: Outcome) {
+        if !batchOf.isEmpty && batchOf[Int(id) - 1] != 0 { return batchMemberFinished(id, outcome) }
         requests[Int(id) - 1].lastOutcome = outcome
         let r = request(id)
         if let rule = directRule(r.kind) { return finishedDirect(id, outcome, rule: rule) }
@@ -54,6 +56,7 @@ extension Simulation {
         if spec.policy.retryAfter != nil { retryAfterLaunched() }
         if let e = spec.policy.expiry { expireAtLaunch(e) }
         if spec.policy.gate != nil { gateLaunched() }
+        if spec.policy.batch != nil { batchLaunched() }
         resendOnLaunch()
         if spec.policy.flush != nil { startFlush(trigger: .launch) }
     }

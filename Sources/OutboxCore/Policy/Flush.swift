@@ -118,7 +118,8 @@ extension Simulation {
                 complete(id, .success, .completionDelivered, rule: f.send, outcome: outcome, attempts: r.budgetUsed)
             }
             continueFlush()
-        case .retry, .queue:
+        case .retry, .queue, .stall:
+            // `stall` needs `batch`, which the flush cannot be combined with.
             let rule = resp.action == .retry ? f.send : resp.rule
             move(id, to: .queued, rule: rule, outcome: outcome)
             endFlush(.failed(outcome, request: id), rule: rule)

@@ -7,6 +7,7 @@
 /// | Direct.swift | `direct` | kinds sent outside the queue, never saved |
 /// | Offline.swift | `offline` | what a request does while the network is off |
 /// | Capacity.swift | `keep`, `expire` | how many requests are kept, and for how long |
+/// | Batching.swift | `batch` | requests sent together: batch size, flush triggers, head-of-line, splits |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
 /// | RetryAfter.swift | `retry-after` | what an answer's Retry-After header does (a floor, a replacement, a pause, a mute) |
@@ -85,6 +86,7 @@ enum Policy {
         ProfileParser.requestsStatement, AppCalls.statement, Direct.statement, ProfileParser.componentStatement,
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
+        Batching.statement,
         Answers.statement, BackoffPolicy.statement, RetryAfterPolicy.statement, ResendPolicy.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
@@ -147,6 +149,8 @@ struct ProfilePolicy: Sendable {
     var directRule: RuleID?
     // Offline.swift
     var offline: OfflineMode = .fail
+    // Batching.swift: nil, one request an attempt.
+    var batch: BatchRule?
     // Capacity.swift: nil, no limit.
     var capacity: CapacityRule?
     var expiry: ExpiryRule?

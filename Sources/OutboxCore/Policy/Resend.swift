@@ -54,6 +54,12 @@ extension Simulation {
         return (.launch, .net)
     }
 
+    /// Sends saved requests again, oldest first; batched (Policy/Batching.swift), as a flush.
+    mutating func resend(_ ids: [Int32], rule: RuleID) {
+        if spec.policy.batch != nil { return resendInBatches(ids, rule: rule) }
+        for id in ids { send(id, rule: rule) }
+    }
+
     /// The network came back while the app runs (`resend on network`), or a line saying it resends nothing.
     mutating func resendOnNetwork() {
         if let rs = spec.policy.resendNetwork {
@@ -64,7 +70,7 @@ extension Simulation {
                     $0.say(.resendNetwork) { _ in String(n) }
                 }
             }
-            for id in ids { send(id, rule: rs.rule) }
+            resend(ids, rule: rs.rule)
             return
         }
         let queued = Int32(clamping: count(.queued))
@@ -95,7 +101,7 @@ extension Simulation {
                     $0.say(.resendLaunch) { _ in String(n) }
                 }
             }
-            for id in ids { send(id, rule: rs.rule) }
+            resend(ids, rule: rs.rule)
         }
     }
 
@@ -116,7 +122,7 @@ extension Simulation {
         log(.sdk, .resend(count: n, trigger: trigger), request: -1, rule: rule) {
             $0.say(trigger == .launch ? .resendLaunch : .resendGetInstance) { _ in String(n) }
         }
-        for id in ids { send(id, rule: rule) }
+        resend(ids, rule: rule)
     }
 }
 

@@ -200,10 +200,15 @@ extension Simulation {
         return w + " (retry-after " + VirtualTime.duration(h) + ")"
     }
 
-    /// `send` took an answer with a Retry-After header for attempt `attempt`.
-    /// Batching: each request of a batch answered with one should be noted here.
+    /// `send` took an answer with a Retry-After header for attempt `attempt`
+    /// (`sendBatch`: for each member, its own attempt).
     mutating func noteRetryAfter(_ id: Int32, attempt: Int32, _ header: Millis) {
         retryAfterState.headers[RetryAfterState.key(id, attempt)] = header
+    }
+
+    /// The header of the attempt on the wire of `id`.
+    mutating func noteRetryAfter(_ id: Int32, _ header: Millis) {
+        noteRetryAfter(id, attempt: requests[Int(id) - 1].attempts, header)
     }
 
     /// The wait the statement takes from the answer that ended `id`'s last
@@ -291,6 +296,100 @@ extension Simulation {
         }
     }
 
+    // MARK: Batches (Policy/Batching.swift)
+
+    /// A batch is about to go out (`sendBatch`, only before `holdUntil`):
+    /// paused, the whole batch waits `retrying` for the pause's end (a new one
+    /// gets its number now, so its members go together then; under head-of-line
+    /// the pipeline waits on it); muted, its members of a muted kind are dropped
+    /// `rate-limited`. Returns the members that go now, or nil: none.
+    mutating func batchHeldByRetryAfter(_ members: [Int32], rule: RuleID, again: Int32) -> [Int32]? {
+        guard let ra = spec.policy.retryAfter else { return members }
+        switch ra.mode {
+        case .pause where now < retryAfterState.pausedUntil:
+            let n: Int32
+            if again > 0 {
+                n = again
+                batches[Int(n) - 1].members = members
+            } else {
+                batches.append(Batch(members: members))
+                n = Int32(batches.count)
+            }
+            if spec.policy.batch?.headOfLine == true { batchBlocking = n }
+            holdBatch(n, members, rule: ra.rule)
+            return nil
+        case .mute:
+            var going: [Int32] = []
+            for m in members {
+                let k = Int(requests[Int(m) - 1].kind.rawValue)
+                if k < retryAfterState.mutedUntil.count, now < retryAfterState.mutedUntil[k] {
+                    move(m, to: .dropped, rule: ra.rule, reason: .rateLimited)
+                    if batchOf[Int(m) - 1] == again { batchOf[Int(m) - 1] = 0 }
+                } else {
+                    going.append(m)
+                }
+            }
+            if going.isEmpty {
+                if again > 0 { endBatch(again) }
+                return nil
+            }
+            return going
+        default:
+            return members
+        }
+    }
+
+    /// Batch `n`'s members wait `retrying` citing `rule` until the pause ends,
+    /// then go out together again (`batchRetryDue`).
+    mutating func holdBatch(_ n: Int32, _ members: [Int32], rule: RuleID, outcome: Outcome = .none) {
+        let end = retryAfterState.pausedUntil
+        for m in members {
+            batchOf[Int(m) - 1] = n
+            move(m, to: .retrying, rule: rule, outcome: outcome)
+            requests[Int(m) - 1].nextAttemptAt = end
+        }
+        batches[Int(n) - 1].generation &+= 1
+        batches[Int(n) - 1].phase = .retrying
+        scheduleBatch(.batchRetry, n, at: end)
+    }
+
+    /// Batch `n`'s attempt ended (`batchFinished`, before the answer table):
+    /// read from its oldest member's answer, `pause` holds the pipeline and the
+    /// whole batch waits for the pause's end, its attempt counted for none
+    /// (true: the answer table is not consulted); `mute` mutes every member's
+    /// kind and the answer table goes on.
+    mutating func batchAnsweredWithRetryAfter(
+        _ n: Int32, _ ms: [Int32], _ outcome: Outcome, _ resp: Response, _ ra: RetryAfterRule
+    ) -> Bool {
+        guard ra.mode == .pause || ra.mode == .mute, let lead = ms.first,
+            let h = retryAfterWait(lead, outcome, ra, retried: resp.action == .retry)
+        else { return false }
+        let until = VirtualTime.later(now, by: h)
+        retryAfterState.holdUntil = max(retryAfterState.holdUntil, until)
+        if ra.mode == .mute {
+            for m in ms {
+                let k = Int(requests[Int(m) - 1].kind.rawValue)
+                if retryAfterState.mutedUntil.count <= k {
+                    retryAfterState.mutedUntil += [Millis](
+                        repeating: .min, count: k + 1 - retryAfterState.mutedUntil.count)
+                }
+                retryAfterState.mutedUntil[k] = max(retryAfterState.mutedUntil[k], until)
+            }
+            log(.outbox, .note, request: lead, rule: ra.rule) {
+                "rate limited: batch \(n)'s kinds muted for \(VirtualTime.duration(h)) after \(outcome.word) on \($0.label(lead))"
+            }
+            return false
+        }
+        retryAfterState.pausedUntil = max(retryAfterState.pausedUntil, until)
+        let end = retryAfterState.pausedUntil
+        log(.outbox, .note, request: lead, rule: ra.rule) {
+            "paused for \(VirtualTime.duration(h)) (until \(VirtualTime.clock(end))) after \(outcome.word) on batch \(n) (\($0.label(lead)) …); the attempt is not counted"
+        }
+        for m in ms { update(m) { r in if r.budgetUsed > 0 { r.budgetUsed -= 1 } } }
+        holdBatch(n, ms, rule: ra.rule, outcome: outcome)
+        return true
+    }
+
     /// A launch: the pause and the mutes were the process's, and end with it.
     mutating func retryAfterLaunched() {
         retryAfterState.holdUntil = .min
@@ -329,6 +428,9 @@ extension RetryAfterPolicy {
                 - `cap D`: the longest header (or default) taken (Segment's 300 s clamp,
                   posthog-python's 30 s).
 
+                With `batch`, a batch's answer is its oldest request's: `floor` and `replace`
+                read its header for the batch's wait, a pause holds whole batches (they go
+                together at its end) and a mute mutes the kinds of all the batch's requests.
                 A pause and a mute end with the process: a launch starts without them. A
                 later pause or mute that ends later extends it. The kinds `direct` sends
                 are outside the queue: never paused or muted. `floor` and `replace` change

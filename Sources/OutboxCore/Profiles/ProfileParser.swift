@@ -301,6 +301,7 @@ struct ProfileParser {
         Answers.finishRules(&self, end: end)
         ResendPolicy.finish(&self, end: end)
         Direct.finish(&self, end: end)
+        Batching.finish(&self, end: end)
     }
 
     func freeze(source: String, path: String?) -> ProfileSpec {
