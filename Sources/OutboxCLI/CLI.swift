@@ -426,8 +426,10 @@ enum FormatWords {
 /// listed from the declarations).
 enum Help {
     static let overview = """
-        Outbox models how an SDK sends, retries, saves and drops requests, for four
-        built-in profiles: linktrail, ios, android, flutter; a profile is a text file
+        Outbox models how an SDK sends, retries, saves and drops requests, for the
+        four SDKs of its seeds (linktrail, ios, android, flutter) and for real SDKs
+        read from their source (posthog-ios, segment-swift, ...: `outbox profiles`
+        lists them, docs/real-sdks.md compares them); a profile is a text file
         (docs/profiles.md), so --profile also takes PATH.profile or the name of one
         in ~/.config/outbox/profiles. Every transition names the rule behind it
         (docs/rules.md, or the profile file's own `rule` lines).

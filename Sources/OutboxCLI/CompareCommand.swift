@@ -73,7 +73,7 @@ struct CompareCommand: OutboxSubcommand {
 
     @Option(
         help: ArgumentHelp(
-            "the profiles, in this order (any of linktrail, ios, android, flutter, or PATH.profile); default the file's `compare` line, else ios,android,flutter",
+            "the profiles, in this order (any built-in, `outbox profiles` lists them, or PATH.profile); default the file's `compare` line, else ios,android,flutter",
             valueName: "P,P,..."),
         completion: ProfileLoader.completion(list: true))
     var profiles: String?

@@ -45,8 +45,10 @@ struct InteractiveCommand: OutboxSubcommand {
         help: ArgumentHelp(
             // The default named from the registry, so the help cannot disagree with it.
             "the SDK profile: "
-                + Builtins.all.map { $0 == Builtins.standard ? "\($0.rawValue) (default)" : $0.rawValue }
-                .joined(separator: ", ") + ", a user profile's name, or PATH.profile",
+                + Builtins.all.filter { !Builtins.isReal($0.name) }.map {
+                    $0 == Builtins.standard ? "\($0.rawValue) (default)" : $0.rawValue
+                }
+                .joined(separator: ", ") + ", a real SDK's (outbox profiles), a user profile's name, or PATH.profile",
             valueName: "NAME|PATH.profile"),
         completion: ProfileLoader.completion())
     var profile: String?

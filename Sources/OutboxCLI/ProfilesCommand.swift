@@ -104,11 +104,38 @@ struct ProfilesCommand: OutboxSubcommand {
             for line in Self.explained(chosen[0]) { console.print(line) }
             return 0
         }
+        var group: Group?
         for (n, p) in chosen.enumerated() {
             if n > 0 { console.print("") }
+            // The whole list comes in groups, each under a heading.
+            if names.isEmpty, Group(p) != group {
+                group = Group(p)
+                console.print(group!.heading)
+                console.print("")
+            }
             for line in Self.describe(p) { console.print(line) }
         }
         return bad ? 2 : 0
+    }
+
+    /// The groups `outbox profiles` lists the profiles in.
+    enum Group: Equatable {
+        case seeds, real, own
+        init(_ p: Profile) {
+            if p.spec.path != nil {
+                self = .own
+            } else {
+                self = Builtins.isReal(p.name) ? .real : .seeds
+            }
+        }
+        var heading: String {
+            switch self {
+            case .seeds: return "== the seeds' SDKs (built in: shared/spec/delivery-rules.md) =="
+            case .real:
+                return "== real SDKs (built in: read from their source, each title with its version; docs/real-sdks.md) =="
+            case .own: return "== your own (" + (ProfileLoader.userFolder ?? "the user folder") + ") =="
+            }
+        }
     }
 
     /// `--statements`, `--fuzz-dict TARGET`: what scripts/profiles-doc writes into the repository.

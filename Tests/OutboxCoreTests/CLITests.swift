@@ -38,7 +38,7 @@ final class CLITests: XCTestCase {
         let (bad, _, err) = cli(["bench", "--only", "chaos,bogus"])
         XCTAssertEqual(bad, 2)
         XCTAssertTrue(err.contains("not a figure: `bogus`"), err)
-        XCTAssertTrue(err.contains("transitions, frame, bytes, start, keys, memory, store, chaos"), err)
+        XCTAssertTrue(err.contains("transitions, batched, frame, bytes, start, keys, memory, store, chaos"), err)
 
         let (status, out, err2) = cli(["bench", "--quick", "--json", "--only", "chaos,memory"])
         XCTAssertEqual(status, 0, err2)

@@ -189,7 +189,7 @@ final class CommandLineTests: XCTestCase {
     /// Tab is pressed (issue 22 item 19): a misnamed file (`BAD.profile`) and one
     /// named like a built-in (`ios.profile`) are not offered again.
     func testCompletionScriptsOfferTheLiveScreensOptionsAtTheTopLevel() throws {
-        let profiles = "linktrail ios android flutter acme zeta"
+        let profiles = (Builtins.all.map(\.name) + ["acme", "zeta"]).joined(separator: " ")
         let config =
             NSTemporaryDirectory() + "outbox-completion-config-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: config) }
@@ -247,22 +247,27 @@ final class CommandLineTests: XCTestCase {
         }
         XCTAssertTrue(
             fish.contains(
-                "-l 'profile' -d 'the SDK profile: linktrail (default), ios, android, flutter, a user profile\\'s name, or PATH.profile' -rfka '(__outbox_custom_completion ---completion -- --profile (count (__outbox_tokens -pc)) (__outbox_tokens -tC))'\n"
+                "-l 'profile' -d 'the SDK profile: linktrail (default), ios, android, flutter, a real SDK\\'s (outbox profiles), a user profile\\'s name, or PATH.profile' -rfka '(__outbox_custom_completion ---completion -- --profile (count (__outbox_tokens -pc)) (__outbox_tokens -tC))'\n"
             ), fish)
 
         // What bash offers, through the script's own function (no bash-completion needed).
         let script = NSTemporaryDirectory() + "outbox-completion-\(getpid()).bash"
         FileManager.default.createFile(atPath: script, contents: Data(bash.utf8))
         defer { try? FileManager.default.removeItem(atPath: script) }
+        // The real SDKs' built-ins come after the seeds', in registry order.
+        let real = Builtins.all.map(\.name).filter(Builtins.isReal)
         let cases: [(String, String)] = [
             (
                 "outbox --",
                 "--force --memory --no-mouse --help --profile --theme --speed --seed --record --state-dir --compare --play --cast"
             ),
             ("outbox --profile ", profiles),
-            ("outbox --profile a", "android acme"),
+            ("outbox --profile a", "android " + real.filter { $0.hasPrefix("a") }.joined(separator: " ") + " acme"),
             ("outbox --memory --compare ", profiles),
-            ("outbox --memory --compare ios,", "ios,linktrail ios,android ios,flutter ios,acme ios,zeta"),
+            (
+                "outbox --memory --compare ios,",
+                "ios,linktrail ios,android ios,flutter " + real.map { "ios," + $0 }.joined(separator: " ") + " ios,acme ios,zeta"
+            ),
             ("outbox --compare ios,acme,z", "ios,acme,zeta"),
             ("outbox --theme ", "default light high-contrast monochrome"),
             ("outbox --speed 6", "60 600"),
@@ -270,7 +275,8 @@ final class CommandLineTests: XCTestCase {
             ("outbox live --profile ", profiles),
             (
                 "outbox compare --profiles android,",
-                "android,linktrail android,ios android,flutter android,acme android,zeta"
+                "android,linktrail android,ios android,flutter " + real.map { "android," + $0 }.joined(separator: " ")
+                    + " android,acme android,zeta"
             ),
             ("outbox profiles ", profiles),
             ("outbox state show --profile z", "zeta"),
@@ -335,7 +341,8 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(ProfileLoader.completions(for: "ios,ios"), [])
         XCTAssertEqual(
             ProfileLoader.completions(for: "ios,", list: true),
-            ["ios,linktrail", "ios,android", "ios,flutter", "ios,andy"])
+            ["ios,linktrail", "ios,android", "ios,flutter"]
+                + Builtins.all.filter { Builtins.isReal($0.name) }.map { "ios," + $0.name } + ["ios,andy"])
     }
 
     // MARK: The man page

@@ -14,18 +14,27 @@ final class ProfileFileTests: XCTestCase {
 
     static let profilesDir = packageRoot + "/profiles"
 
-    /// profiles/*.profile by name, sorted.
+    /// profiles/*.profile and profiles/real/*.profile (as `real/NAME.profile`), sorted by name.
     static func profileFiles() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: profilesDir).filter { $0.hasSuffix(".profile") }.sorted()
+        let fm = FileManager.default
+        let seeds = try fm.contentsOfDirectory(atPath: profilesDir).filter { $0.hasSuffix(".profile") }
+        let real = try fm.contentsOfDirectory(atPath: profilesDir + "/real").filter { $0.hasSuffix(".profile") }
+        return (seeds + real.map { "real/" + $0 }).sorted { name($0) < name($1) }
+    }
+
+    /// A file's profile name: `real/posthog-ios.profile` is `posthog-ios`.
+    static func name(_ file: String) -> String {
+        String(file.split(separator: "/").last!.dropLast(".profile".count))
     }
 
     // MARK: (a) The embedded texts are the files
 
     func test_builtinSources_areTheFilesByteForByte() throws {
         let files = try Self.profileFiles()
-        XCTAssertEqual(files.map { String($0.dropLast(".profile".count)) }, Builtins.all.map(\.name).sorted())
+        XCTAssertEqual(files.map(Self.name), Builtins.all.map(\.name).sorted())
         for f in files {
-            let name = String(f.dropLast(".profile".count))
+            let name = Self.name(f)
+            XCTAssertEqual(f.hasPrefix("real/"), Builtins.isReal(name), f)
             let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.profilesDir + "/" + f))
             guard let source = Builtins.source(name) else {
                 XCTFail("profiles/\(f) is not embedded; run scripts/embed-profiles")

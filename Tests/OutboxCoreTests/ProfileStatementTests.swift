@@ -1289,7 +1289,8 @@ final class ProfileStatementTests: XCTestCase {
     func test_errors_base() {
         XCTAssertEqual(
             U.errors("profile a\nbase nope\n", path: "p.profile").first,
-            "p.profile:2: unknown base profile `nope`, expected one of: linktrail, ios, android, flutter")
+            "p.profile:2: unknown base profile `nope`, expected linktrail, ios, android, flutter or "
+                + ProfileResolver.realSDKs)
         XCTAssertEqual(
             U.errors("profile a\nbase ios\nbase android\n", path: "p.profile"),
             ["p.profile:3: `base` after other statements, expected it right after the profile line"])

@@ -20,7 +20,7 @@ final class WhatIfTests: XCTestCase {
         "posthog-retry-after": "ios",
     ]
     /// A fifth SDK, a whole profile with no base, compared with `ios`.
-    static let fifthSDK = "sentry-cocoa"
+    static let fifthSDK = "sentry-cocoa-draft"
 
     /// `./X.profile` is examples/what-if/X.profile (the scenario's folder), else a built-in.
     static let resolver = ProfileResolver { word in
@@ -624,7 +624,7 @@ final class WhatIfTests: XCTestCase {
         XCTAssertFalse(text.contains("\nbase "), "a whole SDK, not a variant")
         XCTAssertTrue(text.contains("outbox run examples/what-if/\(Self.fifthSDK).outbox"))
         let p = try Self.profile(Self.fifthSDK)
-        XCTAssertEqual(p.name, "sentry-cocoa")
+        XCTAssertEqual(p.name, "sentry-cocoa-draft")
         XCTAssertEqual(p.title, "Sentry Cocoa SDK c34c99b, without rate limits or the cache cap (what-if)")
         XCTAssertFalse(p.isBuiltin)
         let capture = try XCTUnwrap(p.vocabulary.call("capture"))
@@ -719,14 +719,14 @@ final class WhatIfTests: XCTestCase {
         XCTAssertEqual(cs, 0, cerr)
         XCTAssertTrue(
             cout.hasPrefix(
-                "== \(path): ios, sentry-cocoa\n" + "skipped \(path):20 `at 3s capture crash` on ios:\n"
+                "== \(path): ios, sentry-cocoa-draft\n" + "skipped \(path):20 `at 3s capture crash` on ios:\n"
                     + "  the profile has no capture call\n"), cout)
         let rows = cout.split(separator: "\n").filter { $0.hasPrefix("! ") }.map {
             String($0.dropFirst(2).split(separator: " ")[0])
         }
         XCTAssertEqual(rows, ["purchase", "crash", "cart"], cout)
         XCTAssertTrue(
-            cout.hasSuffix("sentry-cocoa  4 deliv 1 drop · 7 att · 6 rcvd 5 cntd · 12/12 checks · end 00:00:40.200\n"),
+            cout.hasSuffix("sentry-cocoa-draft  4 deliv 1 drop · 7 att · 6 rcvd 5 cntd · 12/12 checks · end 00:00:40.200\n"),
             cout)
     }
 }

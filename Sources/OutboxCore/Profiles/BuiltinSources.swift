@@ -184,6 +184,478 @@ say flush.more "flush under way: {trigger} asks for one more pass (LT-9)"
 say flush.ended "flush ended ({rule}: {end}) · sent {sent} · {count} left"
 say purged "consent denied: purged {saved} from the queue · {inflight} in flight · {retrying} retrying (LT-2)"
 """### + "\n",
+        "amplitude-kotlin": ###"""
+# Amplitude's Kotlin SDK (core) at commit b18926e (amplitude/Amplitude-Kotlin,
+# 2026-08-21), read from its source: shared/reference/real-sdks.md, section A.2.
+# Every rule cites the file and lines it was read from; an assumption rule says
+# what the source leaves open. `outbox profiles --source amplitude-kotlin` prints this file.
+profile amplitude-kotlin
+title "Amplitude-Kotlin b18926e"
+
+rule AMK-1 "Events are written to disk files when tracked (analytics-core/.../platform/EventPipeline.kt)."
+rule AMK-2 "A flush sends what waits, when FLUSH_QUEUE_SIZE 30 events wait or every FLUSH_INTERVAL_MILLIS 30 s (analytics-core/.../Configuration.kt L49-51)."
+rule AMK-3 "A 2xx removes the file (utilities/FileResponseHandler.kt L43-175)."
+rule AMK-4 "408, 429 and 5xx are retried on a fixed schedule of 1, 8, 32, 128 and 300 s, the last repeating, each jittered by half of itself either way (utilities/ExponentialBackoffRetryHandler.kt L13-15, L34-35, L76, L82)."
+rule AMK-5 "There is no longer a cap on retries: maxRetryAttempt is deprecated (ExponentialBackoffRetryHandler.kt L76)."
+rule AMK-6 "413 splits the file and both halves are sent again (FileResponseHandler.kt L43-175)."
+rule AMK-7 "A 400 without drop indices (a proxy's 400) is retried (FileResponseHandler.kt L84-91)."
+rule AMK-8 "429 waits a fixed TOO_MANY_REQUESTS_DELAY_IN_MS 30 s (platform/EventPipeline.kt L61)."
+rule AMK-9 "Any other 4xx drops the file (utilities/http/AnalyticsResponse.kt ResponseHandler.handle L152-193)."
+rule AMK-10 assumption "Offline the connectivity plugin marks the SDK offline and nothing is sent; the files wait and go when the network returns or at the next launch."
+rule AMK-11 assumption "One file is sent at a time and the pipeline waits on a failing one (head-of-line)."
+rule AMK-12 assumption "flushEventsOnClose (default true on Android) flushes when the app goes to the background."
+rule AMK-13 assumption "The 429 wait is the backoff of AMK-4, not a fixed 30 s: one backoff per profile (AMK-8 is not modelled)."
+
+requests screen
+
+set retry.attempts unlimited
+backoff ladder 1s,8s,32s,128s,300s
+set retry.jitter ±50%
+
+save at create
+created rule AMK-1
+send rule AMK-2
+offline hold rule AMK-10
+quit keeps saved rule AMK-10
+
+batch up to 1000 when 30 waiting every 30s head-of-line rule AMK-2
+batch split 413 rule AMK-6
+
+on 2xx deliver rule AMK-3
+on 4xx drop rejected rule AMK-9
+on 400 retry rule AMK-7
+on 408 retry rule AMK-4
+on 429 retry rule AMK-13
+on 5xx retry rule AMK-4
+on transport retry rule AMK-4
+on exhausted queue rule AMK-5
+
+resend on launch rule AMK-10
+resend on network rule AMK-10
+"""### + "\n",
+        "amplitude-swift": ###"""
+# Amplitude's Swift SDK at commit 17ca168 (amplitude/Amplitude-Swift, SDK_VERSION
+# 1.18.6), read from its source: shared/reference/real-sdks.md, section A.2.
+# Every rule cites the file and lines it was read from; an assumption rule says
+# what the source leaves open. `outbox profiles --source amplitude-swift` prints this file.
+profile amplitude-swift
+title "Amplitude-Swift 1.18.6 (17ca168)"
+
+rule AMS-1 "Events are written to disk event files when tracked (Sources/Amplitude/Utilities/EventPipeline.swift)."
+rule AMS-2 "A flush sends what waits, when FLUSH_QUEUE_SIZE 30 events wait or every FLUSH_INTERVAL_MILLIS 30 s (Sources/Amplitude/Constants.swift L173-176)."
+rule AMS-3 "A 2xx removes the file (Sources/Amplitude/Utilities/PersistentStorageResponseHandler.swift handle L40-171)."
+rule AMS-4 "408, 429, 5xx and other failures keep the file ('wait for next time'); the pipeline waits min(60, 2^(failures-1)) s before the next file (EventPipeline.swift sendNextEventFile L127-149)."
+rule AMS-5 "413 splits the file and both halves are sent again (PersistentStorageResponseHandler.swift splitBlock)."
+rule AMS-6 "A 400 drops the events it names as invalid and re-queues the rest (PersistentStorageResponseHandler.swift L40-171)."
+rule AMS-7 "After more than FLUSH_MAX_RETRIES 6 failures the SDK sets offline = true and stops; connection errors set it too (EventPipeline.swift L127-149, HttpClient.swift L43-52)."
+rule AMS-8 "The connectivity plugin clears offline and calls flush() when the network returns (Plugins/NetworkConnectivityCheckerPlugin.swift L62-72)."
+rule AMS-9 "maxQueuedEventCount defaults to -1: no cap (Configuration.swift L31, L83)."
+rule AMS-10 assumption "An Outbox 400 names no event, so every event of the batch counts as invalid and is dropped (AMS-6's split is not modelled)."
+rule AMS-11 assumption "One file is sent at a time and the pipeline waits on a failing one (head-of-line); the files survive a quit and go at the launch's flush."
+rule AMS-12 assumption "flushEventsOnClose (default true, Configuration.swift L30) flushes when the app goes to the background."
+
+requests screen
+
+set retry.attempts 7
+backoff exponential 1s x2 cap 60s
+
+save at create
+created rule AMS-1
+send rule AMS-2
+offline fail
+quit keeps saved rule AMS-11
+
+batch up to 1000 when 30 waiting every 30s head-of-line rule AMS-2
+batch split 413 rule AMS-5
+
+on 2xx deliver rule AMS-3
+on 4xx retry rule AMS-4
+on 400 drop rejected rule AMS-10
+on 5xx retry rule AMS-4
+on transport retry rule AMS-7
+on exhausted queue rule AMS-7
+
+resend on launch rule AMS-11
+resend on network rule AMS-8
+"""### + "\n",
+        "mixpanel-swift": ###"""
+# Mixpanel's Swift SDK at commit 8399b37 (mixpanel/mixpanel-swift, 2026-07-16),
+# read from its source: shared/reference/real-sdks.md, section A.2. Every rule
+# cites the file and lines it was read from; an assumption rule says what the
+# source leaves open. `outbox profiles --source mixpanel-swift` prints this file.
+profile mixpanel-swift
+title "Mixpanel Swift SDK 8399b37"
+
+rule MPS-1 "Events are saved to SQLite when tracked (Sources/Flush.swift)."
+rule MPS-2 "A flush sends what waits in batches of maxBatchSize 50, every flushInterval 60 s (Sources/Constants.swift L19-25, Sources/MixpanelOptions.swift L258)."
+rule MPS-3 "Only HTTP 200 counts as success: the batch is deleted (Sources/Network.swift L128)."
+rule MPS-4 "Any other answer keeps the batch and stops this flush (Sources/Flush.swift flushQueueInBatches L143-202)."
+rule MPS-5 "After failures the next try waits clamp(2^(n-1) x 60 + U{0..29}, 60, 600) s (Sources/FlushRequest.swift retryBackOffTimeWithConsecutiveFailures L179-204)."
+rule MPS-6 "There is no attempt limit, and QueueConstants.queueSize 5000 is never read: no cap (Sources/Constants.swift)."
+rule MPS-7 assumption "The wait after failure n is 60 s x 2^(n-1) capped at 600 s; the U{0..29} s and the 60 s floor are not modelled (the first retry waits 60 s, as the next interval would)."
+rule MPS-8 assumption "Offline a flush fails as a network error and the batch is kept (MPS-4); the rows survive a quit and go at the launch's flush."
+rule MPS-9 assumption "flushOnBackground flushes when the app goes to the background, in a background task."
+rule MPS-10 assumption "Retry-After is honoured as a floor: the wait is the larger of it and the backoff (FlushRequest.swift L179-204)."
+
+requests screen
+
+set retry.attempts unlimited
+backoff exponential 60s x2 cap 10m
+
+save at create
+created rule MPS-1
+send rule MPS-2
+offline fail
+quit keeps saved rule MPS-8
+
+batch up to 50 when 1000 waiting every 60s head-of-line rule MPS-2
+
+on 2xx deliver rule MPS-3
+on 4xx retry rule MPS-4
+on 5xx retry rule MPS-4
+on transport retry rule MPS-8
+on exhausted queue rule MPS-6
+
+resend on launch rule MPS-8
+"""### + "\n",
+        "posthog-android": ###"""
+# PostHog's Android SDK at commit 1042d25 (PostHog/posthog-android, 2026-08-21),
+# read from its source: shared/reference/real-sdks.md, section A.2. Every rule
+# cites the file and lines it was read from; an assumption rule says what the
+# source leaves open. `outbox profiles --source posthog-android` prints this file.
+profile posthog-android
+title "PostHog Android SDK 1042d25"
+
+rule PHA-1 "Events go to a file queue when captured (posthog/src/main/java/com/posthog/internal/PostHogQueue.kt)."
+rule PHA-2 "A flush sends at most DEFAULT_MAX_BATCH_SIZE 50 events, when DEFAULT_FLUSH_AT 20 wait or every 30 s (posthog/src/main/java/com/posthog/PostHogConfig.kt L131, L565-576)."
+rule PHA-3 "Below 400 the batch is kept or removed as delivered; a 2xx removes it (internal/PostHogQueue.kt deleteFilesIfAPIError L519-552)."
+rule PHA-4 "408, 429, 500, 502, 503, 504 and network errors are retried (internal/EndpointSpec.kt L127-129), after min(2^(n-1), 30) s (PostHogQueue.kt calculateDelay L363-374)."
+rule PHA-5 "Any other answer of 400 or more deletes the batch (PostHogQueue.kt deleteFilesIfAPIError L519-552)."
+rule PHA-6 "When retryCount passes maxRetries 3 every record is dropped (PostHogQueue.kt executeWithRetry L196-226)."
+rule PHA-7 "413 halves the batch and it is sent again (PostHogQueue.kt deleteFilesIfAPIError L519-552)."
+rule PHA-8 "At most DEFAULT_MAX_QUEUE_SIZE 1000 events are kept; the oldest file goes (PostHogQueue.kt removeRecordSync L94-106)."
+rule PHA-9 "isConnected() gates every flush: offline nothing is sent and the queue waits (PostHogQueue.kt)."
+rule PHA-10 assumption "The queue is files, so it survives a quit and goes at the next launch's first flush; one batch is sent at a time (head-of-line)."
+rule PHA-11 assumption "A 1xx or 3xx answer is retried as the other answers below 400 are kept (deleteFilesIfAPIError keeps <400)."
+rule PHA-12 assumption "Retry-After, when above 0, replaces the backoff (PostHogQueue.kt calculateDelay L363-374)."
+
+requests screen
+
+set retry.attempts 4
+backoff exponential 1s x2 cap 30s
+
+save at create
+created rule PHA-1
+send rule PHA-2
+offline hold rule PHA-9
+quit keeps saved rule PHA-10
+
+keep at most 1000 drop oldest rule PHA-8
+batch up to 50 when 20 waiting every 30s head-of-line rule PHA-2
+batch split 413 rule PHA-7
+batch exhausted drops queue rule PHA-6
+
+on 2xx deliver rule PHA-3
+on 1xx retry rule PHA-11
+on 3xx retry rule PHA-11
+on 4xx drop rejected rule PHA-5
+on 408 retry rule PHA-4
+on 429 retry rule PHA-4
+on 5xx drop rejected rule PHA-5
+on 500 retry rule PHA-4
+on 502 retry rule PHA-4
+on 503 retry rule PHA-4
+on 504 retry rule PHA-4
+on transport retry rule PHA-4
+on exhausted drop exhausted rule PHA-6
+
+resend on launch rule PHA-10
+resend on network rule PHA-9
+"""### + "\n",
+        "posthog-ios": ###"""
+# PostHog's iOS SDK at commit 64c7dd0 (PostHog/posthog-ios, 2026-08-07), read
+# from its source: shared/reference/real-sdks.md, section A.2. Every rule cites
+# the file and lines it was read from; an assumption rule says what the source
+# leaves open. `outbox profiles --source posthog-ios` prints this file.
+profile posthog-ios
+title "PostHog iOS SDK 64c7dd0"
+
+rule PHI-1 "Events go to a file-backed queue when captured (PostHog/PostHogQueue.swift add L369-389)."
+rule PHI-2 "A flush sends at most maxBatchSize 50 events, when flushAt 20 wait or every flushIntervalSeconds 30 (PostHog/PostHogConfig.swift L25-37)."
+rule PHI-3 "2xx: the batch is removed from the queue (PostHog/PostHogQueue.swift handleResult L149-219)."
+rule PHI-4 "A network error, 408, 429, 500, 502, 503, 504 or any 3xx is retried (PostHog/QueueEndpoint+Factories.swift L10-13), after min(n x retryDelay 1 s, maxRetryDelay 30 s) (PostHogQueue.swift L149-219, PostHogSDK.swift L25-26)."
+rule PHI-5 "Any other answer pops the batch from the queue: dropped (PostHogQueue.swift handleResult L149-219)."
+rule PHI-6 "When the failure count passes maxRetries 3, the whole queue is dropped (PostHogQueue.swift dropAllQueuedRecords L226-233)."
+rule PHI-7 "413 halves the batch cap and the events are sent again (PostHogQueue.swift handleResult L149-219)."
+rule PHI-8 "At most maxQueueSize 1000 events are kept: 'Queue is full, dropping oldest record' (PostHogQueue.swift add L369-389)."
+rule PHI-9 "Reachability pauses the queue while offline; it resumes when the network returns (PostHogQueue.swift L242-264)."
+rule PHI-10 assumption "The queue is a file, so what it holds survives a quit and goes at the next launch's first flush; a flush runs one batch at a time (head-of-line)."
+rule PHI-11 assumption "Retry-After is read as a floor: the wait is the larger of the backoff and it (PostHogQueue.swift L149-219, max(delay, retryAfter))."
+
+requests screen
+
+set retry.attempts 4
+backoff linear 1s cap 30s
+
+save at create
+created rule PHI-1
+send rule PHI-2
+offline hold rule PHI-9
+quit keeps saved rule PHI-10
+
+keep at most 1000 drop oldest rule PHI-8
+batch up to 50 when 20 waiting every 30s head-of-line rule PHI-2
+batch split 413 rule PHI-7
+batch exhausted drops queue rule PHI-6
+
+on 2xx deliver rule PHI-3
+on 3xx retry rule PHI-4
+on 4xx drop rejected rule PHI-5
+on 408 retry rule PHI-4
+on 429 retry rule PHI-4
+on 5xx drop rejected rule PHI-5
+on 500 retry rule PHI-4
+on 502 retry rule PHI-4
+on 503 retry rule PHI-4
+on 504 retry rule PHI-4
+on transport retry rule PHI-4
+on exhausted drop exhausted rule PHI-6
+
+resend on launch rule PHI-10
+resend on network rule PHI-9
+"""### + "\n",
+        "rudder-ios-v1": ###"""
+# RudderStack's iOS SDK v1 (Objective-C) at commit dcf152d (rudderlabs/rudder-sdk-ios,
+# 2024-12-10), read from its source: shared/reference/real-sdks.md, section A.2.
+# Every rule cites the file and lines it was read from; an assumption rule says
+# what the source leaves open. `outbox profiles --source rudder-ios-v1` prints this file.
+profile rudder-ios-v1
+title "RudderStack iOS SDK v1 dcf152d"
+
+rule RUD1-1 "Events are saved to SQLite when tracked (Sources/Classes/RSDBPersistentManager.m)."
+rule RUD1-2 "The processor uploads what waits when RSFlushQueueSize 30 events wait or every RSSleepTimeout 10 s (Sources/Classes/RSConstants.m L15-17, RSCloudModeManager.m L35-88)."
+rule RUD1-3 "A 200 deletes the uploaded rows (Sources/Classes/RSCloudModeManager.m L35-88)."
+rule RUD1-4 "NETWORK_ERROR (any answer but 200, 400, 404 and a wrong write key) waits min(3 x 2^a + U[0, 3 x 2^a], 300) s and retries, for ever (Sources/Classes/RSExponentialBackOff.m nextDelay L37-51)."
+rule RUD1-5 "The attempt counter resets to 0 when the 300 s cap is hit: a sawtooth (RSExponentialBackOff.m L37-51)."
+rule RUD1-6 "400 and 404 are retried every 1 s and never dropped (RSCloudModeManager.m L35-88, the else branch)."
+rule RUD1-7 "At most RSDBCountThreshold 10000 rows are kept; the oldest are deleted each loop (RSDBPersistentManager.m clearOldEventsWithThreshold L437-447)."
+rule RUD1-8 "Offline (NSURLErrorNotConnectedToInternet) the completion handler never signals the semaphore and the caller waits DISPATCH_TIME_FOREVER: the upload thread blocks and nothing more is uploaded by this process (RSNetworkManager.m L68-100; upstream issue #616, fixed by #617 after this commit)."
+rule RUD1-9 assumption "The rows survive a quit; a new process starts a new upload thread, so the next launch sends again."
+rule RUD1-10 assumption "A batch holds at most 30 events (RSFlushQueueSize; MAX_BATCH_SIZE is not read here), one upload at a time (head-of-line)."
+rule RUD1-11 assumption "400 and 404 wait the backoff of RUD1-4, not 1 s: one backoff per profile."
+
+requests screen
+
+set retry.attempts unlimited
+backoff exponential 3s x2 cap 5m
+backoff reset at cap
+set retry.jitter +100%
+
+save at create
+created rule RUD1-1
+send rule RUD1-2
+offline fail
+quit keeps saved rule RUD1-9
+
+keep at most 10000 drop oldest rule RUD1-7
+batch up to 30 every 10s head-of-line rule RUD1-10
+
+on 2xx deliver rule RUD1-3
+on 4xx retry rule RUD1-4
+on 400 retry rule RUD1-11
+on 404 retry rule RUD1-11
+on 5xx retry rule RUD1-4
+on transport retry rule RUD1-4
+on offline stall rule RUD1-8
+on exhausted queue rule RUD1-4
+
+resend on launch rule RUD1-9
+"""### + "\n",
+        "rudder-swift": ###"""
+# RudderStack's new-generation Swift SDK at commit bd6c4c6 (rudderlabs/rudder-sdk-swift,
+# 2026-08-11), read from its source: shared/reference/real-sdks.md, section A.2.
+# Every rule cites the file and lines it was read from; an assumption rule says
+# what the source leaves open. `outbox profiles --source rudder-swift` prints this file.
+profile rudder-swift
+title "RudderStack Swift SDK bd6c4c6 (new generation)"
+
+rule RUD-1 "Events are written to disk batches when tracked (Sources/RudderStackAnalytics)."
+rule RUD-2 "A flush uploads what waits when flushAt 30 events wait or every flushInterval 10 s (Helpers/Utils/Constants.swift)."
+rule RUD-3 "A 2xx deletes the batch (EventUploader.swift uploadBatch L74-103)."
+rule RUD-4 "400 and 413 delete the batch (EventUploader.swift L136-158)."
+rule RUD-5 "401 stops uploads; 404 stops them until the source is re-enabled (EventUploader.swift L136-158)."
+rule RUD-6 "Everything else is retryable: the same batch is repeated, the pipeline waiting on it (EventUploader.swift uploadBatch L74-103)."
+rule RUD-7 "The wait is 3 s x 2^a + U[0, 3 s x 2^a) (Policies/BackoffPolicy/ExponentialBackoffPolicy.swift L36-54, L76-77)."
+rule RUD-8 "After maxAttempts 5 waits the next is coolOffPeriod 30 min, then it starts over, for ever (BackoffPolicy/BackoffPolicy.swift L41-42, BackoffPolicyHandler.waitWithBackoff)."
+rule RUD-9 "429 is not special and Retry-After is never read (no Retry-After or 429 in Sources)."
+rule RUD-10 assumption "A batch holds what waits up to 100 events (flushAt's top, 1-100); the batches survive a quit and go at the launch's flush."
+rule RUD-11 assumption "Offline an upload fails as a network error and is retried (RUD-6)."
+
+requests screen
+
+set retry.attempts unlimited
+backoff exponential 3s x2
+backoff cool off 30m after 5
+set retry.jitter +100%
+
+save at create
+created rule RUD-1
+send rule RUD-2
+offline fail
+quit keeps saved rule RUD-10
+
+batch up to 100 when 30 waiting every 10s head-of-line rule RUD-2
+
+on 2xx deliver rule RUD-3
+on 4xx retry rule RUD-6
+on 400 drop rejected rule RUD-4
+on 413 drop rejected rule RUD-4
+on 401 stall rule RUD-5
+on 404 stall rule RUD-5
+on 5xx retry rule RUD-6
+on transport retry rule RUD-11
+on exhausted queue rule RUD-6
+
+resend on launch rule RUD-10
+"""### + "\n",
+        "segment-swift-retry": ###"""
+# Segment's analytics-swift at commit c9a0d63 with its "smart retry" mode on
+# (httpConfig from the CDN settings), read from its source:
+# shared/reference/real-sdks.md, section A.2. Every rule cites the file and
+# lines it was read from; an assumption rule says what the source leaves open.
+# `outbox profiles --source segment-swift-retry` prints this file.
+profile segment-swift-retry
+title "Segment analytics-swift c9a0d63 (smart retry mode)"
+
+rule SGR-1 "Events are written to disk files when tracked (Sources/Segment/Utilities/Storage/Storage.swift)."
+rule SGR-2 "A flush uploads what waits, when flushAt 20 events wait or every flushInterval 30 s (Sources/Segment/Configuration.swift L113-114)."
+rule SGR-3 "A 2xx deletes the uploaded batch (RetryStateMachine.swift handleResponse L16-56)."
+rule SGR-4 "4xx drops the batch but 408, 410, 429 and 460, which are retried; 5xx is retried but 501 and 505, which drop it (Sources/Segment/Utilities/Retry/HttpConfig.swift L34-82)."
+rule SGR-5 "The wait is min(0.5 s x 2^(n-1), 300 s) plus up to 10% (jitterPercent 10), clamped to 300 s (RetryStateMachine.swift calculateBackoffInterval L166-177)."
+rule SGR-6 "A batch is tried at most maxRetryCount 100 times and for at most maxTotalBackoffDuration 12 h, then dropped (RetryStateMachine.swift shouldUploadBatch L58-119)."
+rule SGR-7 "Smart retry is on when the CDN settings carry httpConfig (Sources/Segment/Plugins/SegmentDestination.swift L79-93)."
+rule SGR-8 assumption "A file holds up to 475 KB (Storage.swift L14): at about 1 KB an event, a batch holds at most 475 events."
+rule SGR-9 assumption "Offline an upload fails as a network error and is retried like a 5xx; the files survive a quit and go at the next flush after the launch."
+rule SGR-10 assumption "A retry goes when its wait ends (the SDK checks the wait at its next upload, up to an interval later)."
+rule SGR-11 assumption "A 429 (or Retry-After on any retried answer) pauses the whole pipeline until Retry-After (default and clamp 300 s), without counting an attempt (RetryStateMachine.swift L16-56, L208-212)."
+
+requests screen
+
+set retry.attempts 100
+backoff exponential 0.5s x2 cap 5m
+backoff give up after 12h
+set retry.jitter +10%
+
+save at create
+created rule SGR-1
+send rule SGR-2
+offline fail
+quit keeps saved rule SGR-9
+
+batch up to 475 when 20 waiting every 30s rule SGR-2
+
+on 2xx deliver rule SGR-3
+on 4xx drop rejected rule SGR-4
+on 408 retry rule SGR-4
+on 410 retry rule SGR-4
+on 429 retry rule SGR-4
+on 460 retry rule SGR-4
+on 5xx retry rule SGR-4
+on 501 drop rejected rule SGR-4
+on 505 drop rejected rule SGR-4
+on transport retry rule SGR-9
+on exhausted drop exhausted rule SGR-6
+"""### + "\n",
+        "segment-swift": ###"""
+# Segment's analytics-swift at commit c9a0d63 (segmentio/analytics-swift,
+# 2026-07-23) in its default ("legacy") mode, read from its source:
+# shared/reference/real-sdks.md, section A.2. Every rule cites the file and
+# lines it was read from; an assumption rule says what the source leaves open.
+# `outbox profiles --source segment-swift` prints this file.
+profile segment-swift
+title "Segment analytics-swift c9a0d63 (default mode)"
+
+rule SEG-1 "Events are written to disk files when tracked (Sources/Segment/Utilities/Storage/Storage.swift)."
+rule SEG-2 "A flush uploads what waits, when flushAt 20 events wait or every flushInterval 30 s (Sources/Segment/Configuration.swift L113-114)."
+rule SEG-3 "A 2xx deletes the uploaded batch (Sources/Segment/Utilities/Networking/HTTPClient.swift)."
+rule SEG-4 "Only a 400 drops the batch: shouldDropBatch returns code == 400 without a retry state machine (HTTPClient.swift L244-247)."
+rule SEG-5 "Every other answer (5xx, 429, other 4xx, network errors) keeps the batch for the next flush, with no backoff and no attempt limit (HTTPClient.swift L244-247)."
+rule SEG-6 "No cap on the disk files (Storage.swift)."
+rule SEG-7 assumption "A file holds up to 475 KB (Storage.swift L14 MAXFILESIZE): at about 1 KB an event, a batch holds at most 475 events."
+rule SEG-8 assumption "Offline an upload is still tried and fails as a network error, so the batch is kept (SEG-5); the files survive a quit and go at the next flush after the launch."
+rule SEG-9 assumption "Background: enterBackground() flushes and the interval timer is suspended; each upload runs in a beginBackgroundTask cancelled on expiry (iOSLifecycleMonitor.swift L190-206, IntervalBasedFlushPolicy.swift L64-67)."
+
+requests screen
+
+save at create
+created rule SEG-1
+send rule SEG-2
+offline fail
+quit keeps saved rule SEG-8
+
+batch up to 475 when 20 waiting every 30s rule SEG-2
+
+on 2xx deliver rule SEG-3
+on 4xx queue rule SEG-5
+on 400 drop rejected rule SEG-4
+on 5xx queue rule SEG-5
+on transport queue rule SEG-5
+"""### + "\n",
+        "sentry-cocoa": ###"""
+# Sentry's Cocoa SDK at commit c34c99b (getsentry/sentry-cocoa, 2026-08-14), read
+# from its source: shared/reference/real-sdks.md, section A.2. Every rule cites
+# the file and lines it was read from; an assumption rule says what the source
+# leaves open. `outbox profiles --source sentry-cocoa` prints this file.
+# (examples/what-if/sentry-cocoa.profile is the same SDK written before the
+# profile language had rate limits and the cache cap.)
+profile sentry-cocoa
+title "Sentry Cocoa SDK c34c99b"
+
+rule SNC-1 "Each envelope is written to the disk cache when captured, then sent (Sources/Sentry/SentryHttpTransport.m)."
+rule SNC-2 "Envelopes go one at a time, oldest first (SentryHttpTransport.m sendAllCachedEnvelopes L294-363)."
+rule SNC-3 "Any answer deletes the envelope: a 2xx delivers it; a 4xx or 5xx deletes it, recorded as lost, never retried (SentryHttpTransport.m L385-457)."
+rule SNC-4 "No response (no connection, a timeout) keeps the envelope cached: 'Will retry sending envelope later' (SentryHttpTransport.m L385-457)."
+rule SNC-5 "When connectivity returns the cached envelopes are sent again (SentryHttpTransport.m L94-102)."
+rule SNC-6 "At most maxCacheItems 30 envelopes are cached; the oldest is deleted, recorded as cache_overflow (Sources/Swift/Options.swift L136, SentryHttpTransport.m L256-259)."
+rule SNC-7 "The cached envelopes are sent at the next start (sendAllCachedEnvelopes)."
+rule SNC-8 assumption "A 429 (or X-Sentry-Rate-Limits) disables the envelope's category until Retry-After, 60 s without the header; envelopes of a limited category are dropped before sending (Sources/Swift/Networking/DefaultRateLimits.swift L43-58)."
+rule SNC-9 assumption "Offline an envelope is still sent and fails with no response (SNC-4); the 0.1 s gap between cached sends (SentryTransportFactory.m L53) is not modelled."
+rule SNC-10 assumption "captureException() makes an error envelope, sent and kept as any other."
+
+call capture NAME makes error key a crash "captureException(): an error envelope (Sentry)"
+
+save at create
+created rule SNC-1
+send rule SNC-2
+offline fail
+quit keeps saved rule SNC-7
+
+keep at most 30 drop oldest rule SNC-6
+batch up to 1 head-of-line rule SNC-2
+
+on 2xx deliver rule SNC-3
+on 4xx drop rejected rule SNC-3
+on 5xx drop rejected rule SNC-3
+on transport queue rule SNC-4
+on offline queue rule SNC-9
+
+resend on network rule SNC-5
+resend on launch rule SNC-7
+"""### + "\n",
+    ]
+
+    /// The built-ins that model a real SDK from its source (profiles/real/), by name.
+    static let realNames: Set<String> = [
+        "amplitude-kotlin",
+        "amplitude-swift",
+        "mixpanel-swift",
+        "posthog-android",
+        "posthog-ios",
+        "rudder-ios-v1",
+        "rudder-swift",
+        "segment-swift-retry",
+        "segment-swift",
+        "sentry-cocoa",
     ]
 
     /// The built-in app calls (profiles/usercom.calls), exactly.

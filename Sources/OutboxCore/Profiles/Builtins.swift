@@ -9,22 +9,34 @@ public enum Builtins {
     /// after these, by name.
     static let order = ["linktrail", "ios", "android", "flutter"]
 
-    /// The names of the embedded files in registry order.
+    /// The names of the embedded files in registry order: the seeds' SDKs (and
+    /// any other file of `profiles/`), then the real SDKs (`profiles/real/`), by name.
     static var names: [String] {
-        order.filter { sources[$0] != nil } + sources.keys.filter { !order.contains($0) }.sorted()
+        order.filter { sources[$0] != nil }
+            + sources.keys.filter { !order.contains($0) && !realNames.contains($0) }.sorted() + realNames.sorted()
     }
 
+    /// Whether a built-in models a real SDK from its source (`profiles/real/`).
+    public static func isReal(_ name: String) -> Bool { realNames.contains(name) }
+
     /// Every built-in, parsed once (thread-safe: a global's lazy initialiser).
+    /// The seeds' rules are numbered one profile after the other; each real
+    /// SDK's own rules start after the seeds' (they never share a book), so
+    /// sixteen of them leave a user's profile room for its own.
     public static let all: [Profile] = {
         var out: [Profile] = []
         var next = Rules.sharedInfo.count
+        var seedsEnd = next
         for name in names {
             guard let text = sources[name] else { fatalError("built-in profile \(name) is not embedded") }
-            var parser = ProfileParser(file: "profiles/\(name).profile", firstOwnRule: next, base: { _ in nil })
+            let real = realNames.contains(name)
+            let file = real ? "profiles/real/\(name).profile" : "profiles/\(name).profile"
+            var parser = ProfileParser(file: file, firstOwnRule: real ? seedsEnd : next, base: { _ in nil })
             switch parser.parse(text, path: nil) {
             case .success(let spec):
                 out.append(Profile(spec: spec))
                 next = max(next, spec.book.count)
+                if !real { seedsEnd = next }
             case .failure(let e):
                 fatalError("built-in profile \(name) does not parse: \(e.errors.map(\.description))")
             }

@@ -336,8 +336,8 @@ extension ProfileParser {
         guard let b = p.base(w[1]) else {
             return p.fail(
                 n,
-                "unknown base profile \(ProfileParser.q(w[1])), expected one of: "
-                    + Builtins.all.map(\.name).joined(separator: ", ")
+                "unknown base profile \(ProfileParser.q(w[1])), expected "
+                    + ProfileResolver.builtinNames(", ", last: " or ")
                     + Suggest.hint(w[1], among: Builtins.all.map(\.name)))
         }
         p.uncounted = false

@@ -15,10 +15,19 @@ public struct ProfileResolver: Sendable {
                     + Suggest.hint(name, among: Builtins.all.map(\.name))))
     }
 
-    /// The built-ins' names, joined (`linktrail|ios|android|flutter`).
+    /// The seeds' built-ins' names, joined (`linktrail|ios|android|flutter`);
+    /// with `last` (a list for people), the real SDKs are named after them as
+    /// a group: `linktrail, ios, android, flutter or a real SDK's name (...)`.
+    /// Twenty names would drown the message; did-you-mean looks among them all.
     public static func builtinNames(_ sep: String, last: String? = nil) -> String {
-        let names = Builtins.all.map(\.name)
+        let names = Builtins.all.map(\.name).filter { !Builtins.isReal($0) }
         guard let last, names.count > 1 else { return names.joined(separator: sep) }
-        return names.dropLast().joined(separator: sep) + last + names.last!
+        guard Builtins.all.contains(where: { Builtins.isReal($0.name) }) else {
+            return names.dropLast().joined(separator: sep) + last + names.last!
+        }
+        return names.joined(separator: sep) + last + realSDKs
     }
+
+    /// How messages name the real SDKs' built-ins as a group.
+    public static let realSDKs = "a real SDK's name (`outbox profiles` lists them: posthog-ios, segment-swift, ...)"
 }

@@ -3,8 +3,10 @@
 # commit c34c99b, Sources/Sentry/SentryHttpTransport.m): it keeps every envelope on
 # disk, sends each once, deletes it whatever the backend answers, and keeps it
 # only when no answer came, for when the network returns or the app starts again.
-# Try it: outbox run examples/what-if/sentry-cocoa.outbox
-profile sentry-cocoa
+# Try it: outbox run examples/what-if/sentry-cocoa-draft.outbox
+# (The built-in profile `sentry-cocoa`, profiles/real/, models the same SDK
+# with its rate limits and cache cap; this draft keeps the name sentry-cocoa-draft.)
+profile sentry-cocoa-draft
 title "Sentry Cocoa SDK c34c99b, without rate limits or the cache cap (what-if)"
 
 rule SEN-1 "Each envelope is written to the disk cache when it is captured, then sent (sentry-cocoa@c34c99b Sources/Sentry/SentryHttpTransport.m)."
