@@ -375,8 +375,13 @@ extension Simulation {
                 }
                 retryAfterState.mutedUntil[k] = max(retryAfterState.mutedUntil[k], until)
             }
+            var words: [String] = []
+            for m in ms where !words.contains(word(requests[Int(m) - 1].kind)) {
+                words.append(word(requests[Int(m) - 1].kind))
+            }
+            let (kinds, end) = (words.joined(separator: ", "), until)
             log(.outbox, .note, request: lead, rule: ra.rule) {
-                "rate limited: batch \(n)'s kinds muted for \(VirtualTime.duration(h)) after \(outcome.word) on \($0.label(lead))"
+                "rate limited: \(kinds) requests muted for \(VirtualTime.duration(h)) (until \(VirtualTime.clock(end))) after \(outcome.word) on batch \(n) (\($0.label(lead)) …)"
             }
             return false
         }
