@@ -533,6 +533,112 @@ final class RuleTestsRetryAfter: XCTestCase {
             ])
     }
 
+    // MARK: the real SDKs' profiles (profiles/real/)
+
+    /// PostHog's two SDKs part ways on a short header (the reference's
+    /// "divergence inside one vendor"): Android's `calculateDelay` waits the
+    /// header (PHA-12), iOS's `max(delay, retryAfter)` its 1s, 2s backoff.
+    func test_real_postHogAndroidReplacesAndPostHogIOSFloors() {
+        let story = """
+            at 0 launch
+            at 0 server 503 retry-after 500ms x2
+            at 0 track a
+            expect at 45s state a delivered
+            expect at 45s attempts a 3
+            """
+        guard let android = U.play("profile posthog-android\n" + story, on: []),
+            let ios = U.play("profile posthog-ios\n" + story, on: [])
+        else { return }
+        XCTAssertEqual(
+            RuleTestsBatching.trails(android.sim),
+            [
+                "a: 0 new>pending #0 PHA-1",
+                "a: 30000 pending>in-flight #1 PHA-2 b1",
+                "a: 30200 in-flight>retrying #1 503 PHA-12 b1",
+                "a: 30700 retrying>in-flight #2 PHA-12 b1",
+                "a: 30900 in-flight>retrying #2 503 PHA-12 b1",
+                "a: 31400 retrying>in-flight #3 PHA-12 b1",
+                "a: 31600 in-flight>delivered #3 200 PHA-3 b1",
+            ])
+        XCTAssertEqual(
+            RuleTestsBatching.trails(ios.sim),
+            [
+                "a: 0 new>pending #0 PHI-1",
+                "a: 30000 pending>in-flight #1 PHI-2 b1",
+                "a: 30200 in-flight>retrying #1 503 PHI-4 b1",
+                "a: 31200 retrying>in-flight #2 PHI-4 b1",
+                "a: 31400 in-flight>retrying #2 503 PHI-4 b1",
+                "a: 33400 retrying>in-flight #3 PHI-4 b1",
+                "a: 33600 in-flight>delivered #3 200 PHI-3 b1",
+            ])
+        // A header longer than the backoff: both wait it, citing their Retry-After rule.
+        let long = story.replacingOccurrences(of: "503 retry-after 500ms", with: "429 retry-after 5s")
+        for (name, rule) in [("posthog-android", "PHA-12"), ("posthog-ios", "PHI-11")] {
+            guard let r = U.play("profile \(name)\n" + long, on: []) else { return }
+            XCTAssertEqual(
+                RuleTestsBatching.trails(r.sim).filter { $0.contains("retrying") }.map {
+                    String($0.split(separator: " ")[1])
+                },
+                ["30200", "35200", "35400", "40400"], name)
+            XCTAssertTrue(
+                RuleTestsBatching.trails(r.sim).contains("a: 30200 in-flight>retrying #1 429 \(rule) b1"), name)
+        }
+    }
+
+    /// Segment's smart retry: a 429 pauses the pipeline for its header (300 s
+    /// without one, SGR-11) and is not counted; Sentry: a 429 drops its
+    /// envelope and mutes the category (60 s without the header, SNC-8).
+    func test_real_segmentPausesAndSentryMutes() {
+        guard
+            let segment = U.play(
+                """
+                profile segment-swift-retry
+                at 0 launch
+                at 0 server 429 x1
+                at 0 track a
+                expect at 330.199s attempts a 1
+                expect at 330.4s state a delivered
+                """, on: []),
+            let sentry = U.play(
+                """
+                profile sentry-cocoa
+                at 0 launch
+                at 0 server 429 x1
+                at 0 track a
+                at 0 track b
+                at 59s track c
+                at 61s track d
+                expect at 0.2s dropped b rate-limited
+                expect at 59s dropped c rate-limited
+                expect at 61.2s state d delivered
+                """, on: [])
+        else { return }
+        XCTAssertEqual(
+            RuleTestsBatching.trails(segment.sim),
+            [
+                "a: 0 new>pending #0 SGR-1",
+                "a: 30000 pending>in-flight #1 SGR-2 b1",
+                "a: 30200 in-flight>retrying #1 429 SGR-11 b1",
+                "a: 330200 retrying>in-flight #2 SGR-11 b1",
+                "a: 330400 in-flight>delivered #2 200 SGR-3 b1",
+            ])
+        XCTAssertEqual(segment.sim.request(1).budgetUsed, 1)
+        XCTAssertEqual(
+            RuleTestsBatching.trails(sentry.sim),
+            [
+                "a: 0 new>pending #0 SNC-1",
+                "a: 0 pending>in-flight #1 SNC-2 b1",
+                "b: 0 new>pending #0 SNC-1",
+                "a: 200 in-flight>dropped #1 429 rejected SNC-3 b1",
+                "b: 200 pending>dropped #0 rate-limited SNC-8",
+                "c: 59000 new>pending #0 SNC-1",
+                "c: 59000 pending>dropped #0 rate-limited SNC-8",
+                "d: 61000 new>pending #0 SNC-1",
+                "d: 61000 pending>in-flight #1 SNC-2 b2",
+                "d: 61200 in-flight>delivered #1 200 SNC-3 b2",
+            ])
+    }
+
     // MARK: errors
 
     func test_errors_badLinesSayWhatWasExpected() {

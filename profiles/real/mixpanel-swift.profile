@@ -36,3 +36,6 @@ on transport retry rule MPS-8
 on exhausted queue rule MPS-6
 
 resend on launch rule MPS-8
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule MPS-10

@@ -50,3 +50,6 @@ on exhausted drop exhausted rule PHA-6
 
 resend on launch rule PHA-10
 resend on network rule PHA-9
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after replace rule PHA-12

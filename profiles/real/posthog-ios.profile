@@ -48,3 +48,6 @@ on exhausted drop exhausted rule PHI-6
 
 resend on launch rule PHI-10
 resend on network rule PHI-9
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule PHI-11

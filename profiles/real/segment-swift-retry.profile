@@ -44,3 +44,6 @@ on 501 drop rejected rule SGR-4
 on 505 drop rejected rule SGR-4
 on transport retry rule SGR-9
 on exhausted drop exhausted rule SGR-6
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after pause default 5m cap 5m rule SGR-11

@@ -317,6 +317,9 @@ on transport retry rule MPS-8
 on exhausted queue rule MPS-6
 
 resend on launch rule MPS-8
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule MPS-10
 """### + "\n",
         "posthog-android": ###"""
 # PostHog's Android SDK at commit 1042d25 (PostHog/posthog-android, 2026-08-21),
@@ -371,6 +374,9 @@ on exhausted drop exhausted rule PHA-6
 
 resend on launch rule PHA-10
 resend on network rule PHA-9
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after replace rule PHA-12
 """### + "\n",
         "posthog-ios": ###"""
 # PostHog's iOS SDK at commit 64c7dd0 (PostHog/posthog-ios, 2026-08-07), read
@@ -423,6 +429,9 @@ on exhausted drop exhausted rule PHI-6
 
 resend on launch rule PHI-10
 resend on network rule PHI-9
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule PHI-11
 """### + "\n",
         "rudder-ios-v1": ###"""
 # RudderStack's iOS SDK v1 (Objective-C) at commit dcf152d (rudderlabs/rudder-sdk-ios,
@@ -565,6 +574,9 @@ on 501 drop rejected rule SGR-4
 on 505 drop rejected rule SGR-4
 on transport retry rule SGR-9
 on exhausted drop exhausted rule SGR-6
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after pause default 5m cap 5m rule SGR-11
 """### + "\n",
         "segment-swift": ###"""
 # Segment's analytics-swift at commit c9a0d63 (segmentio/analytics-swift,
@@ -641,6 +653,9 @@ on offline queue rule SNC-9
 
 resend on network rule SNC-5
 resend on launch rule SNC-7
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after mute default 60s rule SNC-8
 """### + "\n",
     ]
 
