@@ -226,7 +226,8 @@ struct InteractiveCommand: OutboxSubcommand {
 
     /// Opens the device of a profile: SQLite in the state directory, or memory.
     static func openStore(_ profile: Profile, _ o: Options) -> Result<any DeviceStore, StoreError> {
-        if o.memory { return .success(InMemoryDeviceStore()) }
+        // A profile that saves nothing (`save never`) never writes a device: no file is made for it.
+        if o.memory || profile.savesNothing { return .success(InMemoryDeviceStore()) }
         do {
             return .success(try SQLiteDeviceStore(directory: o.stateDir, profile: profile))
         } catch {

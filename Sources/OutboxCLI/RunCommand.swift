@@ -189,7 +189,8 @@ struct RunCommand: OutboxSubcommand {
             reporter.begin(StoryStart(sc))
             var store: any DeviceStore = InMemoryDeviceStore()
             var disk: SQLiteDeviceStore?
-            if let dir = stateDir {
+            // A profile that saves nothing (`save never`) never writes a device: no file is made for it.
+            if let dir = stateDir, !sc.profile.savesNothing {
                 do {
                     disk = try SQLiteDeviceStore(directory: dir, profile: sc.profile)
                     store = disk!

@@ -4,6 +4,10 @@
 public enum Action: Equatable, Sendable {
     case appLaunched
     case appQuit
+    /// The app goes to the background (`background`), or comes back (`foreground`):
+    /// a profile with the lifecycle (Policy/Lifecycle.swift).
+    case appBackgrounded
+    case appForegrounded
     case getInstanceCalled
     case consentGranted
     case consentDenied
@@ -25,7 +29,8 @@ public enum Action: Equatable, Sendable {
     /// Whether the action needs the app to be running.
     public var needsRunningApp: Bool {
         switch self {
-        case .getInstanceCalled, .consentGranted, .consentDenied, .eventTracked, .call:
+        case .getInstanceCalled, .consentGranted, .consentDenied, .eventTracked, .call, .appBackgrounded,
+            .appForegrounded:
             return true
         default:
             return false
@@ -82,6 +87,8 @@ public enum Action: Equatable, Sendable {
         case .getInstanceCalled where !profile.hasGetInstance: return "getInstance() call (getinstance)"
         case .consentGranted where !profile.hasConsentGate, .consentDenied where !profile.hasConsentGate:
             return "consent gate"
+        case .appBackgrounded where !profile.hasLifecycle, .appForegrounded where !profile.hasLifecycle:
+            return "app lifecycle (background, foreground)"
         case .call(let word, _):
             guard let c = profile.vocabulary.call(word) else { return word + " call" }
             return profile.has(c) ? nil : c.capability

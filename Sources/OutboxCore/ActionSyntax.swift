@@ -25,6 +25,9 @@ public enum ActionSyntax {
         case "launch": return none(.appLaunched)
         case "quit": return none(.appQuit)
         case "getinstance": return none(.getInstanceCalled)
+        // A profile's own `call background` (a lifecycle event that only logs) keeps its meaning.
+        case "background" where vocabulary.call(verb) == nil: return none(.appBackgrounded)
+        case "foreground" where vocabulary.call(verb) == nil: return none(.appForegrounded)
         case "consent":
             guard args.count == 1, args[0] == "grant" || args[0] == "deny" else {
                 return .failure(
@@ -60,7 +63,9 @@ public enum ActionSyntax {
 
     /// The words of `verbs`, for "did you mean".
     public static func verbWords(_ v: Vocabulary = .builtin) -> [String] {
-        ["launch", "quit", "getinstance", "consent", "track"] + v.callWords + ["network", "server", "set"]
+        ["launch", "quit", "getinstance", "consent", "track"] + v.callWords + [
+            "background", "foreground", "network", "server", "set",
+        ]
     }
 
     /// ` `word`` for the one word after a verb that was wrong, "" for none or several.
@@ -77,6 +82,8 @@ public enum ActionSyntax {
         switch action {
         case .appLaunched: return "launch"
         case .appQuit: return "quit"
+        case .appBackgrounded: return "background"
+        case .appForegrounded: return "foreground"
         case .getInstanceCalled: return "getinstance"
         case .consentGranted: return "consent grant"
         case .consentDenied: return "consent deny"

@@ -79,6 +79,9 @@ public struct DeviceStart: Equatable, Sendable {
     /// Whether `profile` can hold a request of `kind`: one the app makes there
     /// (an install comes with the consent gate); nil when it can, else why not.
     public static func kind(_ kind: RequestKind, on profile: Profile) -> String? {
+        if profile.savesNothing {
+            return "profile \(profile.rawValue) saves nothing (`save never`): its device holds no saved request"
+        }
         if profile.makes(kind) { return nil }
         if kind == .install { return "an install comes with the consent gate; profile \(profile.rawValue) has none" }
         return "\(profile.word(kind)) is not among the requests of profile \(profile.rawValue)"

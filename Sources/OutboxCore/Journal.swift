@@ -86,6 +86,10 @@ public enum LogEvent: Sendable, Equatable {
     case networkUnchanged(online: Bool)
     /// A network flap started or stopped (FLAP); its toggles are `network`.
     case flap
+    /// The app went to the background (or came back to the foreground).
+    case lifecycle(background: Bool)
+    /// The app was sent where it already was.
+    case lifecycleUnchanged(background: Bool)
 
     // What the user of the model did.
     /// The backend's next answers changed (`Simulation.plan`).
@@ -115,6 +119,12 @@ public enum LogEvent: Sendable, Equatable {
     case completion(Completion)
     /// The line's request finished but its completion handler was lost with a quit.
     case completionLost
+    /// The SDK marked itself offline (`marked`), or the mark cleared (`offline self`).
+    case selfOffline(marked: Bool)
+    /// The app went to the background: `count` queued requests go out (`on background flush`).
+    case backgroundFlush(count: Int32)
+    /// The background time ran out with the line's request on the wire: its attempt was cancelled.
+    case backgroundCancelled
     /// `count` saved requests go out again, because of `trigger`.
     case resend(count: Int32, trigger: ResendTrigger)
     /// Saved requests (`count` of them now) are not sent yet: they wait for `trigger`.
@@ -160,6 +170,11 @@ public enum LogEvent: Sendable, Equatable {
         case .storeRowRemoved: return "store-row-removed"
         case .network: return "network"
         case .networkUnchanged: return "network-unchanged"
+        case .lifecycle(let b): return b ? "background" : "foreground"
+        case .lifecycleUnchanged: return "lifecycle-unchanged"
+        case .selfOffline(let m): return m ? "self-offline" : "self-offline-cleared"
+        case .backgroundFlush: return "background-flush"
+        case .backgroundCancelled: return "background-cancelled"
         case .flap: return "flap"
         case .plan: return "plan"
         case .setting: return "setting"
@@ -214,6 +229,8 @@ public enum ResendTrigger: UInt8, Sendable {
     case getInstance
     /// A flush (`component flush`: launch, consent granted, a successful send).
     case flush
+    /// The app came back to the foreground from a suspension (`background limit`).
+    case foreground
 }
 
 /// Why a flush ended.

@@ -150,6 +150,8 @@ struct DueTimer {
         case answer
         /// A backoff wait is over (BACKOFF).
         case retry
+        /// The background time is up for the attempt on the wire (Lifecycle.swift).
+        case cancel
         /// A batch's attempt reaches the backend, its answer arrives, its backoff
         /// ends (Policy/Batching.swift): `request` is then the batch's number and
         /// `generation` the batch's.

@@ -58,6 +58,10 @@ public struct Simulation {
     /// Where `keep at most N drop oldest` looks for the oldest waiting request:
     /// every request before it is final (Capacity.swift; 0 on a profile without it).
     var capacityFrom: Int32 = 0
+    /// Foreground or background (Lifecycle.swift; the foreground on a profile without the lifecycle).
+    public internal(set) var appState = AppLifecycleState()
+    /// Failures in a row and the mark of `offline self` (Offline.swift; never marked on a profile without it).
+    public internal(set) var offlineSelf = SelfOfflineState()
     /// The consent decision (undecided on a profile without the gate).
     public var consent: Consent { gateState.consent }
     public internal(set) var launches = 0
@@ -221,7 +225,7 @@ public struct Simulation {
         }
         if flapNext != .max && !online && liveCount > 0 { due = min(due ?? flapNext, flapNext) }
         // The interval's flush, while it could send something (Policy/Batching.swift).
-        if batchTickAt != .max && online && batchBlocking == 0 && waitingCount > 0 {
+        if batchTickAt != .max && online && batchBlocking == 0 && waitingCount > 0 && !appState.inBackground {
             due = min(due ?? batchTickAt, batchTickAt)
         }
         return due
@@ -271,7 +275,7 @@ public struct Simulation {
         let i = Int(t.request) - 1
         guard requests[i].generation == t.generation else { return false }
         switch t.kind {
-        case .reach, .answer: return requests[i].state == .inFlight
+        case .reach, .answer, .cancel: return requests[i].state == .inFlight
         case .retry: return requests[i].state == .retrying
         case .batchReach, .batchAnswer, .batchRetry: return false
         }
@@ -295,6 +299,8 @@ public struct Simulation {
         case .retry:
             requests[Int(t.request) - 1].nextAttemptAt = -1
             retryFellDue(t.request)
+        case .cancel:
+            backgroundTimeUp(t.request)
         case .batchReach: batchReached(t.request)
         case .batchAnswer: batchAnswered(t.request)
         case .batchRetry: batchRetryDue(t.request)
@@ -343,6 +349,8 @@ public struct Simulation {
         switch action {
         case .appLaunched: launch()
         case .appQuit: quit()
+        case .appBackgrounded: wentToBackground()
+        case .appForegrounded: wentToForeground()
         case .getInstanceCalled: getInstance()
         case .consentGranted: setConsent(true)
         case .consentDenied: setConsent(false)
@@ -497,6 +505,8 @@ public struct Simulation {
         // Every live request learns its fate, oldest first; attempts on the wire are cancelled (CANCEL).
         var ids: [Int32] = []
         for s in [RequestState.pending, .inFlight, .retrying] { ids += liveSets[Int(s.rawValue)] }
+        // Memory only (`save never`, Saving.swift): the queued ones go too.
+        if savesNothing { ids += liveSets[Int(RequestState.queued.rawValue)] }
         ids.sort()
         for id in ids {
             requests[Int(id) - 1].generation &+= 1
@@ -768,6 +778,7 @@ public struct Simulation {
         }
         if reaches { schedule(.reach, id, at: VirtualTime.later(now, by: half)) }
         schedule(.answer, id, at: VirtualTime.later(now, by: answerAfter))
+        if appState.inBackground { attemptStartedInBackground(id) }
     }
 
     /// The answer of an attempt when chances or targets are planned (CHANCE, TARGET).

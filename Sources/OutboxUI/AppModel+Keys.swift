@@ -133,6 +133,10 @@ extension AppModel {
             if sim.appRunning { perform(.appQuit) }
             perform(.appLaunched)
         case .getInstance: perform(.getInstanceCalled)
+        case .toggleBackground:
+            // Comparing, the first column with the lifecycle decides; the others skip it with a note.
+            guard let c = columns.first(where: { $0.profile.hasLifecycle }) else { return nil }
+            perform(c.inBackground ? .appForegrounded : .appBackgrounded)
         case .pause: togglePause()
         case .faster: faster()
         case .slower: slower()

@@ -146,8 +146,9 @@ public enum AppView {
             clock,
             [
                 (
-                    " net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s),
-                    s.online ? .online : .offline
+                    " net " + g.dot + " " + (s.online ? "online " : "offline ") + flapText(s)
+                        + (s.markedOffline ? "(SDK offline) " : ""),
+                    s.online && !s.markedOffline ? .online : .offline
                 )
             ],
         ]
@@ -173,7 +174,9 @@ public enum AppView {
             segs.append([(" " + f + " ", s.flush.active ? .headerAccent : .header)])
         }
         if !m.isComparing {
-            segs.append([(s.appRunning ? " app running " : " app closed ", s.appRunning ? .header : .headerAccent)])
+            // In the background (Policy/Lifecycle.swift) the app is said to be there.
+            let app = !s.appRunning ? " app closed " : (s.inBackground ? " app in background " : " app running ")
+            segs.append([(app, s.appRunning && !s.inBackground ? .header : .headerAccent)])
         }
         // Fill one or two rows, in order, keeping whole segments.
         var rows: [[(String, Role)]] = [[]]
@@ -654,9 +657,11 @@ public enum AppView {
             offered.append((0, .call(c.word), c.word))
         }
         for (order, c, label) in offered {
-            guard let b = KeyMap.binding(c, calls: calls), b.applies(to: m.profiles), !m.usedCommands.contains(c)
+            // A call whose key a fixed key holds has none (`KeyMap.bindings(calls:)`): not offered here.
+            guard let b = KeyMap.binding(c, calls: calls), let key = b.keys.first, b.applies(to: m.profiles),
+                !m.usedCommands.contains(c)
             else { continue }
-            out.append((order, b.keys[0].label, label))
+            out.append((order, key.label, label))
         }
         return out.sorted { $0.0 < $1.0 }.map { ($0.1, $0.2) }
     }

@@ -118,6 +118,8 @@ public enum Command: Hashable, Sendable, CaseIterable {
     /// An app call of the profile's vocabulary, by its word (`AppCall`: its key comes from its `call` line).
     case call(String)
     case chooseAnswer, relaunch, getInstance, chooseFlap, chooseJitter
+    /// The app to the background, or back to the foreground (Policy/Lifecycle.swift).
+    case toggleBackground
     case pause, faster, slower, jumpNext, breakpoints
     case down, up, pageDown, pageUp, top, bottom, detail, nextPane, previousPane, nextTab, previousTab
     case filterName, export, commandLine, cycleTheme
@@ -130,7 +132,8 @@ public enum Command: Hashable, Sendable, CaseIterable {
     public static var allCases: [Command] {
         [
             .help, .quit, .toggleNetwork, .toggleConsent, .trackPurchase, .trackBurst, .chooseAnswer, .relaunch,
-            .getInstance, .chooseFlap, .chooseJitter, .pause, .faster, .slower, .jumpNext, .breakpoints, .down, .up,
+            .getInstance, .toggleBackground, .chooseFlap, .chooseJitter, .pause, .faster, .slower, .jumpNext,
+            .breakpoints, .down, .up,
             .pageDown, .pageUp, .top, .bottom, .detail, .nextPane, .previousPane, .nextTab, .previousTab,
             .filterName, .export, .commandLine, .cycleTheme, .zoomIn, .zoomOut, .fitTimeline, .back, .nextMatch,
             .previousMatch, .logRequest, .sort, .click, .wheel, .pin,
@@ -146,6 +149,8 @@ public enum KeyNeed: Sendable, Equatable {
     case consentGate
     /// `resend on getinstance`.
     case getInstance
+    /// The app lifecycle (`background rule`, `on background flush`, `background limit`).
+    case lifecycle
     /// An app call (`requests WORD`, or a `call` line of the profile's own).
     case call(AppCall)
 
@@ -153,6 +158,7 @@ public enum KeyNeed: Sendable, Equatable {
         switch self {
         case .consentGate: return p.hasConsentGate
         case .getInstance: return p.hasGetInstance
+        case .lifecycle: return p.hasLifecycle
         case .call(let c): return p.vocabulary.call(c.word).map(p.has) ?? false
         }
     }
@@ -162,18 +168,26 @@ public enum KeyNeed: Sendable, Equatable {
         switch self {
         case .consentGate: return "the consent gate"
         case .getInstance: return "getInstance()"
+        case .lifecycle: return "the app lifecycle"
         case .call(let c): return c.need
         }
     }
 
     /// The same without its article ("consent gate"), after "has no".
-    public var bareWord: String { self == .consentGate ? "consent gate" : word }
+    public var bareWord: String {
+        switch self {
+        case .consentGate: return "consent gate"
+        case .lifecycle: return "app lifecycle"
+        default: return word
+        }
+    }
 
     /// Where a profile file gets it (docs/keys.md).
     public var profileLine: String {
         switch self {
         case .consentGate: return "`component consent-gate`"
         case .getInstance: return "`resend on getinstance`"
+        case .lifecycle: return "`background rule`, `on background flush` or `background limit`"
         case .call(let c): return "`requests \(c.word)`"
         }
     }
@@ -227,6 +241,9 @@ public enum KeyMap {
         b(
             [.char("g")], .getInstance, "device", "call getInstance(): the saved requests go out again", nil,
             .getInstance),
+        b(
+            [.char("B")], .toggleBackground, "device",
+            "the app to the background, or back to the foreground (:background, :foreground)", nil, .lifecycle),
         b(
             [.char("F")], .chooseFlap, "device",
             "network flap: online/offline over and over (5s/2s, ...; s stops); :network flap UP DOWN", nil),

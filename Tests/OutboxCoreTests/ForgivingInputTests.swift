@@ -184,7 +184,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("sve at create"),
             [
-                "p.profile:\(last): unknown statement `sve`, expected one of: profile, title, base, rule, requests, call, direct, component, keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, report, say; did you mean `save`?"
+                "p.profile:\(last): unknown statement `sve`, expected one of: profile, title, base, rule, requests, call, direct, component, keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, background, report, say; did you mean `save`?"
             ])
         XCTAssertEqual(
             with("say warning.dropepd \"gone\""),

@@ -962,8 +962,10 @@ final class ProfileStatementTests: XCTestCase {
             "expected some of: install, event, ping, screen, product, notification, logout, token-removal, anonymous-ping"
         let direct = "bad direct line, expected `direct KIND... rule ID` or `direct none`"
         let keys = "bad keys line, expected `keys idempotency rule ID` or `keys none`"
-        let save = "bad save line, expected `save at create` or `save on failure [KIND...] rule ID`"
-        let offline = "bad offline line, expected `offline fail` or `offline hold rule ID`"
+        let save =
+            "bad save line, expected `save at create`, `save on failure [KIND...] rule ID` or `save never rule ID`"
+        let offline =
+            "bad offline line, expected `offline fail` or `offline hold rule ID` (or `offline self after N failures [or transport] rule ID`)"
         let quit = "bad quit line, expected `quit keeps saved rule ID`"
         let on = "expected `on CLASS deliver|retry|queue|stall|drop REASON [rule ID]`"
         let classes =
@@ -1060,7 +1062,7 @@ final class ProfileStatementTests: XCTestCase {
             (
                 "frobnicate",
                 "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, call, direct, component, "
-                    + "keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, report, say"
+                    + "keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, background, report, say"
             ),
             ("profile again", "a second profile line, expected one profile per file"),
             (
@@ -1165,7 +1167,7 @@ final class ProfileStatementTests: XCTestCase {
         XCTAssertEqual(
             U.errors("profile a\n# nothing else", path: "p.profile"),
             [
-                "p.profile:2: no save line, expected `save at create` or `save on failure [KIND...] rule ID`",
+                "p.profile:2: no save line, expected `save at create`, `save on failure [KIND...] rule ID` or `save never rule ID`",
                 "p.profile:2: no created line, expected `created rule ID` (the rule a new request cites)",
                 "p.profile:2: no send line, expected `send rule ID` (the rule its first attempt cites)",
                 "p.profile:2: no quit line, expected `quit keeps saved rule ID`",

@@ -164,7 +164,8 @@ final class NotRegularFileTests: XCTestCase {
         }
         if let r = run(["profiles"]) {
             XCTAssertEqual(r.status, 2)
-            XCTAssertTrue(r.out.hasPrefix("linktrail: LinkTrail attribution SDK\n"), r.out)
+            XCTAssertTrue(r.out.hasPrefix("== the seeds' SDKs"), r.out)
+            XCTAssertTrue(r.out.contains("\n\nlinktrail: LinkTrail attribution SDK\n"), r.out)
             XCTAssertTrue(r.out.contains("\nflutter: Positive User (UserCom) SDK on Flutter\n"), r.out)
             XCTAssertEqual(r.err, "outbox profiles: \(refusal)\n")
         }

@@ -138,7 +138,7 @@ public func trailLine(_ t: Transition, rule: String) -> String {
 // Test plumbing since profiles became files (issue 13): a rule ID is resolved
 // through its profile; tests of the built-ins resolve them through the registry.
 extension RuleID {
-    public static var allCases: [RuleID] { Rules.shared + Builtins.all.flatMap(\.ownRules) }
+    public static var allCases: [RuleID] { Rules.shared + Profile.seeds.flatMap(\.ownRules) }
     public var owner: Profile? { Builtins.all.first { $0.ownRules.contains(self) } }
     public var info: RuleInfo { (owner ?? Builtins.all[0]).rule(self) }
     public var id: String { info.id }

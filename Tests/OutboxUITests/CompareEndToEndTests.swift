@@ -76,7 +76,8 @@ extension EndToEndTests {
         XCTAssertEqual(
             lines,
             [
-                "outbox: --compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter, or a profile file (a path ending .profile)",
+                "outbox: --compare has an unknown profile `nokia`, expected linktrail, ios, android, flutter or "
+                    + "a real SDK's name (`outbox profiles` lists them: posthog-ios, segment-swift, ...)" + ", or a profile file (a path ending .profile)",
                 "EXIT=2",
             ])
         XCTAssertEqual(

@@ -332,7 +332,7 @@ final class CompareTests: XCTestCase {
             ("compare ios", ":compare needs 2 to 4 profiles, comma-separated, e.g. ios,android,flutter"),
             (
                 "compare ios,nokia",
-                ":compare has an unknown profile `nokia`, expected linktrail, ios, android or flutter"
+                ":compare has an unknown profile `nokia`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs
             ),
             ("compare ios,ios", ":compare names ios twice; each profile once"),
             ("compare", "expected :compare P,P,... (2 to 4 of linktrail, ios, android, flutter) or :compare off"),

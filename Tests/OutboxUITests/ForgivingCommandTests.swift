@@ -29,7 +29,7 @@ final class ForgivingCommandTests: XCTestCase {
             ),
             (
                 "profile andriod",
-                ":profile: unknown profile `andriod`, expected linktrail, ios, android or flutter; did you mean `android`?"
+                ":profile: unknown profile `andriod`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs + "; did you mean `android`?"
             ),
         ]
         for (typed, said) in cases {

@@ -7,7 +7,7 @@ import XCTest
 /// What a user did in the UI, replayed by `outbox run`, gives the same timeline.
 final class RecordingTests: XCTestCase {
     func test_recordedSession_replaysToTheSameTimeline() {
-        for profile in Profile.allCases {
+        for profile in Profile.seeds {
             var s = Session(profile)
             let keys: [String] =
                 profile == .linktrail

@@ -1,5 +1,6 @@
 import OutboxTestSupport
 import XCTest
+
 @testable import OutboxCore
 @testable import OutboxUI
 
@@ -52,7 +53,7 @@ final class ScreenTests: XCTestCase {
         for b in KeyMap.bindings where !b.applies(to: [.linktrail]) {
             XCTAssertFalse(seen.contains(b.help), "help screen offers \(b.help) on linktrail")
         }
-        XCTAssertTrue(seen.contains("not here   g p s r n u: linktrail has no getInstance(), ping requests,"), seen)
+        XCTAssertTrue(seen.contains("not here   g B p s r n u: linktrail has no getInstance(), app lifecycle,"), seen)
         s.press(.escape)
         XCTAssertEqual(s.model.mode, .normal)
         var wide = Session(.linktrail, width: 200, height: 60)
@@ -78,7 +79,9 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(s.screen().text.contains("unknown action `bogus`"), s.screen().text)
         s.command("ping")
         XCTAssertTrue(s.screen().text.contains("LinkTrail attribution SDK has no ping requests"))
-        let effects: [UIEffect?] = { var t = s; t.press(.char(":")); t.type("profile ios"); return [t.press(.enter)] }()
+        let effects: [UIEffect?] = {
+            var t = s; t.press(.char(":")); t.type("profile ios"); return [t.press(.enter)]
+        }()
         XCTAssertEqual(effects, [.switchProfile(.ios)])
     }
 
@@ -107,12 +110,12 @@ final class ScreenTests: XCTestCase {
         XCTAssertTrue(ios.contains { $0.keys == "p" })
         XCTAssertEqual(
             ios.first { $0.keys == "not here" }?.help,
-            "c g: ios has no consent gate, getInstance() (docs/keys.md lists every key)")
+            "c g B: ios has no consent gate, getInstance(), app lifecycle (docs/keys.md lists every key)")
         let android = KeyMap.helpLines(profiles: [.android])
         XCTAssertTrue(android.contains { $0.keys == "g" })
         let both = KeyMap.helpLines(profiles: [.ios, .linktrail])
         XCTAssertTrue(both.contains { $0.keys == "c" } && both.contains { $0.keys == "p" })
-        XCTAssertEqual(KeyMap.helpLines().count, KeyMap.helpLines(profiles: Builtins.all).count)
+        XCTAssertEqual(KeyMap.helpLines().count, KeyMap.helpLines(profiles: Profile.seeds).count)
         // The status bar: consent on LinkTrail only, ping and getInstance where they are.
         func bar(_ p: Profile) -> [String] { AppView.statusKeys(Session(p, width: 200).model).map(\.0) }
         XCTAssertFalse(bar(.ios).contains("c"))
@@ -147,7 +150,8 @@ final class ScreenTests: XCTestCase {
         chooser.type("x")
         s.type("?")
         // The chooser box only: the log pane beside it shows the SDK's own text, kept exact.
-        let box = chooser.screen(120, 40, glyphs: .ascii).lines[1..<18].map { String($0.suffix(40)) }.joined(separator: "\n")
+        let box = chooser.screen(120, 40, glyphs: .ascii).lines[1..<18].map { String($0.suffix(40)) }.joined(
+            separator: "\n")
         let text = s.screen(120, 40, glyphs: .ascii).text + box
         let nonASCII = text.unicodeScalars.filter { !$0.isASCII }
         XCTAssertEqual(String(String.UnicodeScalarView(nonASCII)), "", text)

@@ -105,10 +105,12 @@ enum Answers {
     static let statement: Statement = Statement(
         keyword: "on", forms: ["on CLASS deliver|retry|queue|stall|drop REASON [rule ID]"],
         file: "Policy/Answers.swift",
-        doc: doc
+        doc: doc, fileOf: { w in w.count > 1 && w[1] == "background" ? Lifecycle.statement.file : nil }
     ) { p, n, w in read(&p, n, w) }
 
     static func read(_ p: inout ProfileParser, _ n: Int, _ w: [String]) {
+        // `on background flush rule ID` is the lifecycle's (Lifecycle.swift).
+        if w.count >= 2 && w[1] == "background" { return Lifecycle.readOn(&p, n, w) }
         let form = statement.expected
         guard w.count >= 3 else { return p.fail(n, "bad on line, " + form) }
         let cls = w[1]

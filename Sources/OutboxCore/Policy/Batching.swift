@@ -196,7 +196,8 @@ extension Simulation {
     /// head-of-line batch is under way (the flush goes on after it).
     mutating func flushBatches(rule: RuleID) {
         guard let b = spec.policy.batch, !batchStalled else { return }
-        if holdsOffline != nil && !online { return }
+        // Held (offline, marked offline, suspended in the background: Offline.swift), nothing goes.
+        if heldNow != nil { return }
         if b.headOfLine {
             batchFlushing = true
             batchFlushRule = rule
@@ -307,6 +308,8 @@ extension Simulation {
         }
         if reaches { scheduleBatch(.batchReach, n, at: VirtualTime.later(now, by: half)) }
         scheduleBatch(.batchAnswer, n, at: VirtualTime.later(now, by: answerAfter))
+        // In the background, the batch is cancelled at the limit (Lifecycle.swift).
+        if appState.inBackground { attemptStartedInBackground(members[0]) }
     }
 
     mutating func scheduleBatch(_ kind: DueTimer.Kind, _ n: Int32, at time: Millis) {
@@ -357,6 +360,8 @@ extension Simulation {
     /// Batch `n`'s attempt ended with `outcome`: what the answer table says, for
     /// every member at once. A retry keeps the batch together; anything else ends it.
     mutating func batchFinished(_ n: Int32, _ outcome: Outcome) {
+        // `offline self` counts the batch's attempt once, after its answer was acted on (Offline.swift).
+        defer { if let s = spec.policy.selfOffline { countedForSelfOffline(outcome, s) } }
         let ms = members(of: n, in: .inFlight)
         batches[Int(n) - 1].generation &+= 1
         guard let lead = ms.first, let rule = spec.policy.batch else {
@@ -448,7 +453,7 @@ extension Simulation {
         for m in ms { requests[Int(m) - 1].nextAttemptAt = -1 }
         if let e = spec.policy.expiry { ms = ms.filter { !expired($0, e) } }
         guard !ms.isEmpty else { return endBatch(n) }
-        if let hold = holdsOffline, !online {
+        if let hold = heldNow {
             for m in ms { move(m, to: .queued, rule: hold) }
             return endBatch(n, stopsFlush: true)
         }
@@ -502,7 +507,8 @@ extension Simulation {
             batchTickAt = .max
             return
         }
-        if waitingCount > 0 && batchBlocking == 0 && !(holdsOffline != nil && !online) {
+        // The interval is suspended while the app is in the background (Lifecycle.swift).
+        if waitingCount > 0 && batchBlocking == 0 && heldNow == nil && !appState.inBackground {
             log(.sdk, .batchInterval, request: -1, rule: b.rule) { s in
                 "interval flush (every \(VirtualTime.duration(every))): \(s.waitingCount) waiting"
             }

@@ -55,7 +55,7 @@ extension Simulation {
             } else {
                 enter(id, .pending, rule: g.install)
                 setSaved(id, true)
-                if gateOpen && !(holdsOffline != nil && !online) { send(id, rule: g.install) }
+                if gateOpen && heldNow == nil { send(id, rule: g.install) }
             }
         } else if gateOpen {
             sendHeldInstall()
@@ -66,7 +66,7 @@ extension Simulation {
     mutating func sendHeldInstall() {
         guard let g = spec.policy.gate else { return }
         // Held offline, the install waits like every request (it goes at the next trigger online).
-        if holdsOffline != nil && !online { return }
+        if heldNow != nil { return }
         for id in live(in: .pending) where request(id).kind == .install {
             send(id, rule: g.install)
         }

@@ -34,7 +34,7 @@ extension Simulation {
 
     /// A direct request is made: sent at once; held offline, it is not attempted at all.
     mutating func createdDirect(_ id: Int32, rule: RuleID) {
-        if holdsOffline != nil && !online {
+        if heldNow != nil {
             enter(id, .dropped, rule: rule, reason: .notSaved)
             return
         }

@@ -10,12 +10,13 @@
 /// | event | stages, in order |
 /// |---|---|
 /// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Batching (wait) → Saving (save at create, send) |
-/// | an attempt ends (`finishAttempt`) | Batching (its whole batch, → RetryAfter) → Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) |
+/// | an attempt ends (`finishAttempt`) | Batching (its whole batch, → RetryAfter) → Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) → Offline (self: count) |
 /// | an attempt goes out (`send`, `sendBatch`) | RetryAfter (held by a pause, dropped by a mute: only before `holdUntil`) |
 /// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
-/// | the app launched (`launched`) | fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
+/// | the app launched (`launched`) | Lifecycle (foreground), Offline (self: cleared) → fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
-/// | the network returns (`networkReturned`) | ConsentGate (a held install) → Resend |
+/// | the network returns (`networkReturned`) | Offline (self: cleared, queued sent) → Lifecycle (suspended: nothing) → ConsentGate (a held install) → Resend |
+/// | the app goes to the background / foreground | Lifecycle (limit, flush) |
 extension Simulation {
     /// A request was made.
     mutating func created(_ id: Int32) {
@@ -32,11 +33,19 @@ extension Simulation {
         if !batchOf.isEmpty && batchOf[Int(id) - 1] != 0 { return batchMemberFinished(id, outcome) }
         requests[Int(id) - 1].lastOutcome = outcome
         let r = request(id)
-        if let rule = directRule(r.kind) { return finishedDirect(id, outcome, rule: rule) }
-        let resp = spec.response(outcome, planned: r.plannedAnswer)
-        if r.inFlush, let f = spec.policy.flush { return flushAnswered(id, outcome, resp, r, flush: f) }
-        if let ra = spec.policy.retryAfter, answeredWithRetryAfter(id, outcome, resp, ra) { return }
-        answered(id, outcome, resp, r)
+        if let rule = directRule(r.kind) {
+            finishedDirect(id, outcome, rule: rule)
+        } else {
+            let resp = spec.response(outcome, planned: r.plannedAnswer)
+            if r.inFlush, let f = spec.policy.flush {
+                flushAnswered(id, outcome, resp, r, flush: f)
+            } else if let ra = spec.policy.retryAfter, answeredWithRetryAfter(id, outcome, resp, ra) {
+                // Paused (`retry-after pause`): the request waits for the pause's end, the answer table is not read.
+            } else {
+                answered(id, outcome, resp, r)
+            }
+        }
+        if let s = spec.policy.selfOffline { countedForSelfOffline(outcome, s) }
     }
 
     /// A backoff ended: too old, the request is dropped; else it goes out again (or waits, held offline).
@@ -47,6 +56,8 @@ extension Simulation {
 
     /// The app started; saved requests are already back as `queued`.
     mutating func launched() {
+        if spec.policy.lifecycle != nil { lifecycleLaunched() }
+        if spec.policy.selfOffline != nil { clearSelfOfflineAtLaunch() }
         // Every saved request gets a fresh budget; a completion handler does not survive the process.
         let lose = hasCompletions
         for id in liveSets[Int(RequestState.queued.rawValue)] {
@@ -72,6 +83,10 @@ extension Simulation {
 
     /// The network came back while the app runs.
     mutating func networkReturned() {
+        // Marked offline by the SDK itself: the mark clears and what was queued goes (Offline.swift).
+        if spec.policy.selfOffline != nil && clearSelfOfflineOnNetwork() { return }
+        // Suspended in the background: nothing goes until the foreground (Lifecycle.swift).
+        if appState.inBackground && suspendedRule != nil { return }
         // Held offline, an install the gate let through waited for the network too.
         if holdsOffline != nil && spec.policy.gate != nil && gateOpen { sendHeldInstall() }
         resendOnNetwork()

@@ -71,8 +71,8 @@ extension Simulation {
             endFlush(.gateClosed(consent), rule: f.stop)
             return
         }
-        if let hold = holdsOffline, !online {
-            // A profile that holds requests offline sends nothing: the flush stops there.
+        if let hold = heldNow {
+            // A profile that holds requests offline (or marked offline) sends nothing: the flush stops there.
             endFlush(.offline, rule: hold)
             return
         }

@@ -5,13 +5,14 @@
 /// | Saving.swift | `save`, `created`, `send`, `quit` | what is saved and when; what a new request and a quit do |
 /// | Vocabulary.swift | `call` | the kinds of request and the app calls that make them |
 /// | Direct.swift | `direct` | kinds sent outside the queue, never saved |
-/// | Offline.swift | `offline` | what a request does while the network is off |
+/// | Offline.swift | `offline` | what a request does while the network is off; an SDK that marks itself offline |
 /// | Capacity.swift | `keep`, `expire` | how many requests are kept, and for how long |
 /// | Batching.swift | `batch` | requests sent together: batch size, flush triggers, head-of-line, splits |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
 /// | RetryAfter.swift | `retry-after` | what an answer's Retry-After header does (a floor, a replacement, a pause, a mute) |
 /// | Resend.swift | `resend` | what sends saved requests again |
+/// | Lifecycle.swift | `background`, `on background` | the app going to the background and back |
 /// | ConsentGate.swift | `component consent-gate` | the consent decision, its install and its purge |
 /// | Flush.swift | `component flush` | the flush of the offline queue |
 /// | Reporting.swift | `report` | what the app's code hears (onError, completion handlers) |
@@ -88,6 +89,7 @@ enum Policy {
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
         Batching.statement,
         Answers.statement, BackoffPolicy.statement, RetryAfterPolicy.statement, ResendPolicy.statement,
+        Lifecycle.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
 
@@ -151,6 +153,8 @@ struct ProfilePolicy: Sendable {
     var offline: OfflineMode = .fail
     // Batching.swift: nil, one request an attempt.
     var batch: BatchRule?
+    /// `offline self ...`: nil, the SDK never marks itself offline.
+    var selfOffline: SelfOfflineRule?
     // Capacity.swift: nil, no limit.
     var capacity: CapacityRule?
     var expiry: ExpiryRule?
@@ -164,6 +168,8 @@ struct ProfilePolicy: Sendable {
     var resendLaunch: Resend?
     var resendNetwork: Resend?
     var resendGetInstance: Resend?
+    // Lifecycle.swift: nil, no background or foreground.
+    var lifecycle: LifecycleRules?
     // ConsentGate.swift, Flush.swift
     var gate: GateRules?
     var flush: FlushRules?

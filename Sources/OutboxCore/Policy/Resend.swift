@@ -86,7 +86,7 @@ extension Simulation {
         guard let rs = spec.policy.resendLaunch else { return }
         if rs.viaGetInstance {
             getInstance(at: .launch)
-        } else if let hold = holdsOffline, !online {
+        } else if let hold = heldNow {
             let queued = Int32(clamping: count(.queued))
             if queued > 0 {
                 log(.sdk, .resendWaits(count: queued, for: .networkBack), request: -1, rule: hold) {
@@ -109,8 +109,8 @@ extension Simulation {
     mutating func getInstance(at trigger: ResendTrigger = .getInstance) {
         let rule =
             (trigger == .launch ? spec.policy.resendLaunch?.rule : nil) ?? spec.policy.resendGetInstance?.rule ?? .net
-        if let hold = holdsOffline, !online {
-            // Held offline: nothing is sent; the saved requests wait for the network.
+        if let hold = heldNow {
+            // Held offline (or marked offline): nothing is sent; the saved requests wait for the network.
             let queued = Int32(clamping: count(.queued))
             log(.sdk, .resendWaits(count: queued, for: .networkBack), request: -1, rule: hold) {
                 $0.say(.waitsOffline) { _ in String(queued) }

@@ -1,5 +1,7 @@
 /// What is saved on the device and when, what a new request cites, and what a
 /// quit does to the requests still alive (`save`, `created`, `send`, `quit`).
+/// `save never rule ID`: a memory-only SDK (the Python SDKs' in-memory
+/// queues), nothing saved, the device store never written (docs/DECISIONS.md D322).
 
 /// When a request is saved on the device.
 public enum SaveMode: Equatable, Sendable {
@@ -8,16 +10,28 @@ public enum SaveMode: Equatable, Sendable {
     /// When an attempt fails and the answer says `queue`; only the kinds in
     /// `kinds` (a bit per `RequestKind`); others are dropped (not-saved) citing `rule`.
     case onFailure(kinds: UInt64, rule: RuleID)
+    /// Never: the queue lives in memory, a quit drops every live request
+    /// (not-saved) citing `rule`, and the device store is never written.
+    case never(rule: RuleID)
 }
 
 enum Saving {
     static let saveStatement: Statement = Statement(
-        keyword: "save", forms: ["save at create", "save on failure [KIND...] rule ID"], file: "Policy/Saving.swift",
-        doc: saveDoc
+        keyword: "save", forms: ["save at create", "save on failure [KIND...] rule ID", "save never rule ID"],
+        file: "Policy/Saving.swift", doc: saveDoc
     ) { p, n, w in
         p.saveAt = n
         if w.count == 3 && w[1] == "at" && w[2] == "create" {
             p.d.save = .atCreate
+            p.given.insert("save")
+            return
+        }
+        if w.count >= 2 && w[1] == "never" {
+            guard w.count == 4, w[2] == "rule" else {
+                return p.fail(n, "bad save never line, expected `save never rule ID`")
+            }
+            guard let r = p.cite(n, w[3]) else { return }
+            p.d.save = .never(rule: r)
             p.given.insert("save")
             return
         }
@@ -74,7 +88,18 @@ enum Saving {
         if !p.given.contains("send") {
             p.fail(end, "no send line, expected `send rule ID` (the rule its first attempt cites)")
         }
-        if !p.given.contains("quit") { p.fail(end, "no quit line, " + quitStatement.expected) }
+        if case .never(let r) = p.d.save {
+            // Nothing is saved: a quit drops every live request citing the save line's rule.
+            p.d.survivesRule = r
+            if p.d.gate != nil {
+                p.fail(
+                    p.saveAt ?? end,
+                    "`save never` with the consent gate, which keeps its decision on the device (LT-1), expected `save at create` or `save on failure ...`"
+                )
+            }
+        } else if !p.given.contains("quit") {
+            p.fail(end, "no quit line, " + quitStatement.expected)
+        }
     }
 }
 
@@ -89,12 +114,22 @@ extension Simulation {
 
     /// Keeps a failed request saved and queued, when its kind is saved (`save on failure KINDS`).
     mutating func queue(_ id: Int32, rule: RuleID, outcome: Outcome, attempts: Int32) {
-        if case .onFailure(let kinds, let saveRule) = spec.policy.save, kinds & request(id).kind.bit == 0 {
+        switch spec.policy.save {
+        case .onFailure(let kinds, let saveRule) where kinds & request(id).kind.bit == 0:
             drop(id, reason: .notSaved, rule: saveRule, outcome: outcome, attempts: attempts, key: .completionDropped)
-            return
+        case .never:
+            // Memory only: it waits queued, in memory.
+            move(id, to: .queued, rule: rule, outcome: outcome)
+        default:
+            move(id, to: .queued, rule: rule, outcome: outcome)
+            setSaved(id, true)
         }
-        move(id, to: .queued, rule: rule, outcome: outcome)
-        setSaved(id, true)
+    }
+
+    /// Whether the profile saves nothing (`save never`): the device store is never written.
+    var savesNothing: Bool {
+        if case .never = spec.policy.save { return true }
+        return false
     }
 
     /// The app closes (`quit keeps saved`): a saved request alive turns queued,
@@ -120,6 +155,20 @@ extension Saving {
                   those kinds are saved; a request of another kind that an answer would queue is
                   dropped (`not-saved`) citing `R` (Android's pings, AND-2). Without kinds,
                   every kind.
+                - `save never rule R`: nothing is ever saved (the Python server-side SDKs, whose
+                  queues live in memory). An answer that says `queue` keeps the request `queued`
+                  in memory; at a quit every live request is dropped (`not-saved`) citing `R`
+                  (no `quit` line is needed; a base's is replaced), so nothing comes back at
+                  the next launch. The device store is never written: `outbox run --state-dir`
+                  and the live screen keep such a device in memory, and a scenario's `saved`
+                  lines are refused. It does not go with the consent gate, which keeps its
+                  decision on the device.
+                """,
+            example: """
+                profile server-side
+                base android
+                rule MEM-1 "The queue lives in memory: nothing survives a quit."
+                save never rule MEM-1
                 """)
     ]
     /// What docs/profiles.md says of the statement (its "Statements" section is made from it).

@@ -261,8 +261,10 @@ extension AppCalls {
                 exactly one request, named so; otherwise each request is named for its kind).
                 `makes` lists the kinds of the requests it makes, in order (a new word declares
                 a new kind, which `direct`, `save on failure`, `saved` lines and `server ... for
-                kind:KIND` then accept); `makes nothing` is a lifecycle event (say
-                `background`), which logs `WORD(): HELP` and makes nothing. A call that makes
+                kind:KIND` then accept); `makes nothing` is an event of the app that only
+                logs `WORD(): HELP` (say `memory-warning`; the background and foreground, which
+                the SDK acts on, are the app lifecycle's own actions, `background rule R`
+                below). A call that makes
                 several requests logs `WORD(): sending K1, K2, ...` first, as logout does.
                 `key K` gives it a key in the live screen (`ARG`: the name the key gives, when
                 the call takes one); a key a fixed key already holds is left out (`:WORD` still
@@ -271,7 +273,7 @@ extension AppCalls {
                 the engine's own kinds. At most 64 kinds and 64 calls. Example:
 
                     call identify NAME makes identify key i alice "identify the user"
-                    call background makes nothing key B "the app goes to the background"
+                    call memory-warning makes nothing key W "the system warns of low memory"
 
                 A kind or call declared by one profile is known only to it. Comparing it with
                 another profile, a line that calls it (or a `server ... for kind:KIND` line

@@ -74,6 +74,8 @@ public enum Builtins {
 extension Profile {
     /// The built-ins, in registry order.
     public static var allCases: [Profile] { Builtins.all }
+    /// The built-ins of the seeds' SDKs (linktrail, ios, android, flutter), without the real SDKs'.
+    public static var seeds: [Profile] { Builtins.all.filter { !Builtins.isReal($0.name) } }
     /// A built-in by name, or nil (`Builtins.named`).
     public init?(rawValue: String) {
         guard let p = Builtins.named(rawValue) else { return nil }

@@ -60,6 +60,12 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
     }
     /// Whether the app can call `getInstance()` to resend.
     public var hasGetInstance: Bool { spec.policy.resendGetInstance != nil }
+    /// Whether it saves nothing (`save never`): its device is never written, so a
+    /// driver keeps it in memory (no state directory file).
+    public var savesNothing: Bool { if case .never = spec.policy.save { return true } else { return false } }
+    /// Whether the app goes to the background and back (`background`,
+    /// `foreground`: a `Policy/Lifecycle.swift` statement).
+    public var hasLifecycle: Bool { spec.policy.lifecycle != nil }
     /// Whether any answer is retried after a backoff (the retry settings exist).
     public var retries: Bool { spec.retries }
     /// The rule a flush's sends cite (`component flush ... send R`), or nil without the flush.
@@ -76,6 +82,7 @@ public struct Profile: Hashable, Sendable, CustomStringConvertible {
         if hasGetInstance { v.append("getinstance") }
         v.append("track")
         v += calls.map(\.word)
+        if hasLifecycle { v.append("background|foreground") }
         v += ["network online|offline|flap", "server"]
         return v.joined(separator: ", ")
     }

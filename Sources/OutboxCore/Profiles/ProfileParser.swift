@@ -302,6 +302,7 @@ struct ProfileParser {
         ResendPolicy.finish(&self, end: end)
         Direct.finish(&self, end: end)
         Batching.finish(&self, end: end)
+        Lifecycle.finish(&self, end: end)
     }
 
     func freeze(source: String, path: String?) -> ProfileSpec {
