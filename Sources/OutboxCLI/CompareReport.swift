@@ -253,6 +253,12 @@ struct CompareReport {
                 s += pad((step.from?.word ?? "new") + " → " + step.to.word, 24)
                 s += pad(step.attempt > 0 ? "attempt \(step.attempt)" : "", 11)
                 var detail = step.outcome.word
+                // The answer's Retry-After header, as the timelines show it (`429 (retry-after 5s)`).
+                if step.outcome.httpStatus != nil, let id = match.rows[k].ids[run],
+                    let h = sims[run].retryAfterHeader(id, attempt: step.attempt)
+                {
+                    detail += " (retry-after " + VirtualTime.duration(h) + ")"
+                }
                 if let r = step.reason { detail += detail.isEmpty ? r.word : " " + r.word }
                 s += pad(detail, 19) + p.rule(step.rule).id
                 if step.time != d.time { s += " at " + VirtualTime.clock(step.time) }

@@ -251,6 +251,15 @@ public enum ActionSyntax {
             }
             args.removeLast(2)
         }
+        // `retry-after D` right after the answer: the header its answers carry.
+        var retryAfter: Millis?
+        if let k = args.firstIndex(of: "retry-after") {
+            switch retryAfterWords(args, at: k) {
+            case .failure(let p): return .failure(p)
+            case .success(let t): retryAfter = t
+            }
+            args.removeSubrange(k...(k + 1))
+        }
         guard (1...2).contains(args.count) else {
             // `server 503 30% four purchase`: a misspelled `for` is the likely cause.
             let hint = args.dropFirst().lazy.map { Suggest.hint($0, among: ["for"]) }.first { !$0.isEmpty } ?? ""
@@ -290,7 +299,39 @@ public enum ActionSyntax {
                             + Suggest.hint(args[1], among: ["always", "for"])))
             }
         }
-        if target == .all { return .success(.serverPlanned(answer, rep)) }
-        return .success(.serverPlanned(answer, rep, for: target))
+        var planned = answer
+        if let t = retryAfter {
+            guard case .status(let status) = answer else {
+                return .failure(
+                    Problem(
+                        "bad server line: `retry-after` goes with a status answer (100-599), not `\(answer.word)`; expected e.g. `server 429 retry-after 10s`"
+                    ))
+            }
+            planned = .retryAfter(status, t)
+        }
+        if target == .all { return .success(.serverPlanned(planned, rep)) }
+        return .success(.serverPlanned(planned, rep, for: target))
+    }
+
+    /// `retry-after D` at `args[k]` of a `server` line: right after the answer,
+    /// a duration (0 allowed: the header may say 0).
+    static func retryAfterWords(_ args: [String], at k: Int) -> Result<Millis, Problem> {
+        let form =
+            "expected `server <status> retry-after <time> [x<N> | always | <N>%] [for ...]`, e.g. `server 429 retry-after 10s`"
+        guard k == 1 else {
+            return .failure(
+                Problem(
+                    k == 0
+                        ? "bad server line: the answer comes before `retry-after`, " + form
+                        : "bad server line: `retry-after` goes right after the answer, " + form))
+        }
+        guard k + 1 < args.count else {
+            return .failure(Problem("bad server line: `retry-after` needs a time after it, " + form))
+        }
+        switch VirtualTime.parseLimited(args[k + 1]) {
+        case .failure(let why):
+            return .failure(Problem("bad retry-after time `\(SafeText.escaped(args[k + 1], max: 40))`, " + why.message))
+        case .success(let t): return .success(t)
+        }
     }
 }

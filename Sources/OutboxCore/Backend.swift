@@ -39,7 +39,7 @@ public struct Backend: Sendable {
         let accepted: Bool
         switch answer {
         case .ok, .partial, .lost: accepted = true
-        case .status(let s): accepted = (200...299).contains(s)
+        case .status(let s), .retryAfter(let s, _): accepted = (200...299).contains(s)
         case .timeout: accepted = false  // never reaches; kept for completeness
         }
         guard accepted else {

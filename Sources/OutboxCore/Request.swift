@@ -107,6 +107,8 @@ public struct Request: Sendable, BitwiseCopyable {
     /// It carries attributes (`Simulation.attributes`).
     public var hasAttributes: Bool { flag(Flag.hasAttributes) }
 
+    /// The answer planned for the attempt on the wire, without its Retry-After
+    /// header (never `.retryAfter`: the header is kept beside, Policy/RetryAfter.swift).
     var plannedAnswer: Answer {
         get {
             switch answerCode {
@@ -124,6 +126,8 @@ public struct Request: Sendable, BitwiseCopyable {
             case .lost: answerCode = -2
             case .partial: answerCode = -3
             case .status(let s): answerCode = Int16(clamping: max(1, s))  // ANS: 100-599
+            // The header is kept beside the request (`Simulation.retryAfters`, Policy/RetryAfter.swift).
+            case .retryAfter(let s, _): answerCode = Int16(clamping: max(1, s))
             }
         }
     }

@@ -12,7 +12,8 @@ public struct ChanceLayer: Equatable, Sendable {
 /// contract's `xN` / `always`) and chance layers over it, newest on top.
 public struct TargetPlan: Equatable, Sendable {
     public internal(set) var base = ServerPlan()
-    /// Oldest first; at most one per answer (a new line for an answer replaces its layer).
+    /// Oldest first; at most one per answer (a new line for an answer replaces its
+    /// layer, whatever its Retry-After).
     public internal(set) var chances: [ChanceLayer] = []
     /// `server ok always for NAME`: an ok base that holds (an ok base of the
     /// plan for every request is no plan: it answers ok anyway).
@@ -36,7 +37,9 @@ public struct TargetPlan: Equatable, Sendable {
     mutating func plan(_ answer: Answer, _ rep: ServerRepeat) {
         switch rep {
         case .chance(let bp):
-            chances.removeAll { $0.answer == answer }
+            // One layer per answer, its Retry-After aside: `503 retry-after 2s 30%`
+            // replaces `503 30%` (and draws as it did: the salt is the status).
+            chances.removeAll { $0.answer.code == answer.code }
             if bp > 0 { chances.append(ChanceLayer(answer: answer, basisPoints: bp)) }
         case .always where answer == .ok:
             self = TargetPlan()
@@ -244,7 +247,7 @@ extension Answer {
     var code: Int {
         switch self {
         case .ok: return 0
-        case .status(let s): return s
+        case .status(let s), .retryAfter(let s, _): return s
         case .timeout: return -1
         case .lost: return -2
         case .partial: return -3

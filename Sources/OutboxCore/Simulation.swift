@@ -89,6 +89,8 @@ public struct Simulation {
     var queuedHeap = IDHeap()
     /// What each request's earlier retries left, by id − 1, only for a backoff that keeps state (Policy/Backoff.swift).
     var backoffStates: [BackoffState] = []
+    /// Retry-After headers of the answers, and the pause and mutes they started (Policy/RetryAfter.swift).
+    var retryAfterState = RetryAfterState()
     /// Batching (Policy/Batching.swift): the batches so far, by number − 1, and
     /// each request's batch by id − 1 (0: none; empty on a profile without it).
     var batches: [Batch] = []
@@ -293,7 +295,7 @@ public struct Simulation {
             // TMO: decided when sent, from that attempt's latency (LATJITTER).
             case _ where requests[Int(t.request) - 1].outlastsTimeout: outcome = .timeout
             case .ok: outcome = .http(200)
-            case .status(let s): outcome = .http(s)
+            case .status(let s), .retryAfter(let s, _): outcome = .http(s)
             case .partial: outcome = .partial
             }
             finishAttempt(t.request, outcome)
@@ -739,6 +741,8 @@ public struct Simulation {
 
     /// One attempt goes on the wire (LAT, ANS, TMO, NET).
     mutating func send(_ id: Int32, rule: RuleID) {
+        // A pause or a mute in force (`retry-after`, Policy/RetryAfter.swift): one comparison otherwise.
+        if now < retryAfterState.holdUntil, heldByRetryAfter(id) { return }
         update(id) { r in
             // Saturating: a count restored from a device store cannot make these trap.
             if r.attempts < .max { r.attempts += 1 }
@@ -760,6 +764,7 @@ public struct Simulation {
             r.plannedAnswer = answer
             r.outlastsTimeout = timeout < latency
         }
+        if case .retryAfter(_, let header) = answer { noteRetryAfter(id, attempt: attempts, header) }
         let half = latency / 2
         let answerAfter: Millis
         let reaches: Bool

@@ -54,6 +54,10 @@ public struct TimelineWriter {
             } else if !t.outcome.isNone {
                 o.string("status", t.outcome.word)
             }
+            // An extension: the answer's Retry-After header, in seconds (`server 429 retry-after 10s`).
+            if t.outcome.httpStatus != nil, let h = sim.retryAfterHeader(t.request, attempt: t.attempt) {
+                o.number("retry_after", VirtualTime.seconds(h))
+            }
             if let reason = t.reason { o.string("reason", reason.word) }
             if t.batch > 0 { o.number("batch", String(t.batch)) }
             return o.text
@@ -64,7 +68,7 @@ public struct TimelineWriter {
                 + pad(SafeText.line(name), 16)
             s += pad((t.from?.word ?? "new") + " → " + t.to.word, 24)
             s += pad(t.attempt > 0 ? "attempt \(t.attempt)" : "", 12)
-            var detail = t.outcome.word
+            var detail = sim.answerText(t)
             if let reason = t.reason { detail += detail.isEmpty ? reason.word : " " + reason.word }
             s += pad(detail, 22) + sim.profile.id(of: t.rule)
             if t.batch > 0 { s += "  batch \(t.batch)" }

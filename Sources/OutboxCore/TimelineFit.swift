@@ -115,7 +115,7 @@ extension TimelineWriter {
         let r = sim.request(t.request)
         let name = SafeText.line(sim.names[Int(r.nameID)])
         let rule = sim.profile.id(of: t.rule)
-        var detail = t.outcome.word
+        var detail = sim.answerText(t)
         if let reason = t.reason { detail += detail.isEmpty ? reason.word : " " + reason.word }
         let short = c.name == nil
         // The rule keeps 6 columns (most IDs: LT-1a, IOS-4), so the columns line up.

@@ -31,6 +31,8 @@ public enum DropReason: UInt8, CaseIterable, Sendable, BitwiseCopyable {
     case overflow
     /// Older than the profile keeps a request (`expire after D`, Policy/Capacity.swift).
     case expired
+    /// The kind was muted by a rate limit when it would go out (`retry-after mute`, Policy/RetryAfter.swift).
+    case rateLimited
 
     public var word: String {
         switch self {
@@ -40,6 +42,7 @@ public enum DropReason: UInt8, CaseIterable, Sendable, BitwiseCopyable {
         case .notSaved: return "not-saved"
         case .overflow: return "overflow"
         case .expired: return "expired"
+        case .rateLimited: return "rate-limited"
         }
     }
 
@@ -60,17 +63,23 @@ public enum Answer: Equatable, Sendable {
     case timeout
     case lost
     case partial
+    /// A status with a Retry-After header (`server 429 retry-after 10s`): the
+    /// status (100-599) and the header's value, whole milliseconds (0 allowed).
+    case retryAfter(Int, Millis)
 
+    /// `429`, or `429 retry-after 10s`: as a `server` line writes it.
     public var word: String {
         switch self {
         case .ok: return "ok"
         case .status(let s): return String(s)
+        case .retryAfter(let s, let t): return String(s) + " retry-after " + VirtualTime.duration(t)
         case .timeout: return "timeout"
         case .lost: return "lost"
         case .partial: return "partial"
         }
     }
 
+    /// The answer of one word (`503`, `ok`); `retry-after` is read by the `server` line.
     public init?(word: String) {
         switch word {
         case "ok": self = .ok
@@ -81,6 +90,18 @@ public enum Answer: Equatable, Sendable {
             guard word.count == 3, let n = Int(word), (100...599).contains(n) else { return nil }
             self = .status(n)
         }
+    }
+
+    /// The Retry-After header it carries, or nil.
+    public var retryAfter: Millis? {
+        if case .retryAfter(_, let t) = self { return t }
+        return nil
+    }
+
+    /// The answer without its Retry-After header (`429 retry-after 10s` is `429`).
+    public var withoutRetryAfter: Answer {
+        if case .retryAfter(let s, _) = self { return .status(s) }
+        return self
     }
 }
 

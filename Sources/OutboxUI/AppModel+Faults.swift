@@ -12,6 +12,8 @@ extension AppModel {
     public static let jitterChoices: [(key: Unicode.Scalar, jitter: Millis)] = [
         ("0", 0), ("1", 20), ("2", 50), ("3", 100), ("4", 500),
     ]
+    /// The Retry-After headers `R` steps through in the backend chooser, then none.
+    public static let retryAfterChoices: [Millis] = [1000, 10_000, 60_000]
     /// The percents Tab offers in the backend chooser's chance prompt.
     public static let percentChoices = ["10", "25", "50", "75"]
 
@@ -94,6 +96,19 @@ extension AppModel {
             }
             return nil
         }
+        if c == "R" {
+            // A status answer's Retry-After header: 1s, 10s, 60s, then none.
+            guard case .status(let s) = answer.withoutRetryAfter else {
+                message = ("retry-after goes with a status answer (100-599), not \(answer.word)", true)
+                return nil
+            }
+            let all = AppModel.retryAfterChoices
+            let next = answer.retryAfter.flatMap { all.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
+            choice.answer = next < all.count ? .retryAfter(s, all[next]) : .status(s)
+            message = nil
+            mode = .chooseAnswer(choice)
+            return nil
+        }
         let rep: ServerRepeat
         switch c {
         case "1": rep = .times(1)
@@ -106,7 +121,10 @@ extension AppModel {
             mode = .chooseAnswer(choice)
             return nil
         default:
-            message = ("1, 3, 5 times, a(lways) or % a chance; r or k: for the selected request; Esc cancels", true)
+            message = (
+                "1, 3, 5 times, a(lways) or % a chance; R: a Retry-After; r or k: for the selected request; Esc cancels",
+                true
+            )
             return nil
         }
         mode = .normal

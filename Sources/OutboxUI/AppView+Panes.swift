@@ -52,7 +52,7 @@ extension AppView {
             var extra = ""
             if t.attempt > 0 && t.to == .inFlight { extra += "  attempt \(t.attempt)" }
             if t.batch > 0 && t.to == .inFlight { extra += "  batch \(t.batch)" }
-            if !t.outcome.isNone { extra += "  " + t.outcome.word }
+            if !t.outcome.isNone { extra += "  " + s.answerText(t) }
             if let reason = t.reason { extra += "  " + reason.word }
             if !extra.isEmpty { line.append((extra, .normal)) }
             doc.lines.append(line)

@@ -751,9 +751,10 @@ public enum AppView {
         var y = r.y + 1
         for c in AppModel.answerChoices {
             guard y < r.maxY - 1 else { break }
-            let mark = chosen == c.answer ? ">" : " "
-            buf.put(mark + String(Character(c.key)), x: r.x + 2, y: y, role: .helpKey)
-            buf.put(describe(c.answer), x: r.x + 6, y: y, role: .help, limit: r.width - 8)
+            let picked = chosen?.withoutRetryAfter == c.answer
+            buf.put((picked ? ">" : " ") + String(Character(c.key)), x: r.x + 2, y: y, role: .helpKey)
+            // The picked one with its Retry-After (`R`), if any.
+            buf.put(describe(picked ? chosen! : c.answer), x: r.x + 6, y: y, role: .help, limit: r.width - 8)
             y += 1
         }
         if y < r.maxY - 1 {
@@ -772,6 +773,7 @@ public enum AppView {
         case .lost: return "lost (recorded, answer lost)"
         case .partial: return "partial accept (2xx)"
         case .status(let s): return "\(s)"
+        case .retryAfter(let s, let t): return "\(s) (retry-after \(VirtualTime.duration(t)))"
         }
     }
 

@@ -254,7 +254,7 @@ public enum KeyMap {
         b([.char("T")], .trackBurst, "requests", "track a burst of 20 events", nil),
         b(
             [.char("x")], .chooseAnswer, "backend",
-            "choose what the backend answers next (once, N times, always, a chance N%; for the selected request or its kind)",
+            "choose what the backend answers next (once, N times, always, a chance N%; R: a Retry-After; for the selected request or its kind)",
             (3, "backend")),
         b(
             [.char(" ")], .pause, "clock", "pause/resume the clock (resumes from a breakpoint or a step too)",
@@ -511,6 +511,9 @@ public enum KeyMap {
         out +=
             " (`for purchase`) and `k` for its kind (`for kind:event`), pressed again back to every request; `o` with"
         out += " `r` or `k` clears that plan. The header shows every plan in force (`503 30% +1 for purchase`).\n"
+        out +=
+            "After a status, `R` adds a Retry-After header to its answers: 1s, 10s, 60s, then none again"
+        out += " (`server 429 retry-after 10s`; `:server` takes any time).\n"
         out +=
             "In the flap chooser (`F`): `1` to `4` flap the network (5s/2s, 10s/5s, 30s/10s, 2s/1s online/offline), `s`"
         out +=

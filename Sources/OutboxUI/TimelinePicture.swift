@@ -366,7 +366,7 @@ public struct TimelinePicture {
             let info = sim.profile.rule(t.rule)
             var head = Self.short(t.time) + " · #\(r.id) " + name + " · " + (t.from?.word ?? "new") + " → " + t.to.word
             if t.attempt > 0 { head += " · attempt \(t.attempt)" }
-            if !t.outcome.isNone { head += " · " + t.outcome.word }
+            if !t.outcome.isNone { head += " · " + sim.answerText(t) }
             if let why = t.reason { head += " · " + why.word }
             let tip = "<title>\(xml(head + "\n" + info.id + ": " + info.text))</title>"
             if !t.outcome.isNone {

@@ -1062,7 +1062,7 @@ final class ProfileStatementTests: XCTestCase {
             (
                 "frobnicate",
                 "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, call, direct, component, "
-                    + "keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, resend, background, report, say"
+                    + "keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, background, report, say"
             ),
             ("profile again", "a second profile line, expected one profile per file"),
             (

@@ -458,7 +458,7 @@ final class RuleTestsCapacity: XCTestCase {
             XCTAssertEqual(
                 e.errors.map(\.description),
                 [
-                    "s.outbox:4: unknown drop reason `bogus`, expected one of: consent, rejected, exhausted, not-saved, overflow, expired"
+                    "s.outbox:4: unknown drop reason `bogus`, expected one of: consent, rejected, exhausted, not-saved, overflow, expired, rate-limited"
                 ])
         }
         for word in ["overflow", "expired"] {

@@ -15,7 +15,10 @@ import XCTest
 final class WhatIfTests: XCTestCase {
     static let dir = packageRoot + "/examples/what-if"
     /// Each what-if and the built-in it starts from.
-    static let whatIfs = ["ios-jitter": "ios", "flutter-retry-429": "flutter", "linktrail-5-attempts": "linktrail"]
+    static let whatIfs = [
+        "ios-jitter": "ios", "flutter-retry-429": "flutter", "linktrail-5-attempts": "linktrail",
+        "posthog-retry-after": "ios",
+    ]
     /// A fifth SDK, a whole profile with no base, compared with `ios`.
     static let fifthSDK = "sentry-cocoa-draft"
 
@@ -144,7 +147,7 @@ final class WhatIfTests: XCTestCase {
     func testTheCommandLinePlaysAndComparesEachScenario() throws {
         let marked = [
             "ios-jitter": ["signup", "purchase", "home"], "flutter-retry-429": ["signup", "purchase", "level_up"],
-            "linktrail-5-attempts": ["purchase"],
+            "linktrail-5-attempts": ["purchase"], "posthog-retry-after": ["purchase", "share"],
         ]
         for (name, base) in Self.whatIfs {
             let path = Self.dir + "/\(name).outbox"
@@ -531,6 +534,83 @@ final class WhatIfTests: XCTestCase {
         XCTAssertEqual(Self.differences(w, b), [:])
         var settings = Settings(profile: b)
         settings.retryAttempts = 5
+        XCTAssertEqual(Settings(profile: w), settings)
+    }
+
+    // MARK: iOS with PostHog iOS's backoff and its Retry-After floor
+
+    static let iosRetryAfter: [String: [String]] = [
+        "purchase": [
+            "1000 new>pending #0 IOS-1",
+            "1000 pending>in-flight #1 IOS-2",
+            "1200 in-flight>dropped #1 429 rejected IOS-3",
+        ],
+        "share": [
+            "20000 new>pending #0 IOS-1",
+            "20000 pending>in-flight #1 IOS-2",
+            "20200 in-flight>retrying #1 503 IOS-4",
+            "50200 retrying>in-flight #2 IOS-4",
+            "50400 in-flight>delivered #2 200 IOS-3",
+        ],
+        "home": [
+            "40000 new>pending #0 IOS-1",
+            "40000 pending>in-flight #1 IOS-2",
+            "40200 in-flight>retrying #1 503 IOS-4",
+            "70200 retrying>in-flight #2 IOS-4",
+            "70400 in-flight>delivered #2 200 IOS-3",
+        ],
+    ]
+
+    static let postHogRetryAfter: [String: [String]] = [
+        "purchase": [
+            "1000 new>pending #0 IOS-1",
+            "1000 pending>in-flight #1 IOS-2",
+            "1200 in-flight>retrying #1 429 PHR-2",
+            "6200 retrying>in-flight #2 PHR-2",
+            "6400 in-flight>retrying #2 429 PHR-2",
+            "11400 retrying>in-flight #3 PHR-2",
+            "11600 in-flight>delivered #3 200 IOS-3",
+        ],
+        "share": [
+            "20000 new>pending #0 IOS-1",
+            "20000 pending>in-flight #1 IOS-2",
+            "20200 in-flight>retrying #1 503 PHR-2",
+            "22200 retrying>in-flight #2 PHR-2",
+            "22400 in-flight>retrying #2 503 IOS-4",
+            "24400 retrying>in-flight #3 IOS-4",
+            "24600 in-flight>retrying #3 503 IOS-4",
+            "27600 retrying>in-flight #4 IOS-4",
+            "27800 in-flight>delivered #4 200 IOS-3",
+        ],
+        "home": [
+            "40000 new>pending #0 IOS-1",
+            "40000 pending>in-flight #1 IOS-2",
+            "40200 in-flight>retrying #1 503 IOS-4",
+            "41200 retrying>in-flight #2 IOS-4",
+            "41400 in-flight>delivered #2 200 IOS-3",
+        ],
+    ]
+
+    func testPostHogRetryAfterScenarioHistoriesOnBothProfiles() throws {
+        Self.assertTrails(try Self.play("posthog-retry-after", on: .ios).sim, Self.iosRetryAfter)
+        let w = try Self.play("posthog-retry-after", on: Self.profile("posthog-retry-after")).sim
+        Self.assertTrails(w, Self.postHogRetryAfter)
+        // The headers the timelines show.
+        XCTAssertEqual(w.retryAfterHeader(1, attempt: 2), 5000)
+        XCTAssertEqual(w.retryAfterHeader(3, attempt: 1), nil)
+    }
+
+    func testPostHogRetryAfterDiffersFromIOSIn429ItsBackoffAndRetryAfterOnly() throws {
+        let (w, b) = (try Self.profile("posthog-retry-after"), Profile.ios)
+        Self.assertSameBesidesAnswersAndSettings(w, b)
+        XCTAssertEqual(w.ownRules.dropFirst(b.ownRules.count).map { w.rule($0).id }, ["PHR-1", "PHR-2", "PHR-3"])
+        XCTAssertEqual(Self.differences(w, b), ["429": "drop rejected IOS-3 → retry PHR-1"])
+        XCTAssertNil(b.spec.policy.retryAfter)
+        XCTAssertEqual(w.spec.policy.retryAfter?.mode, .floor)
+        XCTAssertEqual(w.rule(w.spec.policy.retryAfter!.rule).id, "PHR-2")
+        var settings = Settings(profile: b)
+        settings.backoff = .linear(step: 1000)
+        settings.retryCap = 30_000
         XCTAssertEqual(Settings(profile: w), settings)
     }
 

@@ -166,4 +166,39 @@ final class FaultKeysTests: XCTestCase {
         s.press(.escape)
         XCTAssertEqual(s.model.recorded, ["at 0 launch"])
     }
+
+    /// `R` in the backend chooser gives a status answer a Retry-After header
+    /// (1s, 10s, 60s, then none); the box marks it, `:server` takes any time,
+    /// both are recorded as `server` lines, and the detail shows the header.
+    func test_retryAfter_chooserAndCommandLine() {
+        var s = Session(.ios)
+        s.type("xbR")  // 429, retry-after 1s
+        XCTAssertEqual(s.model.mode, .chooseAnswer(AnswerChoice(answer: .retryAfter(429, 1000))))
+        s.type("R")  // 10s
+        let box = s.screen().text
+        XCTAssertTrue(box.contains(">b  429 (retry-after 10s)"), box)
+        XCTAssertTrue(box.contains("429 retry-after 10s: 1, 3 or 5 times, a(lways) or % a chance? Esc cancels"), box)
+        s.type("RR")  // 60s, then none
+        XCTAssertEqual(s.model.mode, .chooseAnswer(AnswerChoice(answer: .status(429))))
+        s.type("RR3")  // 10s, x3
+        XCTAssertEqual(s.model.message?.text, "backend will answer 429 retry-after 10s ×3")
+        s.type("xtR")  // timeout: no header
+        XCTAssertEqual(s.model.message?.text, "retry-after goes with a status answer (100-599), not timeout")
+        s.press(.escape)
+        s.command("server 503 retry-after 2.5s always for kind:event")
+        XCTAssertEqual(s.model.sim.plans.text(for: .kind("event")), "503 retry-after 2.5s always for kind:event")
+        s.command("server ok retry-after 2s")
+        XCTAssertTrue(
+            s.model.message?.text.contains(
+                "bad server line: `retry-after` goes with a status answer (100-599), not `ok`; expected e.g. `server 429 retry-after 10s`"
+            ) ?? false, s.model.message?.text ?? "")
+        s.type("t")
+        s.wait(300)
+        XCTAssertEqual(
+            s.model.recorded.filter { $0.contains("server") },
+            ["at 0 server 429 retry-after 10s x3", "at 0 server 503 retry-after 2.5s always for kind:event"])
+        s.press(.enter)  // the detail of the purchase
+        let detail = s.screen().text
+        XCTAssertTrue(detail.contains("in-flight → retrying  503 (retry-after 2.5s)"), detail)
+    }
 }

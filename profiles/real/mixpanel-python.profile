@@ -28,5 +28,5 @@ on 4xx drop rejected rule MPP-4
 on 5xx retry rule MPP-3
 on transport retry rule MPP-3
 on exhausted drop exhausted rule MPP-3
-#RA retry-after replace on 503 rule MPP-5
+retry-after replace on 503 rule MPP-5
 report onerror

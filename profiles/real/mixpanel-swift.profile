@@ -40,3 +40,6 @@ resend on launch rule MPS-8
 
 on background flush rule MPS-9
 background limit 30s rule MPS-9
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule MPS-10

@@ -53,3 +53,6 @@ resend on launch rule PHA-10
 resend on network rule PHA-9
 
 on background flush rule PHA-13
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after replace rule PHA-12

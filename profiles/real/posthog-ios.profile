@@ -51,3 +51,6 @@ resend on launch rule PHI-10
 resend on network rule PHI-9
 
 on background flush rule PHI-12
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule PHI-11

@@ -35,4 +35,4 @@ on 3xx retry rule PHP-5
 on 5xx retry rule PHP-5
 on transport retry rule PHP-5
 on exhausted drop exhausted rule PHP-7
-#RA retry-after floor cap 30s rule PHP-5
+retry-after floor cap 30s rule PHP-5

@@ -41,4 +41,4 @@ on 501 drop rejected rule SGP-6
 on 505 drop rejected rule SGP-6
 on transport retry rule SGP-9
 on exhausted drop exhausted rule SGP-7
-#RA retry-after pause cap 300s rule SGP-8
+retry-after pause cap 300s rule SGP-8

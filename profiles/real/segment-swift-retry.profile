@@ -49,3 +49,6 @@ on exhausted drop exhausted rule SGR-6
 
 on background flush rule SGR-12
 background limit 30s rule SGR-13
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after pause default 5m cap 5m rule SGR-11

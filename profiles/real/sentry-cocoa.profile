@@ -37,3 +37,6 @@ on offline queue rule SNC-9
 
 resend on network rule SNC-5
 resend on launch rule SNC-7
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after mute default 60s rule SNC-8

@@ -232,7 +232,9 @@ extension Simulation {
     /// A failed attempt waits its backoff, then `retryDue` (Offline.swift) sends it
     /// again; false (nothing done) when `backoff give up after` ends its budget.
     mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) -> Bool {
-        guard let wait = retryWait(id) else { return false }
+        guard var wait = retryWait(id) else { return false }
+        var rule = rule
+        if spec.policy.retryAfter != nil { (wait, rule) = retryAfterAdjusted(id, outcome, wait: wait, rule: rule) }
         let at = VirtualTime.later(now, by: wait)
         move(id, to: .retrying, rule: rule, outcome: outcome)
         requests[Int(id) - 1].nextAttemptAt = at

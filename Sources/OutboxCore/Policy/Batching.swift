@@ -243,6 +243,12 @@ extension Simulation {
     /// One batch goes on the wire: every member's attempt, one answer drawn for
     /// it (its oldest member's, LAT, ANS, TMO, NET). `again`: a retry of batch `again`.
     mutating func sendBatch(_ members: [Int32], rule: RuleID, again: Int32 = 0) {
+        // A pause or a mute in force (`retry-after`, Policy/RetryAfter.swift): one comparison otherwise.
+        var members = members
+        if now < retryAfterState.holdUntil {
+            guard let going = batchHeldByRetryAfter(members, rule: rule, again: again) else { return }
+            members = going
+        }
         let n: Int32
         if again > 0 {
             n = again
@@ -285,6 +291,7 @@ extension Simulation {
                 r.outlastsTimeout = timeout < latency
             }
         }
+        if case .retryAfter(_, let header) = answer { for m in members { noteRetryAfter(m, header) } }
         let half = latency / 2
         let answerAfter: Millis
         let reaches: Bool
@@ -337,7 +344,7 @@ extension Simulation {
         case .timeout, .lost: outcome = .timeout
         case _ where b.outlastsTimeout: outcome = .timeout
         case .ok: outcome = .http(200)
-        case .status(let s): outcome = .http(s)
+        case .status(let s), .retryAfter(let s, _): outcome = .http(s)
         case .partial: outcome = .partial
         }
         batchFinished(n, outcome)
@@ -367,6 +374,7 @@ extension Simulation {
         if let s = rule.split, ms.count > 1, outcome.httpStatus == s.status {
             return splitBatch(n, ms, outcome, rule: s.rule)
         }
+        if let ra = spec.policy.retryAfter, batchAnsweredWithRetryAfter(n, ms, outcome, resp, ra) { return }
         switch resp.action {
         case .stall:
             // The upload waits for good: its members stay on the wire, nothing else goes.
@@ -377,10 +385,15 @@ extension Simulation {
             }
             return
         case .retry:
-            if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited, let wait = retryWait(lead) {
+            if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited, var wait = retryWait(lead) {
+                // `retry-after floor|replace`: the lead's answer's header (Policy/RetryAfter.swift).
+                var waitRule = resp.rule
+                if spec.policy.retryAfter != nil {
+                    (wait, waitRule) = retryAfterAdjusted(lead, outcome, wait: wait, rule: waitRule)
+                }
                 let at = VirtualTime.later(now, by: wait)
                 for m in ms {
-                    move(m, to: .retrying, rule: resp.rule, outcome: outcome)
+                    move(m, to: .retrying, rule: waitRule, outcome: outcome)
                     requests[Int(m) - 1].nextAttemptAt = at
                 }
                 batches[Int(n) - 1].phase = .retrying

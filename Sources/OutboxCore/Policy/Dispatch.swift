@@ -10,9 +10,10 @@
 /// | event | stages, in order |
 /// |---|---|
 /// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Batching (wait) → Saving (save at create, send) |
-/// | an attempt ends (`finishAttempt`) | Batching (its whole batch) → Direct → Flush (its attempts) → Answers (→ Backoff, Saving, Reporting, Flush) → Offline (self: count) |
+/// | an attempt ends (`finishAttempt`) | Batching (its whole batch, → RetryAfter) → Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) → Offline (self: count) |
+/// | an attempt goes out (`send`, `sendBatch`) | RetryAfter (held by a pause, dropped by a mute: only before `holdUntil`) |
 /// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
-/// | the app launched (`launched`) | Lifecycle (foreground), Offline (self: cleared) → fresh budgets, Reporting (handlers lost) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
+/// | the app launched (`launched`) | Lifecycle (foreground), Offline (self: cleared) → fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
 /// | the network returns (`networkReturned`) | Offline (self: cleared, queued sent) → Lifecycle (suspended: nothing) → ConsentGate (a held install) → Resend |
 /// | the app goes to the background / foreground | Lifecycle (limit, flush) |
@@ -38,6 +39,8 @@ extension Simulation {
             let resp = spec.response(outcome, planned: r.plannedAnswer)
             if r.inFlush, let f = spec.policy.flush {
                 flushAnswered(id, outcome, resp, r, flush: f)
+            } else if let ra = spec.policy.retryAfter, answeredWithRetryAfter(id, outcome, resp, ra) {
+                // Paused (`retry-after pause`): the request waits for the pause's end, the answer table is not read.
             } else {
                 answered(id, outcome, resp, r)
             }
@@ -61,6 +64,7 @@ extension Simulation {
             requests[Int(id) - 1].budgetUsed = 0
             if lose { requests[Int(id) - 1].completionLost = true }
         }
+        if spec.policy.retryAfter != nil { retryAfterLaunched() }
         if let e = spec.policy.expiry { expireAtLaunch(e) }
         if spec.policy.gate != nil { gateLaunched() }
         if spec.policy.batch != nil { batchLaunched() }

@@ -10,6 +10,7 @@
 /// | Batching.swift | `batch` | requests sent together: batch size, flush triggers, head-of-line, splits |
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
+/// | RetryAfter.swift | `retry-after` | what an answer's Retry-After header does (a floor, a replacement, a pause, a mute) |
 /// | Resend.swift | `resend` | what sends saved requests again |
 /// | Lifecycle.swift | `background`, `on background` | the app going to the background and back |
 /// | ConsentGate.swift | `component consent-gate` | the consent decision, its install and its purge |
@@ -87,7 +88,8 @@ enum Policy {
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
         Batching.statement,
-        Answers.statement, BackoffPolicy.statement, ResendPolicy.statement, Lifecycle.statement,
+        Answers.statement, BackoffPolicy.statement, RetryAfterPolicy.statement, ResendPolicy.statement,
+        Lifecycle.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
 
@@ -160,6 +162,8 @@ struct ProfilePolicy: Sendable {
     /// The `on` lines as written, by class (a rule may be left to inherit).
     var on: [AnswerClass: OnLine] = [:]
     var exhausted: ExhaustedLine?
+    // RetryAfter.swift: nil, the header is not read.
+    var retryAfter: RetryAfterRule?
     // Resend.swift
     var resendLaunch: Resend?
     var resendNetwork: Resend?

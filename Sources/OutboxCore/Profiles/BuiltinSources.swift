@@ -354,7 +354,7 @@ on 4xx drop rejected rule MPP-4
 on 5xx retry rule MPP-3
 on transport retry rule MPP-3
 on exhausted drop exhausted rule MPP-3
-#RA retry-after replace on 503 rule MPP-5
+retry-after replace on 503 rule MPP-5
 report onerror
 """### + "\n",
         "mixpanel-swift": ###"""
@@ -400,6 +400,9 @@ resend on launch rule MPS-8
 
 on background flush rule MPS-9
 background limit 30s rule MPS-9
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule MPS-10
 """### + "\n",
         "posthog-android": ###"""
 # PostHog's Android SDK at commit 1042d25 (PostHog/posthog-android, 2026-08-21),
@@ -457,6 +460,9 @@ resend on launch rule PHA-10
 resend on network rule PHA-9
 
 on background flush rule PHA-13
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after replace rule PHA-12
 """### + "\n",
         "posthog-ios": ###"""
 # PostHog's iOS SDK at commit 64c7dd0 (PostHog/posthog-ios, 2026-08-07), read
@@ -512,6 +518,9 @@ resend on launch rule PHI-10
 resend on network rule PHI-9
 
 on background flush rule PHI-12
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after floor rule PHI-11
 """### + "\n",
         "posthog-python": ###"""
 # PostHog's Python SDK, posthog 7.91.1 from PyPI, read from its source:
@@ -551,7 +560,7 @@ on 3xx retry rule PHP-5
 on 5xx retry rule PHP-5
 on transport retry rule PHP-5
 on exhausted drop exhausted rule PHP-7
-#RA retry-after floor cap 30s rule PHP-5
+retry-after floor cap 30s rule PHP-5
 """### + "\n",
         "rudder-ios-v1": ###"""
 # RudderStack's iOS SDK v1 (Objective-C) at commit dcf152d (rudderlabs/rudder-sdk-ios,
@@ -732,7 +741,7 @@ on 501 drop rejected rule SGP-6
 on 505 drop rejected rule SGP-6
 on transport retry rule SGP-9
 on exhausted drop exhausted rule SGP-7
-#RA retry-after pause cap 300s rule SGP-8
+retry-after pause cap 300s rule SGP-8
 """### + "\n",
         "segment-swift-retry": ###"""
 # Segment's analytics-swift at commit c9a0d63 with its "smart retry" mode on
@@ -786,6 +795,9 @@ on exhausted drop exhausted rule SGR-6
 
 on background flush rule SGR-12
 background limit 30s rule SGR-13
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after pause default 5m cap 5m rule SGR-11
 """### + "\n",
         "segment-swift": ###"""
 # Segment's analytics-swift at commit c9a0d63 (segmentio/analytics-swift,
@@ -866,6 +878,9 @@ on offline queue rule SNC-9
 
 resend on network rule SNC-5
 resend on launch rule SNC-7
+
+# What the answers' Retry-After header does (Policy/RetryAfter.swift).
+retry-after mute default 60s rule SNC-8
 """### + "\n",
         "sentry-python": ###"""
 # Sentry's Python SDK, sentry-sdk 2.75.0 from PyPI, read from its source:

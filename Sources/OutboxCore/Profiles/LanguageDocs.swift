@@ -172,7 +172,7 @@ public enum LanguageDocs {
         w += ["value=", "currency="]
         // The app lifecycle's actions (a profile with Policy/Lifecycle.swift's lines).
         w += ["background", "foreground"]
-        w += ["server", "ok", "timeout", "lost", "partial", "always", "for", "kind:", "name:"]
+        w += ["server", "ok", "timeout", "lost", "partial", "always", "retry-after", "for", "kind:", "name:"]
         w += Vocabulary.builtin.kinds.map { "kind:" + $0 }
         w += ScenarioParser.checkWords + ["none"] + RequestState.allCases.map(\.word) + DropReason.allCases.map(\.word)
         w += Vocabulary.builtin.kinds

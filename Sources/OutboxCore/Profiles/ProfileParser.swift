@@ -45,6 +45,8 @@ struct ProfileParser {
     var setLines: [(key: Settings.Key, line: Int)] = []
     /// `backoff` lines: their second word and line (checked at the end, Policy/Backoff.swift).
     var backoffLines: [(word: String, line: Int)] = []
+    /// The `retry-after` line in force, if this file wrote one (Policy/RetryAfter.swift).
+    var retryAfterLine: Int?
     /// Rules a line cited, with the line (checked to exist at the end).
     var cited: [(id: String, line: Int)] = []
     /// Rules this file defines, with their lines (a second `rule` line for one is an error).
@@ -295,6 +297,7 @@ struct ProfileParser {
             }
         }
         BackoffPolicy.finish(&self, end: end)
+        RetryAfterPolicy.finish(&self, end: end)
         Answers.finishRules(&self, end: end)
         ResendPolicy.finish(&self, end: end)
         Direct.finish(&self, end: end)
