@@ -101,6 +101,8 @@ public struct Simulation {
     /// goes on when it is over, and the rule that flush cites.
     var batchBlocking: Int32 = 0
     var batchFlushing = false
+    /// Requests made since the last flush (`batch ... when M new`).
+    var batchNewCount = 0
     /// An upload stalled (`on CLASS stall`): nothing more goes until the app closes.
     var batchStalled = false
     var batchFlushRule: RuleID = .net

@@ -3,7 +3,7 @@ import XCTest
 
 @testable import OutboxCore
 
-/// `batch up to N [when M waiting] [every D] [head-of-line] rule R`, `batch
+/// `batch up to N [when M waiting|new] [every D] [head-of-line] rule R`, `batch
 /// split`, `batch exhausted drops queue` (Policy/Batching.swift, issue 24 item
 /// 1): whole histories of the made-up ACME profile with batching, with each
 /// transition's batch, and the statement's errors.
@@ -254,6 +254,56 @@ final class RuleTestsBatching: XCTestCase {
             ])
     }
 
+    /// `when M new` counts the requests made since the last flush (Segment's
+    /// CountBasedFlushPolicy), `when M waiting` the queue's depth (PostHog's):
+    /// after a failed flush put three back, one more starts a flush by depth,
+    /// but it takes three new ones by count.
+    func test_whenNew_countsSinceTheLastFlush_whenWaiting_theQueuesDepth() {
+        let on = """
+            on 2xx deliver rule ACME-1
+            on transport retry rule ACME-2
+            on 5xx queue rule ACME-5
+            on 4xx drop rejected rule ACME-3
+            """
+        let scenario = """
+            profile acme
+            at 0 launch
+            at 0 server 503 x1
+            at 1s track a
+            at 2s track b
+            at 3s track c
+            at 4s track d
+            at 5s track e
+            at 6s track f
+            """
+        func sends(_ when: String) -> [String] {
+            guard let r = U.play(profile: Self.acme("batch up to 10 \(when) every 1m rule ACME-8", on: on), scenario)
+            else { return [] }
+            return Self.trails(r.sim).filter { $0.contains(">in-flight") }
+        }
+        XCTAssertEqual(
+            sends("when 3 new"),
+            [
+                "a: 3000 pending>in-flight #1 ACME-8 b1", "b: 3000 pending>in-flight #1 ACME-8 b1",
+                "c: 3000 pending>in-flight #1 ACME-8 b1",
+                // d and e are not enough: three new since the flush at 3 s, at 6 s.
+                "a: 6000 queued>in-flight #2 ACME-8 b2", "b: 6000 queued>in-flight #2 ACME-8 b2",
+                "c: 6000 queued>in-flight #2 ACME-8 b2", "d: 6000 pending>in-flight #1 ACME-8 b2",
+                "e: 6000 pending>in-flight #1 ACME-8 b2", "f: 6000 pending>in-flight #1 ACME-8 b2",
+            ])
+        XCTAssertEqual(
+            sends("when 3 waiting"),
+            [
+                "a: 3000 pending>in-flight #1 ACME-8 b1", "b: 3000 pending>in-flight #1 ACME-8 b1",
+                "c: 3000 pending>in-flight #1 ACME-8 b1",
+                // Four wait at 4 s (three queued, d): a flush at once.
+                "a: 4000 queued>in-flight #2 ACME-8 b2", "b: 4000 queued>in-flight #2 ACME-8 b2",
+                "c: 4000 queued>in-flight #2 ACME-8 b2", "d: 4000 pending>in-flight #1 ACME-8 b2",
+                // Then e and f are two: they wait for the interval.
+                "e: 60000 pending>in-flight #1 ACME-8 b3", "f: 60000 pending>in-flight #1 ACME-8 b3",
+            ])
+    }
+
     // MARK: Outcomes of a batch
 
     /// `batch split 413`: a batch of two or more answered 413 is halved and both
@@ -461,8 +511,8 @@ final class RuleTestsBatching: XCTestCase {
 
     func test_errors_badBatchLinesSayWhatWasExpected() {
         let form =
-            "expected `batch up to N [when M waiting] [every DURATION] [head-of-line] rule ID`, `batch split STATUS rule ID`, `batch exhausted drops queue rule ID` or `batch none`"
-        let up = "expected `batch up to N [when M waiting] [every DURATION] [head-of-line] rule ID`"
+            "expected `batch up to N [when M waiting|new] [every DURATION] [head-of-line] rule ID`, `batch split STATUS rule ID`, `batch exhausted drops queue rule ID` or `batch none`"
+        let up = "expected `batch up to N [when M waiting|new] [every DURATION] [head-of-line] rule ID`"
         let size = "expected a whole number from 1 to 10000"
         let cases: [(String, String)] = [
             ("batch", "bad batch line, " + form),
@@ -485,7 +535,7 @@ final class RuleTestsBatching: XCTestCase {
             ),
             (
                 "batch up to 20 when 5 rule ACME-8",
-                "`when` needs a count and `waiting` after it (`when 20 waiting`), " + up
+                "`when` needs a count and `waiting` or `new` after it (`when 20 waiting`), " + up
             ),
             ("batch up to 20 when 0 waiting rule ACME-8", "bad batch count `0`, " + size),
             (

@@ -543,7 +543,7 @@ final class RuleTestsLifecycle: XCTestCase {
             XCTAssertFalse(p.hasLifecycle)
         case .failure(let e): XCTFail(e.errors.map(\.description).joined(separator: "; "))
         }
-        for p in Builtins.all {
+        for p in Profile.seeds {
             XCTAssertNil(p.spec.policy.selfOffline, p.name)
             XCTAssertFalse(p.hasLifecycle, p.name)
             XCTAssertFalse(p.savesNothing, p.name)

@@ -31,7 +31,7 @@ send rule AMK-2
 offline hold rule AMK-10
 quit keeps saved rule AMK-10
 
-batch up to 1000 when 30 waiting every 30s head-of-line rule AMK-2
+batch up to 1000 when 30 new every 30s head-of-line rule AMK-2
 batch split 413 rule AMK-6
 
 on 2xx deliver rule AMK-3

@@ -29,7 +29,7 @@ send rule AMS-2
 offline fail
 quit keeps saved rule AMS-11
 
-batch up to 1000 when 30 waiting every 30s head-of-line rule AMS-2
+batch up to 1000 when 30 new every 30s head-of-line rule AMS-2
 batch split 413 rule AMS-5
 
 on 2xx deliver rule AMS-3

@@ -30,7 +30,7 @@ send rule RUD-2
 offline fail
 quit keeps saved rule RUD-10
 
-batch up to 100 when 30 waiting every 10s head-of-line rule RUD-2
+batch up to 100 when 30 new every 10s head-of-line rule RUD-2
 
 on 2xx deliver rule RUD-3
 on 4xx retry rule RUD-6

@@ -33,7 +33,7 @@ send rule SGR-2
 offline fail
 quit keeps saved rule SGR-9
 
-batch up to 475 when 20 waiting every 30s rule SGR-2
+batch up to 475 when 20 new every 30s rule SGR-2
 
 on 2xx deliver rule SGR-3
 on 4xx drop rejected rule SGR-4

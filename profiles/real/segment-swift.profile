@@ -25,7 +25,7 @@ send rule SEG-2
 offline fail
 quit keeps saved rule SEG-8
 
-batch up to 475 when 20 waiting every 30s rule SEG-2
+batch up to 475 when 20 new every 30s rule SEG-2
 
 on 2xx deliver rule SEG-3
 on 4xx queue rule SEG-5

@@ -1,4 +1,4 @@
-/// Requests sent together (`batch up to N [when M waiting] [every D]
+/// Requests sent together (`batch up to N [when M waiting|new] [every D]
 /// [head-of-line] rule ID`, `batch split STATUS rule ID`, `batch exhausted drops
 /// queue rule ID`): a new request waits `pending` in the SDK's queue until a
 /// flush takes it; a flush sends what waits, oldest first, in batches of at most
@@ -18,8 +18,11 @@
 public struct BatchRule: Equatable, Sendable {
     /// At most this many requests an attempt.
     public let most: Int
-    /// A flush starts when this many wait.
+    /// A flush starts when this many wait (or, `whenNew`, have come in since the last flush).
     public let when: Int
+    /// `when M new`: count the requests made since the last flush (Segment's and
+    /// Amplitude's counters), not the queue's depth (`when M waiting`, PostHog's).
+    public var whenNew = false
     /// A flush starts every this long from the launch, or nil.
     public let every: Millis?
     /// One batch at a time; the pipeline waits on a failing one.
@@ -33,7 +36,7 @@ public struct BatchRule: Equatable, Sendable {
     public var dropsQueue: RuleID?
 
     public static func == (a: BatchRule, b: BatchRule) -> Bool {
-        a.most == b.most && a.when == b.when && a.every == b.every && a.headOfLine == b.headOfLine
+        a.most == b.most && a.when == b.when && a.whenNew == b.whenNew && a.every == b.every && a.headOfLine == b.headOfLine
             && a.rule == b.rule && a.split?.status == b.split?.status && a.split?.rule == b.split?.rule
             && a.dropsQueue == b.dropsQueue
     }
@@ -55,7 +58,7 @@ enum Batching {
     static let maxBatch = 10_000
 
     static let forms = [
-        "batch up to N [when M waiting] [every DURATION] [head-of-line] rule ID",
+        "batch up to N [when M waiting|new] [every DURATION] [head-of-line] rule ID",
         "batch split STATUS rule ID", "batch exhausted drops queue rule ID", "batch none",
     ]
 
@@ -107,15 +110,18 @@ enum Batching {
                 n, "bad batch size \(ProfileParser.q(w[3])), expected a whole number from 1 to \(maxBatch)")
         }
         var when = most
+        var whenNew = false
         var every: Millis?
         var headOfLine = false
         var i = 4
         while i < w.count {
             switch w[i] {
             case "when":
-                guard i + 2 < w.count, w[i + 2] == "waiting" else {
-                    return p.fail(n, "`when` needs a count and `waiting` after it (`when 20 waiting`), " + form)
+                guard i + 2 < w.count, w[i + 2] == "waiting" || w[i + 2] == "new" else {
+                    return p.fail(
+                        n, "`when` needs a count and `waiting` or `new` after it (`when 20 waiting`), " + form)
                 }
+                whenNew = w[i + 2] == "new"
                 guard let m = Int(w[i + 1]), (1...maxBatch).contains(m) else {
                     return p.fail(
                         n,
@@ -150,6 +156,7 @@ enum Batching {
                 }
                 guard let r = p.cite(n, w[i + 1]) else { return }
                 p.d.batch = BatchRule(most: most, when: when, every: every, headOfLine: headOfLine, rule: r)
+                p.d.batch?.whenNew = whenNew
                 return
             default:
                 return p.fail(
@@ -187,7 +194,8 @@ extension Simulation {
         enter(id, .pending, rule: spec.policy.createdRule)
         if spec.policy.save == .atCreate { setSaved(id, true) }
         queuedHeap.push(id)
-        if waitingCount >= b.when { flushBatches(rule: b.rule) }
+        batchNewCount += 1
+        if (b.whenNew ? batchNewCount : waitingCount) >= b.when { flushBatches(rule: b.rule) }
     }
 
     /// Sends what waits, oldest first, in batches (a flush): all of it side by
@@ -196,6 +204,8 @@ extension Simulation {
     /// head-of-line batch is under way (the flush goes on after it).
     mutating func flushBatches(rule: RuleID) {
         guard let b = spec.policy.batch, !batchStalled else { return }
+        // `when M new` counts from here (Segment's CountBasedFlushPolicy resets on every flush).
+        batchNewCount = 0
         // Held (offline, marked offline, suspended in the background: Offline.swift), nothing goes.
         if heldNow != nil { return }
         if b.headOfLine {
@@ -491,6 +501,7 @@ extension Simulation {
         batchBlocking = 0
         batchFlushing = false
         batchStalled = false
+        batchNewCount = 0
         batchTickAt = .max
     }
 
@@ -529,7 +540,7 @@ extension Batching {
     static let doc: [StatementDoc] = [
         StatementDoc(
             headings: [
-                "`batch up to N [when M waiting] [every D] [head-of-line] rule R` · `batch split STATUS rule R` · `batch exhausted drops queue rule R` · `batch none`"
+                "`batch up to N [when M waiting|new] [every D] [head-of-line] rule R` · `batch split STATUS rule R` · `batch exhausted drops queue rule R` · `batch none`"
             ],
             text: """
                 Requests go out together. A new request waits `pending` in the SDK's queue
@@ -537,8 +548,10 @@ extension Batching {
                 waits (the pending and queued requests), oldest first, in batches of at most `N`
                 (1 to 10000), each batch one attempt, citing `R`. A flush starts:
 
-                - when `M` requests wait (`when M waiting`; without it, `N`): PostHog's and
-                  Segment's `flushAt`;
+                - when `M` requests wait (`when M waiting`, the queue's depth: PostHog's
+                  `flushAt`), or when `M` requests have been made since the last flush (`when M
+                  new`: Segment's and Amplitude's counters, which every flush resets); without
+                  `when`, `N` waiting;
                 - every `D` from the launch (`every D`), when anything waits: `flushInterval`;
                 - when a resend would send the queue: `resend on launch`, `resend on network`,
                   `getinstance`, citing the resend's rule.

@@ -218,7 +218,7 @@ send rule AMK-2
 offline hold rule AMK-10
 quit keeps saved rule AMK-10
 
-batch up to 1000 when 30 waiting every 30s head-of-line rule AMK-2
+batch up to 1000 when 30 new every 30s head-of-line rule AMK-2
 batch split 413 rule AMK-6
 
 on 2xx deliver rule AMK-3
@@ -307,7 +307,7 @@ send rule AMS-2
 offline fail
 quit keeps saved rule AMS-11
 
-batch up to 1000 when 30 waiting every 30s head-of-line rule AMS-2
+batch up to 1000 when 30 new every 30s head-of-line rule AMS-2
 batch split 413 rule AMS-5
 
 on 2xx deliver rule AMS-3
@@ -683,7 +683,7 @@ send rule RUD-2
 offline fail
 quit keeps saved rule RUD-10
 
-batch up to 100 when 30 waiting every 10s head-of-line rule RUD-2
+batch up to 100 when 30 new every 10s head-of-line rule RUD-2
 
 on 2xx deliver rule RUD-3
 on 4xx retry rule RUD-6
@@ -779,7 +779,7 @@ send rule SGR-2
 offline fail
 quit keeps saved rule SGR-9
 
-batch up to 475 when 20 waiting every 30s rule SGR-2
+batch up to 475 when 20 new every 30s rule SGR-2
 
 on 2xx deliver rule SGR-3
 on 4xx drop rejected rule SGR-4
@@ -827,7 +827,7 @@ send rule SEG-2
 offline fail
 quit keeps saved rule SEG-8
 
-batch up to 475 when 20 waiting every 30s rule SEG-2
+batch up to 475 when 20 new every 30s rule SEG-2
 
 on 2xx deliver rule SEG-3
 on 4xx queue rule SEG-5
