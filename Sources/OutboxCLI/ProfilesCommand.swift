@@ -31,7 +31,8 @@ struct ProfilesCommand: OutboxSubcommand {
     var fuzzDict: String?
 
     // docs/real-sdks.md, for scripts/real-sdks: the stories of DIR on every real SDK.
-    @Option(help: ArgumentHelp("print docs/real-sdks.md from the stories in DIR", valueName: "DIR", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp("print docs/real-sdks.md from the stories in DIR", valueName: "DIR", visibility: .hidden))
     var realSdksDoc: String?
 
     func execute(console: Console) -> Int32 {
@@ -150,7 +151,8 @@ struct ProfilesCommand: OutboxSubcommand {
             switch self {
             case .seeds: return "== the seeds' SDKs (built in: shared/spec/delivery-rules.md) =="
             case .real:
-                return "== real SDKs (built in: read from their source, each title with its version; docs/real-sdks.md) =="
+                return
+                    "== real SDKs (built in: read from their source, each title with its version; docs/real-sdks.md) =="
             case .own: return "== your own (" + (ProfileLoader.userFolder ?? "the user folder") + ") =="
             }
         }

@@ -18,7 +18,8 @@ enum RealSDKsDoc {
     /// The stories of `dir` (its `.outbox` files, by name), or why they cannot be read.
     static func stories(in dir: String) -> Result<[Story], Problem> {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
-            return .failure(Problem("cannot read the folder \(SafeText.escaped(dir, max: 200)); expected examples/real-sdks"))
+            return .failure(
+                Problem("cannot read the folder \(SafeText.escaped(dir, max: 200)); expected examples/real-sdks"))
         }
         var out: [Story] = []
         for n in names.filter({ $0.hasSuffix(".outbox") }).sorted() {
@@ -116,7 +117,8 @@ enum RealSDKsDoc {
         let name = "`\(p.rawValue)`"
         let sc: Scenario
         switch Scenario.parse(s.text, file: s.name, playing: p) {
-        case .failure(let e): return "| \(name) | not played: \(cell(e.errors.first?.message ?? "bad input")) | | | | | | |"
+        case .failure(let e):
+            return "| \(name) | not played: \(cell(e.errors.first?.message ?? "bad input")) | | | | | | |"
         case .success(let x): sc = x
         }
         var runner = ScenarioRunner(sc, maxTransitions: maxTransitions, journal: .checksOnly)

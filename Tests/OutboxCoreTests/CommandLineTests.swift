@@ -266,7 +266,8 @@ final class CommandLineTests: XCTestCase {
             ("outbox --memory --compare ", profiles),
             (
                 "outbox --memory --compare ios,",
-                "ios,linktrail ios,android ios,flutter " + real.map { "ios," + $0 }.joined(separator: " ") + " ios,acme ios,zeta"
+                "ios,linktrail ios,android ios,flutter " + real.map { "ios," + $0 }.joined(separator: " ")
+                    + " ios,acme ios,zeta"
             ),
             ("outbox --compare ios,acme,z", "ios,acme,zeta"),
             ("outbox --theme ", "default light high-contrast monochrome"),

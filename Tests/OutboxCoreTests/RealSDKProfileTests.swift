@@ -21,7 +21,9 @@ final class RealSDKProfileTests: XCTestCase {
         case .success(let sc):
             var runner = ScenarioRunner(sc)
             runner.run()
-            for f in runner.failures { XCTFail("\(name): line \(f.line): \(f.text): \(f.found)", file: file, line: line) }
+            for f in runner.failures {
+                XCTFail("\(name): line \(f.line): \(f.text): \(f.found)", file: file, line: line)
+            }
             return runner.sim
         }
     }
@@ -371,11 +373,12 @@ final class RealSDKProfileTests: XCTestCase {
         let real = Builtins.all.filter { Builtins.isReal($0.name) }
         XCTAssertEqual(real.count, 16)
         for p in real {
-            XCTAssertNotNil(p.title.range(of: #"[0-9a-f]{7}|[0-9]+\.[0-9]+\.[0-9]+"#, options: .regularExpression), p.name)
+            XCTAssertNotNil(
+                p.title.range(of: #"[0-9a-f]{7}|[0-9]+\.[0-9]+\.[0-9]+"#, options: .regularExpression), p.name)
             for r in p.ownRules.map({ p.rule($0) }) where !r.isAssumption {
                 XCTAssertTrue(
                     r.text.range(of: #"[A-Za-z_]+\.(swift|kt|m|py|java)|L[0-9]+|\("#, options: .regularExpression)
-                        != nil || r.text.hasSuffix(".\")") || r.text.contains("(") , "\(p.name) \(r.id): \(r.text)")
+                        != nil || r.text.hasSuffix(".\")") || r.text.contains("("), "\(p.name) \(r.id): \(r.text)")
             }
         }
         let (status, out, _) = cli(["profiles"])

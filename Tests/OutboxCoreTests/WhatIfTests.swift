@@ -17,7 +17,7 @@ final class WhatIfTests: XCTestCase {
     /// Each what-if and the built-in it starts from.
     static let whatIfs = [
         "ios-jitter": "ios", "flutter-retry-429": "flutter", "linktrail-5-attempts": "linktrail",
-        "posthog-retry-after": "ios",
+        "posthog-retry-after": "ios", "modern-ios": "ios",
     ]
     /// A fifth SDK, a whole profile with no base, compared with `ios`.
     static let fifthSDK = "sentry-cocoa-draft"
@@ -148,6 +148,7 @@ final class WhatIfTests: XCTestCase {
         let marked = [
             "ios-jitter": ["signup", "purchase", "home"], "flutter-retry-429": ["signup", "purchase", "level_up"],
             "linktrail-5-attempts": ["purchase"], "posthog-retry-after": ["purchase", "share"],
+            "modern-ios": (0..<20).map { "e\($0)" } + ["o1", "o2"],
         ]
         for (name, base) in Self.whatIfs {
             let path = Self.dir + "/\(name).outbox"
@@ -614,6 +615,57 @@ final class WhatIfTests: XCTestCase {
         XCTAssertEqual(Settings(profile: w), settings)
     }
 
+    // MARK: iOS with a modern SDK's delivery policy
+
+    /// The policy issue 24 set out to make sayable, one file with no Swift:
+    /// batches of 20 or every 30 s, exponential 1 s x 2^n to 5 min with full
+    /// jitter, Retry-After honoured, at most 1000 kept, a flush on background.
+    func testModernIOSScenarioHistoriesOnBothProfiles() throws {
+        let ios = Self.trails(try Self.play("modern-ios", on: .ios).sim)
+        XCTAssertEqual(
+            ios["e0"],
+            [
+                "1000 new>pending #0 IOS-1", "1000 pending>in-flight #1 IOS-2",
+                "1200 in-flight>dropped #1 429 rejected IOS-3",
+            ])
+        XCTAssertEqual(
+            ios["e19"],
+            ["2900 new>pending #0 IOS-1", "2900 pending>in-flight #1 IOS-2", "3100 in-flight>delivered #1 200 IOS-3"])
+        let w = try Self.play("modern-ios", on: Self.profile("modern-ios")).sim
+        let m = Self.trails(w)
+        XCTAssertEqual(
+            m["e0"],
+            [
+                "1000 new>pending #0 IOS-1", "2900 pending>in-flight #1 MOD-1", "3100 in-flight>retrying #1 429 MOD-3",
+                "23100 retrying>in-flight #2 MOD-3", "23300 in-flight>delivered #2 200 IOS-3",
+            ])
+        // The whole batch shares e0's times from its send on.
+        for i in 1..<20 { XCTAssertEqual(m["e\(i)"]?.dropFirst(), m["e0"]?.dropFirst(), "e\(i)") }
+        XCTAssertEqual(
+            m["o1"],
+            [
+                "60000 new>pending #0 IOS-1", "90000 pending>in-flight #1 MOD-1",
+                "90200 in-flight>retrying #1 503 MOD-2",
+                "90453 retrying>in-flight #2 MOD-2", "90653 in-flight>retrying #2 503 MOD-2",
+                "92526 retrying>in-flight #3 MOD-2", "92726 in-flight>retrying #3 503 MOD-2",
+                "95941 retrying>in-flight #4 MOD-2", "96141 in-flight>delivered #4 200 IOS-3",
+            ])
+        XCTAssertEqual(
+            m["late"],
+            [
+                "180000 new>pending #0 IOS-1", "185000 pending>in-flight #1 MOD-5",
+                "185200 in-flight>delivered #1 200 IOS-3",
+            ])
+        // Three batches made; seven arrivals (batch 1 twice, batch 2 four times, batch 3 once).
+        XCTAssertEqual(w.batchCount, 3)
+        XCTAssertEqual(w.backend.batches, 7)
+        let p = try Self.profile("modern-ios")
+        XCTAssertEqual(p.spec.policy.batch?.most, 20)
+        XCTAssertEqual(p.spec.policy.capacity?.most, 1000)
+        XCTAssertEqual(p.spec.policy.retryAfter?.mode, .floor)
+        XCTAssertTrue(p.hasLifecycle)
+    }
+
     // MARK: A fifth SDK: Sentry Cocoa, a profile file and nothing else
 
     /// The profile is a whole SDK (no `base`), read from the SDK's source: its
@@ -726,7 +778,8 @@ final class WhatIfTests: XCTestCase {
         }
         XCTAssertEqual(rows, ["purchase", "crash", "cart"], cout)
         XCTAssertTrue(
-            cout.hasSuffix("sentry-cocoa-draft  4 deliv 1 drop · 7 att · 6 rcvd 5 cntd · 12/12 checks · end 00:00:40.200\n"),
+            cout.hasSuffix(
+                "sentry-cocoa-draft  4 deliv 1 drop · 7 att · 6 rcvd 5 cntd · 12/12 checks · end 00:00:40.200\n"),
             cout)
     }
 }

@@ -36,7 +36,8 @@ public struct BatchRule: Equatable, Sendable {
     public var dropsQueue: RuleID?
 
     public static func == (a: BatchRule, b: BatchRule) -> Bool {
-        a.most == b.most && a.when == b.when && a.whenNew == b.whenNew && a.every == b.every && a.headOfLine == b.headOfLine
+        a.most == b.most && a.when == b.when && a.whenNew == b.whenNew && a.every == b.every
+            && a.headOfLine == b.headOfLine
             && a.rule == b.rule && a.split?.status == b.split?.status && a.split?.rule == b.split?.rule
             && a.dropsQueue == b.dropsQueue
     }
