@@ -767,23 +767,25 @@ public struct Simulation {
             r.outlastsTimeout = timeout < latency
         }
         if case .retryAfter(_, let header) = answer { noteRetryAfter(id, attempt: attempts, header) }
-        let half = latency / 2
-        let answerAfter: Millis
-        let reaches: Bool
-        switch answer {
-        case .timeout:
-            answerAfter = timeout
-            reaches = false
-        case .lost:
-            answerAfter = timeout
-            reaches = half <= timeout
-        default:
-            answerAfter = timeout < latency ? timeout : latency
-            reaches = half <= timeout
-        }
+        let (half, answerAfter, reaches) = Simulation.timing(answer, latency: latency, timeout: timeout)
         if reaches { schedule(.reach, id, at: VirtualTime.later(now, by: half)) }
         schedule(.answer, id, at: VirtualTime.later(now, by: answerAfter))
         if appState.inBackground { attemptStartedInBackground(id) }
+    }
+
+    /// When an attempt with this answer reaches the backend (half its latency)
+    /// and ends, and whether it reaches it at all (LAT, TMO, LOST): a request's
+    /// attempt and a batch's alike.
+    @inline(__always)
+    static func timing(_ answer: Answer, latency: Millis, timeout: Millis) -> (
+        half: Millis, answerAfter: Millis, reaches: Bool
+    ) {
+        let half = latency / 2
+        switch answer {
+        case .timeout: return (half, timeout, false)
+        case .lost: return (half, timeout, half <= timeout)
+        default: return (half, timeout < latency ? timeout : latency, half <= timeout)
+        }
     }
 
     /// The answer of an attempt when chances or targets are planned (CHANCE, TARGET).

@@ -303,20 +303,7 @@ extension Simulation {
             }
         }
         if case .retryAfter(_, let header) = answer { for m in members { noteRetryAfter(m, header) } }
-        let half = latency / 2
-        let answerAfter: Millis
-        let reaches: Bool
-        switch answer {
-        case .timeout:
-            answerAfter = timeout
-            reaches = false
-        case .lost:
-            answerAfter = timeout
-            reaches = half <= timeout
-        default:
-            answerAfter = timeout < latency ? timeout : latency
-            reaches = half <= timeout
-        }
+        let (half, answerAfter, reaches) = Simulation.timing(answer, latency: latency, timeout: timeout)
         if reaches { scheduleBatch(.batchReach, n, at: VirtualTime.later(now, by: half)) }
         scheduleBatch(.batchAnswer, n, at: VirtualTime.later(now, by: answerAfter))
         // In the background, the batch is cancelled at the limit (Lifecycle.swift).
