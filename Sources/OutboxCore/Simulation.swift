@@ -824,6 +824,8 @@ public struct Simulation {
     /// Puts a request on a backoff timer (BACKOFF).
     /// Pops every queued request, oldest first.
     mutating func takeQueued() -> [Int32] {
+        // Batched, the heap holds the pending requests too (they wait for a flush): a resend takes them all.
+        if spec.policy.batch != nil { return takeWaiting() }
         var out: [Int32] = []
         out.reserveCapacity(count(.queued))
         while let id = queuedHeap.pop() {

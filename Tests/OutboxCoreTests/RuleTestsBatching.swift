@@ -472,6 +472,38 @@ final class RuleTestsBatching: XCTestCase {
         XCTAssertEqual(r.sim.backend.batches, 2, "batch 1 never reached the backend")
     }
 
+    /// The network returning resends what waits, the requests never sent
+    /// included: a pending request is not lost from the queue by the resend
+    /// (it once was, and the interval then flushed nothing for ever).
+    func test_networkBack_resendsThePendingRequestsToo() {
+        guard
+            let r = U.play(
+                profile: Self.acme("batch up to 5 every 10s rule ACME-8\nresend on network rule ACME-4"),
+                """
+                profile acme
+                at 0 launch
+                at 0.5s track a
+                at 1s network offline
+                at 2s network online
+                at 3s track b
+                expect at 30s state a delivered
+                expect at 30s state b delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            Self.trails(r.sim),
+            [
+                "a: 500 new>pending #0 ACME-1",
+                "a: 2000 pending>in-flight #1 ACME-4 b1",
+                "a: 2200 in-flight>delivered #1 200 ACME-1 b1",
+                "b: 3000 new>pending #0 ACME-1",
+                "b: 10000 pending>in-flight #1 ACME-8 b2",
+                "b: 10200 in-flight>delivered #1 200 ACME-1 b2",
+            ])
+        XCTAssertEqual(
+            U.logs(r.sim).filter { $0.contains("interval") }, ["10000 [ACME-8] interval flush (every 10s): 1 waiting"])
+    }
+
     /// `keep at most N drop oldest` counts the requests waiting for a flush and
     /// evicts the oldest of them.
     func test_capacity_countsAndEvictsRequestsWaitingForAFlush() {
