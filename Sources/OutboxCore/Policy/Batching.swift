@@ -507,7 +507,7 @@ extension Simulation {
             return
         }
         // The interval is suspended while the app is in the background (Lifecycle.swift).
-        if waitingCount > 0 && batchBlocking == 0 && heldNow == nil && !appState.inBackground {
+        if waitingCount > 0 && batchBlocking == 0 && !batchStalled && heldNow == nil && !appState.inBackground {
             log(.sdk, .batchInterval, request: -1, rule: b.rule) { s in
                 "interval flush (every \(VirtualTime.duration(every))): \(s.waitingCount) waiting"
             }
