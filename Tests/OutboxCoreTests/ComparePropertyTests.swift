@@ -231,10 +231,13 @@ final class ComparePropertyTests: XCTestCase {
     /// Every example (examples/ and below), on all four profiles: each profile's
     /// lines of the compare are those of `outbox run` of the example rewritten
     /// for it (the skipped lines blank, plain expects kept to the file's profile).
+    /// The week offline of examples/real-sdks (20,000 lines, 10^5 transitions a
+    /// profile) is left to RealSDKProfileTests: here it cost two minutes under
+    /// AddressSanitizer and proved nothing its smaller siblings do not.
     func testEveryExampleGivesEachProfileItsRun() throws {
         let root = packageRoot + "/examples"
         let files = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String] ?? [])
-            .filter { $0.hasSuffix(".outbox") }.sorted()
+            .filter { $0.hasSuffix(".outbox") && $0 != "real-sdks/5-week-offline.outbox" }.sorted()
         XCTAssertGreaterThan(files.count, 5)
         for f in files {
             let path = root + "/" + f
