@@ -327,7 +327,9 @@ public final class Terminal {
         if screen != nil, file == nil, let r = Terminal.size() {
             (realWidth, realHeight) = (r.columns, r.rows)
             let rows = min(r.rows, AppView.maxHeight), cols = min(r.columns, AppView.maxWidth)
-            if rows != Int(outbox_lines()) || cols != Int(outbox_cols()) { _ = outbox_resizeterm(Int32(rows), Int32(cols)) }
+            if rows != Int(outbox_lines()) || cols != Int(outbox_cols()) {
+                _ = outbox_resizeterm(Int32(rows), Int32(cols))
+            }
         } else {
             (realWidth, realHeight) = (Int(outbox_cols()), Int(outbox_lines()))
         }

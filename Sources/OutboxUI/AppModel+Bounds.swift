@@ -35,6 +35,7 @@ extension AppModel {
     public var forgottenLogNote: String? {
         let n = sim.forgottenLogLines
         guard n > 0 else { return nil }
-        return "… \(n) older log line\(n == 1 ? "" : "s") forgotten (the live screen keeps the newest \(journalLimits.logLines)+)"
+        return
+            "… \(n) older log line\(n == 1 ? "" : "s") forgotten (the live screen keeps the newest \(journalLimits.logLines)+)"
     }
 }
