@@ -9,6 +9,7 @@ extension Settings {
         case .always: return "setting '\(key.name)' exists on every profile"
         case .retry: return "setting '\(key.name)' exists only on profiles that retry"
         case .consentGate: return "setting '\(key.name)' exists only on profiles with the consent gate"
+        case .batchBytes: return "setting '\(key.name)' exists only on profiles whose batches have a byte cap"
         }
     }
 }

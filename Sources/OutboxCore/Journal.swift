@@ -145,6 +145,8 @@ public enum LogEvent: Sendable, Equatable {
     indirect case batchSent(batch: Int32, count: Int32)
     /// Batch `batch` was answered with the split status and goes out again in two halves.
     case batchSplit(batch: Int32)
+    /// Batch `batch`'s answer named `count` of its requests at fault (`batch names`); the rest were queued.
+    indirect case batchNamed(batch: Int32, count: Int32)
     /// Batch `batch`'s upload stalled (`on CLASS stall`): nothing more goes until the app closes.
     case batchStalled(batch: Int32)
     /// The interval's flush came with requests waiting.
@@ -196,6 +198,7 @@ public enum LogEvent: Sendable, Equatable {
         case .flushEnded: return "flush-ended"
         case .batchSent: return "batch-sent"
         case .batchSplit: return "batch-split"
+        case .batchNamed: return "batch-named"
         case .batchStalled: return "batch-stalled"
         case .batchInterval: return "batch-interval"
         case .queueDropped: return "queue-dropped"

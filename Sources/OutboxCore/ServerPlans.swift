@@ -199,6 +199,12 @@ public struct ServerPlans: Equatable, Sendable {
     /// The answer of one attempt of a request of `kind` named `name` (read only
     /// when a name is planned); `draw(salt)` is the attempt's draw for a layer.
     mutating func take(kind: RequestKind, name: () -> String, draw: (UInt64) -> UInt64) -> Answer {
+        takeOwn(kind: kind, name: name, draw: draw) ?? all.take(level: 0, draw: draw) ?? .ok
+    }
+
+    /// The answer of the request's own plans (its name's, then its kind's), or
+    /// nil when they have none: a batch's member named at fault (`batch names`).
+    mutating func takeOwn(kind: RequestKind, name: () -> String, draw: (UInt64) -> UInt64) -> Answer? {
         if plannedNames > 0, let i = nameIndex[name()], !names[i].plan.isEmpty {
             let a = names[i].plan.take(level: 2, draw: draw)
             if names[i].plan.isEmpty {
@@ -214,7 +220,7 @@ public struct ServerPlans: Equatable, Sendable {
             if kinds[k].isEmpty { settle() }
             if let a { return a }
         }
-        return all.take(level: 0, draw: draw) ?? .ok
+        return nil
     }
 
     /// The log's words for a target's plan after a line: `503 30% for purchase`.

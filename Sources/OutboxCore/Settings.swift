@@ -22,6 +22,9 @@ public struct Settings: Equatable, Sendable {
     /// An extension (LATJITTER): each attempt's latency is drawn uniformly from
     /// `latency ± latencyJitter`, never below 0; 0 is none.
     public var latencyJitter: Millis = 0
+    /// `request.size`: the bytes of a request without attributes, for a batch's
+    /// byte cap (`batch up to N and B`, Policy/Batching.swift; `Simulation.size(of:)`).
+    public var requestSize = 1000
 
     /// How a retry's wait is randomised (JITTER), drawn from the seed, the
     /// request and the attempt, so a run repeats exactly.
@@ -60,6 +63,8 @@ public struct Settings: Equatable, Sendable {
     /// What a setting needs of a profile to exist there.
     public enum Need: Sendable, Equatable {
         case always, retry, consentGate
+        /// A batch with a byte cap (`batch up to N and B`).
+        case batchBytes
     }
 
     /// One documented setting.
@@ -75,6 +80,7 @@ public struct Settings: Equatable, Sendable {
             case .always: return true
             case .retry: return profile.retries
             case .consentGate: return profile.hasConsentGate
+            case .batchBytes: return profile.spec.policy.batch?.bytes != nil
             }
         }
     }
@@ -107,6 +113,10 @@ public struct Settings: Equatable, Sendable {
         Key(
             name: "seed", needs: .always, expected: "a whole number from 0 to \(UInt64.max)",
             help: "seeds idempotency keys and any randomness (ORDER)"),
+        Key(
+            name: "request.size", needs: .batchBytes,
+            expected: "bytes from 1 to 100MB, e.g. 1KB (500, 500B, 475KB, 1MB; KB is 1000 bytes)",
+            help: "a request's bytes before its attributes, for the batch's byte cap (BATCH)"),
     ]
 
     /// The keys `profile` has, in documented order.
@@ -123,6 +133,7 @@ public struct Settings: Equatable, Sendable {
         case "timeout": return VirtualTime.duration(timeout)
         case "seed": return String(seed)
         case "retry.jitter": return retryJitter.word
+        case "request.size": return Batching.sizeText(requestSize)
         default: return nil
         }
     }
@@ -133,7 +144,10 @@ public struct Settings: Equatable, Sendable {
     /// Why `profile` has no setting `key`, or nil when it has it.
     public static func absent(_ key: Key, on profile: Profile) -> String? {
         guard !key.exists(on: profile) else { return nil }
-        let why = key.needs == .retry ? "it never retries" : "it has no consent gate"
+        let why =
+            key.needs == .retry
+            ? "it never retries"
+            : key.needs == .batchBytes ? "it has no batch byte cap, `batch up to N and SIZE`" : "it has no consent gate"
         return "setting `\(key.name)` does not exist on profile \(profile.rawValue) (\(why))"
     }
 
@@ -213,6 +227,9 @@ public struct Settings: Equatable, Sendable {
         case "retry.jitter":
             guard let j = Jitter(word: value) else { return bad() }
             return .success(.retryJitter(j))
+        case "request.size":
+            guard let n = Batching.size(value) else { return bad() }
+            return .success(.requestSize(n))
         default:
             return bad()
         }
@@ -236,6 +253,7 @@ public struct Settings: Equatable, Sendable {
         case .latencyJitter(let t): latencyJitter = t
         case .timeout(let t): timeout = t
         case .seed(let n): seed = n
+        case .requestSize(let n): requestSize = n
         }
     }
 
@@ -265,6 +283,8 @@ public enum Setting: Equatable, Sendable {
     case latencyJitter(Millis)
     case timeout(Millis)
     case seed(UInt64)
+    /// `request.size`, in bytes.
+    case requestSize(Int)
 
     /// Its documented key (`Settings.keys`, in their order).
     public var key: Settings.Key {
@@ -277,6 +297,7 @@ public enum Setting: Equatable, Sendable {
         case .latencyJitter: return Settings.keys[5]
         case .timeout: return Settings.keys[6]
         case .seed: return Settings.keys[7]
+        case .requestSize: return Settings.keys[8]
         }
     }
 }

@@ -796,6 +796,22 @@ public struct Simulation {
         }
     }
 
+    /// `takeTargeted` split in two: the request's own plans' answer (its name's,
+    /// its kind's) or nil, and then the plan for every request's.
+    mutating func takeOwnTargeted(_ id: Int32, attempt: Int32) -> Answer? {
+        let table = nameTable, seed = settings.seed, r = requests[Int(id) - 1]
+        return plans.takeOwn(kind: r.kind, name: { table[r.nameID] }) {
+            Draw.value(seed: seed, request: id, attempt: attempt, salt: Draw.chanceSalt ^ $0)
+        }
+    }
+
+    mutating func takeAllTargeted(_ id: Int32, attempt: Int32) -> Answer {
+        let seed = settings.seed
+        return plans.all.take(level: 0) {
+            Draw.value(seed: seed, request: id, attempt: attempt, salt: Draw.chanceSalt ^ $0)
+        } ?? .ok
+    }
+
     mutating func reachBackend(_ id: Int32) {
         let r = requests[Int(id) - 1]
         let verdict = backend.receive(r, answer: r.plannedAnswer, revenue: r.hasValue ? extras.revenue(id) : nil)

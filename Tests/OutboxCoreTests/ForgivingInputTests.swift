@@ -195,7 +195,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("set retry.atempts 2"),
             [
-                "p.profile:\(last): unknown setting `retry.atempts`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed; did you mean `retry.attempts`?"
+                "p.profile:\(last): unknown setting `retry.atempts`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed, request.size; did you mean `retry.attempts`?"
             ])
         XCTAssertEqual(
             with("on 5O3 retry"),

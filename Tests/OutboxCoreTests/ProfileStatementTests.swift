@@ -967,7 +967,7 @@ final class ProfileStatementTests: XCTestCase {
         let offline =
             "bad offline line, expected `offline fail` or `offline hold rule ID` (or `offline self after N failures [or transport] rule ID`)"
         let quit = "bad quit line, expected `quit keeps saved rule ID`"
-        let on = "expected `on CLASS deliver|retry|queue|stall|drop REASON [rule ID]`"
+        let on = "expected `on CLASS deliver|retry [wait DURATION]|queue|stall|drop REASON [rule ID]`"
         let classes =
             "expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, partial, offline, transport or exhausted"
         let resend =

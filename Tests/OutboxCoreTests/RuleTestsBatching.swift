@@ -543,8 +543,8 @@ final class RuleTestsBatching: XCTestCase {
 
     func test_errors_badBatchLinesSayWhatWasExpected() {
         let form =
-            "expected `batch up to N [when M waiting|new] [every DURATION] [head-of-line] rule ID`, `batch split STATUS rule ID`, `batch exhausted drops queue rule ID` or `batch none`"
-        let up = "expected `batch up to N [when M waiting|new] [every DURATION] [head-of-line] rule ID`"
+            "expected `batch up to N [and SIZE] [when M waiting|new] [every DURATION] [head-of-line] rule ID`, `batch split STATUS rule ID`, `batch exhausted drops queue rule ID`, `batch names STATUS rule ID` or `batch none`"
+        let up = "expected `batch up to N [and SIZE] [when M waiting|new] [every DURATION] [head-of-line] rule ID`"
         let size = "expected a whole number from 1 to 10000"
         let cases: [(String, String)] = [
             ("batch", "bad batch line, " + form),

@@ -17,7 +17,7 @@ rule AMK-9 "Any other 4xx drops the file (utilities/http/AnalyticsResponse.kt Re
 rule AMK-10 assumption "Offline the connectivity plugin marks the SDK offline and nothing is sent; the files wait and go when the network returns or at the next launch."
 rule AMK-11 assumption "One file is sent at a time and the pipeline waits on a failing one (head-of-line)."
 rule AMK-12 assumption "flushEventsOnClose (default true on Android) flushes when the app goes to the background."
-rule AMK-13 assumption "The 429 wait is the backoff of AMK-4, not a fixed 30 s: one backoff per profile (AMK-8 is not modelled)."
+rule AMK-13 "A 400 with drop indices drops the events it names and sends the rest again (utilities/FileResponseHandler.kt L43-175)."
 
 requests screen
 
@@ -33,12 +33,13 @@ quit keeps saved rule AMK-10
 
 batch up to 1000 when 30 new every 30s head-of-line rule AMK-2
 batch split 413 rule AMK-6
+batch names 400 rule AMK-13
 
 on 2xx deliver rule AMK-3
 on 4xx drop rejected rule AMK-9
 on 400 retry rule AMK-7
 on 408 retry rule AMK-4
-on 429 retry rule AMK-13
+on 429 retry wait 30s rule AMK-8
 on 5xx retry rule AMK-4
 on transport retry rule AMK-4
 on exhausted queue rule AMK-5

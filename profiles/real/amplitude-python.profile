@@ -14,7 +14,7 @@ rule AMP-6 "After FLUSH_MAX_RETRIES 12 the event is dropped (constants.py L50-52
 rule AMP-7 "413 splits the batch (processor.py L15-67)."
 rule AMP-8 "400 drops the invalid events (processor.py L15-67)."
 rule AMP-9 "429 delays the throttled events by 30 s (processor.py L15-67)."
-rule AMP-10 assumption "Full, the buffer refuses the new event (retries are disabled above it); an Outbox 400 names no event, so the whole batch is dropped; a 429 waits the backoff of AMP-5, not 30 s; batches go side by side."
+rule AMP-10 assumption "Full, the buffer refuses the new event (retries are disabled above it); a 400 that names no event (one planned for every request) drops the whole batch; batches go side by side."
 
 set retry.attempts 13
 backoff ladder 100ms,100ms,200ms,200ms,400ms,400ms,800ms,800ms,1600ms,1600ms,3200ms
@@ -28,10 +28,11 @@ quit keeps saved rule AMP-10
 keep at most 20000 refuse rule AMP-10
 batch up to 200 every 10s rule AMP-3
 batch split 413 rule AMP-7
+batch names 400 rule AMP-8
 
 on 2xx deliver rule AMP-4
 on 4xx drop rejected rule AMP-8
-on 429 retry rule AMP-10
+on 429 retry wait 30s rule AMP-9
 on 408 retry rule AMP-5
 on 5xx retry rule AMP-5
 on transport retry rule AMP-5

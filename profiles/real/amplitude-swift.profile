@@ -14,7 +14,7 @@ rule AMS-6 "A 400 drops the events it names as invalid and re-queues the rest (P
 rule AMS-7 "After more than FLUSH_MAX_RETRIES 6 failures the SDK sets offline = true and stops; connection errors set it too (EventPipeline.swift L127-149, HttpClient.swift L43-52)."
 rule AMS-8 "The connectivity plugin clears offline and calls flush() when the network returns (Plugins/NetworkConnectivityCheckerPlugin.swift L62-72)."
 rule AMS-9 "maxQueuedEventCount defaults to -1: no cap (Configuration.swift L31, L83)."
-rule AMS-10 assumption "An Outbox 400 names no event, so every event of the batch counts as invalid and is dropped (AMS-6's split is not modelled)."
+rule AMS-10 assumption "A 400 that names no event (one planned for every request) is read as the invalid API key's: every event of the batch is dropped."
 rule AMS-11 assumption "One file is sent at a time and the pipeline waits on a failing one (head-of-line); the files survive a quit and go at the launch's flush."
 rule AMS-12 assumption "flushEventsOnClose (default true, Configuration.swift L30) flushes when the app goes to the background."
 
@@ -31,6 +31,7 @@ quit keeps saved rule AMS-11
 
 batch up to 1000 when 30 new every 30s head-of-line rule AMS-2
 batch split 413 rule AMS-5
+batch names 400 rule AMS-6
 
 on 2xx deliver rule AMS-3
 on 4xx retry rule AMS-4

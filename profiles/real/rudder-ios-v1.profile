@@ -15,7 +15,6 @@ rule RUD1-7 "At most RSDBCountThreshold 10000 rows are kept; the oldest are dele
 rule RUD1-8 "Offline (NSURLErrorNotConnectedToInternet) the completion handler never signals the semaphore and the caller waits DISPATCH_TIME_FOREVER: the upload thread blocks and nothing more is uploaded by this process (RSNetworkManager.m L68-100; upstream issue #616, fixed by #617 after this commit)."
 rule RUD1-9 assumption "The rows survive a quit; a new process starts a new upload thread, so the next launch sends again."
 rule RUD1-10 assumption "A batch holds at most 30 events (RSFlushQueueSize; MAX_BATCH_SIZE is not read here), one upload at a time (head-of-line)."
-rule RUD1-11 assumption "400 and 404 wait the backoff of RUD1-4, not 1 s: one backoff per profile."
 
 requests screen
 
@@ -35,8 +34,8 @@ batch up to 30 every 10s head-of-line rule RUD1-10
 
 on 2xx deliver rule RUD1-3
 on 4xx retry rule RUD1-4
-on 400 retry rule RUD1-11
-on 404 retry rule RUD1-11
+on 400 retry wait 1s rule RUD1-6
+on 404 retry wait 1s rule RUD1-6
 on 5xx retry rule RUD1-4
 on transport retry rule RUD1-4
 on offline stall rule RUD1-8

@@ -13,7 +13,7 @@ rule SGR-4 "4xx drops the batch but 408, 410, 429 and 460, which are retried; 5x
 rule SGR-5 "The wait is min(0.5 s x 2^(n-1), 300 s) plus up to 10% (jitterPercent 10), clamped to 300 s (RetryStateMachine.swift calculateBackoffInterval L166-177)."
 rule SGR-6 "A batch is tried at most maxRetryCount 100 times and for at most maxTotalBackoffDuration 12 h, then dropped (RetryStateMachine.swift shouldUploadBatch L58-119)."
 rule SGR-7 "Smart retry is on when the CDN settings carry httpConfig (Sources/Segment/Plugins/SegmentDestination.swift L79-93)."
-rule SGR-8 assumption "A file holds up to 475 KB (Storage.swift L14): at about 1 KB an event, a batch holds at most 475 events."
+rule SGR-8 assumption "A file holds up to 475 KB (Storage.swift L14): a batch takes events while their bytes fit; an event is about 1 KB (request.size) and its attributes."
 rule SGR-9 assumption "Offline an upload fails as a network error and is retried like a 5xx; the files survive a quit and go at the next flush after the launch."
 rule SGR-10 assumption "A retry goes when its wait ends (the SDK checks the wait at its next upload, up to an interval later)."
 rule SGR-12 "Background: enterBackground() flushes and the interval timer is suspended (SegmentDestination.swift L113-115, IntervalBasedFlushPolicy.swift L64-67)."
@@ -33,7 +33,8 @@ send rule SGR-2
 offline fail
 quit keeps saved rule SGR-9
 
-batch up to 475 when 20 new every 30s rule SGR-2
+set request.size 1KB
+batch up to 10000 and 475KB when 20 new every 30s rule SGR-2
 
 on 2xx deliver rule SGR-3
 on 4xx drop rejected rule SGR-4

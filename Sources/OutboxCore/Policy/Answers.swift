@@ -15,6 +15,8 @@ public struct Response: Equatable, Sendable {
     public let rule: RuleID
     /// `deliver ... when-saved R`: the rule cited when the request was saved (a resend).
     public let whenSaved: RuleID?
+    /// `retry wait D`: this class waits D before its retry, whatever the backoff; -1 for the backoff.
+    public var wait: Millis = -1
 }
 
 /// An `on CLASS` line as written: its rule may be left to the broader class.
@@ -22,6 +24,8 @@ struct OnLine: Sendable {
     let action: Response.Action
     let rule: RuleID?
     let whenSaved: RuleID?
+    /// `retry wait D`, or -1.
+    var wait: Millis = -1
     /// Its line (in the file that wrote it: a `base`'s lines keep theirs).
     let line: Int
 }
@@ -103,7 +107,7 @@ enum AnswerClass: Hashable, Sendable {
 
 enum Answers {
     static let statement: Statement = Statement(
-        keyword: "on", forms: ["on CLASS deliver|retry|queue|stall|drop REASON [rule ID]"],
+        keyword: "on", forms: ["on CLASS deliver|retry [wait DURATION]|queue|stall|drop REASON [rule ID]"],
         file: "Policy/Answers.swift",
         doc: doc, fileOf: { w in w.count > 1 && w[1] == "background" ? Lifecycle.statement.file : nil }
     ) { p, n, w in read(&p, n, w) }
@@ -140,8 +144,18 @@ enum Answers {
         i += 1
         var rule: RuleID?
         var whenSaved: RuleID?
+        var wait: Millis = -1
         while i < w.count {
-            if w[i] == "rule" && i + 1 < w.count {
+            if w[i] == "wait" && action == .retry && wait < 0 {
+                guard i + 1 < w.count else {
+                    return p.fail(n, "`wait` needs a duration after it (`wait 30s`), " + form)
+                }
+                switch VirtualTime.parseLimited(w[i + 1]) {
+                case .failure(let problem):
+                    return p.fail(n, "bad wait \(ProfileParser.q(w[i + 1])), " + problem.message)
+                case .success(let t): wait = t
+                }
+            } else if w[i] == "rule" && i + 1 < w.count {
                 rule = p.cite(n, w[i + 1])
                 if rule == nil { return }
             } else if w[i] == "when-saved" && i + 1 < w.count && action == .deliver {
@@ -151,7 +165,9 @@ enum Answers {
                 return p.fail(n, "`\(w[i])` needs a rule ID after it, " + form)
             } else {
                 return p.fail(
-                    n, "unexpected \(ProfileParser.q(w[i])), " + form + (action == .deliver ? " [when-saved ID]" : ""))
+                    n,
+                    "unexpected \(ProfileParser.q(w[i])), " + form + (action == .deliver ? " [when-saved ID]" : "")
+                        + (w[i] == "wait" && action != .retry ? " (`wait` goes with `retry`)" : ""))
             }
             i += 2
         }
@@ -176,7 +192,7 @@ enum Answers {
         if c.isSuccess && action != .deliver {
             return p.fail(n, "\(cls) is a success, expected `on \(cls) deliver`")
         }
-        p.d.on[c] = OnLine(action: action, rule: rule, whenSaved: whenSaved, line: n)
+        p.d.on[c] = OnLine(action: action, rule: rule, whenSaved: whenSaved, wait: wait, line: n)
         p.ownOn.insert(c)
     }
 
@@ -251,7 +267,7 @@ enum Answers {
                 if let i = index[k] { return i }
                 if let e = d.on[k] {
                     let rule = resolvedRule(d, k) ?? d.createdRule
-                    responses.append(Response(action: e.action, rule: rule, whenSaved: e.whenSaved))
+                    responses.append(Response(action: e.action, rule: rule, whenSaved: e.whenSaved, wait: e.wait))
                     index[k] = UInt8(responses.count - 1)
                     return index[k]!
                 }
@@ -303,7 +319,7 @@ extension Simulation {
             queue(id, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed)
         case .retry:
             if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited,
-                retryLater(id, rule: resp.rule, outcome: outcome)
+                retryLater(id, rule: resp.rule, outcome: outcome, wait: resp.wait)
             {
                 return
             }
@@ -346,7 +362,7 @@ extension Answers {
                 | action | the request | for |
                 |---|---|---|
                 | `deliver` | is delivered | 2xx classes and `partial` only, which must deliver |
-                | `retry` | waits `retry.delays` and goes out again, while its budget of `retry.attempts` lasts; when the last attempt fails, `on exhausted` says what happens | any failure |
+                | `retry [wait D]` | waits `retry.delays` (or the `backoff`; with `wait D`, D whatever the backoff: Amplitude's 30 s after a 429, Rudder v1's 1 s after a 400) and goes out again, while its budget of `retry.attempts` lasts; when the last attempt fails, `on exhausted` says what happens | any failure |
                 | `queue` | is saved and waits `queued` for a resend (or is dropped `not-saved` when `save on failure` leaves out its kind) | any failure |
                 | `drop REASON` | is dropped: `REASON` is `rejected`, `exhausted` or `not-saved` | any failure |
                 | `stall` | stays on the wire for good: the SDK waits for an answer that never comes, and sends nothing more until the app closes (a quit keeps it as any request on the wire) | any failure, on a profile with `batch` |

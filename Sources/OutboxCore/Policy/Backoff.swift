@@ -231,8 +231,8 @@ struct BackoffState: Sendable {
 extension Simulation {
     /// A failed attempt waits its backoff, then `retryDue` (Offline.swift) sends it
     /// again; false (nothing done) when `backoff give up after` ends its budget.
-    mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome) -> Bool {
-        guard var wait = retryWait(id) else { return false }
+    mutating func retryLater(_ id: Int32, rule: RuleID, outcome: Outcome, wait fixed: Millis = -1) -> Bool {
+        guard var wait = fixed >= 0 ? fixed : retryWait(id) else { return false }
         var rule = rule
         if spec.policy.retryAfter != nil { (wait, rule) = retryAfterAdjusted(id, outcome, wait: wait, rule: rule) }
         let at = VirtualTime.later(now, by: wait)

@@ -18,6 +18,14 @@
 public struct BatchRule: Equatable, Sendable {
     /// At most this many requests an attempt.
     public let most: Int
+    /// `and B`: at most this many bytes an attempt (a request's size is
+    /// `Simulation.size(of:)`); nil for no cap. A request bigger than the cap goes alone.
+    public var bytes: Int?
+    /// `batch names STATUS rule R`: a batch answered STATUS names the requests at
+    /// fault (those whose own plan answered it): they are dropped `rejected`, and
+    /// the rest go back to the queue (Amplitude's 400). A STATUS naming none gets
+    /// what the answer table says, for the whole batch.
+    public var names: (status: Int, rule: RuleID)?
     /// A flush starts when this many wait (or, `whenNew`, have come in since the last flush).
     public let when: Int
     /// `when M new`: count the requests made since the last flush (Segment's and
@@ -36,10 +44,10 @@ public struct BatchRule: Equatable, Sendable {
     public var dropsQueue: RuleID?
 
     public static func == (a: BatchRule, b: BatchRule) -> Bool {
-        a.most == b.most && a.when == b.when && a.whenNew == b.whenNew && a.every == b.every
+        a.most == b.most && a.bytes == b.bytes && a.when == b.when && a.whenNew == b.whenNew && a.every == b.every
             && a.headOfLine == b.headOfLine
             && a.rule == b.rule && a.split?.status == b.split?.status && a.split?.rule == b.split?.rule
-            && a.dropsQueue == b.dropsQueue
+            && a.dropsQueue == b.dropsQueue && a.names?.status == b.names?.status && a.names?.rule == b.names?.rule
     }
 }
 
@@ -52,6 +60,8 @@ struct Batch: Sendable {
     var generation: UInt32 = 0
     var answer: Answer = .ok
     var outlastsTimeout = false
+    /// The members its answer names at fault (`batch names STATUS`), oldest first.
+    var named: [Int32] = []
 }
 
 enum Batching {
@@ -59,9 +69,35 @@ enum Batching {
     static let maxBatch = 10_000
 
     static let forms = [
-        "batch up to N [when M waiting|new] [every DURATION] [head-of-line] rule ID",
-        "batch split STATUS rule ID", "batch exhausted drops queue rule ID", "batch none",
+        "batch up to N [and SIZE] [when M waiting|new] [every DURATION] [head-of-line] rule ID",
+        "batch split STATUS rule ID", "batch exhausted drops queue rule ID", "batch names STATUS rule ID",
+        "batch none",
     ]
+
+    /// The largest byte cap: 100 MB.
+    static let maxBytes = 100_000_000
+
+    /// A size in bytes: `500`, `500B`, `475KB`, `1MB` (KB is 1000 bytes, as the
+    /// SDKs write their limits: Segment's 475000 "max 500k"), from 1 to `maxBytes`.
+    static func size(_ w: String) -> Int? {
+        var digits = Substring(w), unit = 1
+        for (suffix, u) in [("KB", 1000), ("kB", 1000), ("MB", 1_000_000), ("B", 1)] where w.hasSuffix(suffix) {
+            digits = w.dropLast(suffix.count)
+            unit = u
+            break
+        }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), digits.count <= 9,
+            let n = Int(digits), n >= 1, n * unit <= maxBytes
+        else { return nil }
+        return n * unit
+    }
+
+    /// `475KB`, `1200B`: a size as the profile's words write it.
+    static func sizeText(_ n: Int) -> String {
+        if n % 1_000_000 == 0 { return "\(n / 1_000_000)MB" }
+        if n % 1000 == 0 { return "\(n / 1000)KB" }
+        return "\(n)B"
+    }
 
     static let statement: Statement = Statement(
         keyword: "batch", forms: forms, file: "Policy/Batching.swift", doc: doc
@@ -93,13 +129,22 @@ enum Batching {
             }
             guard let r = p.cite(n, w[5]) else { return }
             p.d.batch?.dropsQueue = r
+        case "names":
+            guard p.d.batch != nil else { return p.fail(n, "`batch names` needs a `batch up to N` line before it") }
+            guard w.count == 5, w[3] == "rule" else { return p.fail(n, "bad batch names line, expected `\(forms[3])`") }
+            guard AnswerClass.isStatus(w[2]), let s = Int(w[2]), !(200...299).contains(s) else {
+                return p.fail(
+                    n, "bad batch names status \(ProfileParser.q(w[2])), expected a failure status (400)")
+            }
+            guard let r = p.cite(n, w[4]) else { return }
+            p.d.batch?.names = (s, r)
         case "up":
             readBatch(&p, n, w)
         default:
             p.fail(
                 n,
                 "bad batch line \(ProfileParser.q(w[1])), " + form
-                    + Suggest.hint(w[1], among: ["up", "split", "exhausted", "none"]))
+                    + Suggest.hint(w[1], among: ["up", "split", "exhausted", "names", "none"]))
         }
     }
 
@@ -112,6 +157,7 @@ enum Batching {
         }
         var when = most
         var whenNew = false
+        var bytes: Int?
         var every: Millis?
         var headOfLine = false
         var i = 4
@@ -146,6 +192,16 @@ enum Batching {
             case "head-of-line":
                 headOfLine = true
                 i += 1
+            case "and":
+                guard i + 1 < w.count else { return p.fail(n, "`and` needs a size after it (`and 475KB`), " + form) }
+                guard let b = size(w[i + 1]) else {
+                    return p.fail(
+                        n,
+                        "bad batch size \(ProfileParser.q(w[i + 1])), expected bytes from 1 to 100MB (`500`, `500B`, `475KB`, `1MB`; KB is 1000 bytes)"
+                    )
+                }
+                bytes = b
+                i += 2
             case "rule":
                 guard i + 2 == w.count else {
                     return p.fail(
@@ -158,12 +214,13 @@ enum Batching {
                 guard let r = p.cite(n, w[i + 1]) else { return }
                 p.d.batch = BatchRule(most: most, when: when, every: every, headOfLine: headOfLine, rule: r)
                 p.d.batch?.whenNew = whenNew
+                p.d.batch?.bytes = bytes
                 return
             default:
                 return p.fail(
                     n,
                     "unexpected \(ProfileParser.q(w[i])), " + form
-                        + Suggest.hint(w[i], among: ["when", "every", "head-of-line", "rule"]))
+                        + Suggest.hint(w[i], among: ["and", "when", "every", "head-of-line", "rule"]))
             }
         }
         p.fail(n, "the batch line cites no rule, " + form)
@@ -182,6 +239,12 @@ enum Batching {
         }
         if p.d.gate != nil {
             p.fail(end, "`batch` cannot be combined with `component consent-gate` (not modelled yet)")
+        }
+        if let nm = p.d.batch?.names {
+            if p.d.batch?.split?.status == nm.status {
+                p.fail(
+                    end, "`batch names \(nm.status)` and `batch split \(nm.status)` name the same status, expected two")
+            }
         }
     }
 }
@@ -220,7 +283,8 @@ extension Simulation {
             return
         }
         if b.headOfLine {
-            let rest = ids.count > b.most ? Array(ids[b.most...]) : []
+            let end = batchEnd(ids, from: 0, b)
+            let rest = Array(ids[end...])
             ids.removeLast(rest.count)
             for id in rest { queuedHeap.push(id) }
             sendBatch(ids, rule: rule)
@@ -228,11 +292,39 @@ extension Simulation {
         }
         var i = 0
         while i < ids.count {
-            let end = min(i + b.most, ids.count)
+            let end = batchEnd(ids, from: i, b)
             sendBatch(Array(ids[i..<end]), rule: rule)
             i = end
         }
     }
+
+    /// Where the batch starting at `ids[i]` ends: at most `most` requests, and
+    /// under a byte cap (`and B`) as many as fit in B, at least one.
+    func batchEnd(_ ids: [Int32], from i: Int, _ b: BatchRule) -> Int {
+        let end = min(i + b.most, ids.count)
+        guard let cap = b.bytes else { return end }
+        var used = size(of: ids[i]), j = i + 1
+        while j < end {
+            let s = size(of: ids[j])
+            if used + s > cap { break }
+            used += s
+            j += 1
+        }
+        return j
+    }
+
+    /// A request's bytes (the batch's byte cap): `request.size` and, for each
+    /// attribute, its key and value with the JSON around them (`"key":"value",`),
+    /// and 40 for a value and currency. An assumption: requests have no other size in the model.
+    func size(of id: Int32) -> Int {
+        var n = settings.requestSize
+        if requests[Int(id) - 1].hasValue { n += 40 }
+        for a in extras.attributes(id) { n += a.key.utf8.count + a.value.utf8.count + 6 }
+        return n
+    }
+
+    /// The bytes of a batch's members.
+    func bytes(of members: [Int32]) -> Int { members.reduce(0) { $0 + size(of: $1) } }
 
     /// Every waiting request, oldest first (too old ones dropped, `expire after`).
     mutating func takeWaiting() -> [Int32] {
@@ -275,6 +367,7 @@ extension Simulation {
         log(.sdk, .batchSent(batch: n, count: count), request: members[0], rule: rule) {
             "batch \(n)" + (again > 0 ? " again: " : ": ") + (count == 1 ? "1 request" : "\(count) requests")
                 + (count == 1 ? " (\($0.label(members[0])))" : " (#\(members[0]) … #\(members[members.count - 1]))")
+                + ($0.spec.policy.batch?.bytes == nil ? "" : ", \($0.bytes(of: members)) bytes")
         }
         for m in members {
             update(m) { r in
@@ -292,7 +385,14 @@ extension Simulation {
         }
         let leader = members[0]
         let attempts = requests[Int(leader) - 1].attempts
-        let answer = plans.isPlain ? plans.all.base.take() : takeTargeted(leader, attempt: attempts)
+        let answer: Answer
+        if plans.isPlain {
+            answer = plans.all.base.take()
+        } else if let names = spec.policy.batch?.names {
+            answer = answerNaming(members, status: names.status, batch: n)
+        } else {
+            answer = takeTargeted(leader, attempt: attempts)
+        }
         let latency = settings.latency(ofAttempt: attempts, request: leader), timeout = settings.timeout
         batches[Int(n) - 1].answer = answer
         batches[Int(n) - 1].outlastsTimeout = timeout < latency
@@ -308,6 +408,26 @@ extension Simulation {
         scheduleBatch(.batchAnswer, n, at: VirtualTime.later(now, by: answerAfter))
         // In the background, the batch is cancelled at the limit (Lifecycle.swift).
         if appState.inBackground { attemptStartedInBackground(members[0]) }
+    }
+
+    /// A batch's answer under `batch names STATUS`: each member's own plan (its
+    /// name's, its kind's) is asked; those answering STATUS are named at fault and
+    /// the batch is answered STATUS. With none named, the oldest member's answer
+    /// (its own plan's, or the plan for every request's). Members' own answers
+    /// other than STATUS are used up and not heard: one answer per batch.
+    mutating func answerNaming(_ members: [Int32], status: Int, batch n: Int32) -> Answer {
+        var named: [Int32] = [], first: Answer?, lead: Answer?
+        for (k, m) in members.enumerated() {
+            let own = takeOwnTargeted(m, attempt: requests[Int(m) - 1].attempts)
+            if let a = own, a.withoutRetryAfter == .status(status) {
+                named.append(m)
+                if first == nil { first = a }
+            }
+            if k == 0 { lead = own }
+        }
+        batches[Int(n) - 1].named = named
+        if let first { return first }
+        return lead ?? takeAllTargeted(members[0], attempt: requests[Int(members[0]) - 1].attempts)
     }
 
     mutating func scheduleBatch(_ kind: DueTimer.Kind, _ n: Int32, at time: Millis) {
@@ -372,6 +492,10 @@ extension Simulation {
         if let s = rule.split, ms.count > 1, outcome.httpStatus == s.status {
             return splitBatch(n, ms, outcome, rule: s.rule)
         }
+        if let nm = rule.names, outcome.httpStatus == nm.status {
+            let named = batches[Int(n) - 1].named.filter { batchOf[Int($0) - 1] == n && request($0).state == .inFlight }
+            if !named.isEmpty { return namedInBatch(n, ms, named, outcome, nm.rule) }
+        }
         if let ra = spec.policy.retryAfter, batchAnsweredWithRetryAfter(n, ms, outcome, resp, ra) { return }
         switch resp.action {
         case .stall:
@@ -383,7 +507,9 @@ extension Simulation {
             }
             return
         case .retry:
-            if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited, var wait = retryWait(lead) {
+            if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited,
+                var wait = resp.wait >= 0 ? resp.wait : retryWait(lead)
+            {
                 // `retry-after floor|replace`: the lead's answer's header (Policy/RetryAfter.swift).
                 var waitRule = resp.rule
                 if spec.policy.retryAfter != nil {
@@ -431,6 +557,38 @@ extension Simulation {
             sendBatch(first, rule: rule)
             sendBatch(second, rule: rule)
         }
+    }
+
+    /// `batch names STATUS`: the answer named some members at fault. Those are
+    /// dropped `rejected`; the others go back to the queue for the next flush, the
+    /// attempt not counted against their budget (Amplitude's 400 re-queues them).
+    mutating func namedInBatch(
+        _ n: Int32, _ ms: [Int32], _ named: [Int32], _ outcome: Outcome, _ rule: RuleID
+    ) {
+        let rest = ms.filter { !named.contains($0) }
+        let (nc, rc) = (Int32(clamping: named.count), Int32(clamping: rest.count))
+        log(.sdk, .batchNamed(batch: n, count: nc), request: named[0], rule: rule) { s in
+            "batch \(n): the \(outcome.word) names "
+                + (nc == 1
+                    ? s.label(named[0])
+                    : "\(nc) requests (" + named.prefix(3).map { "#\($0)" }.joined(separator: ", ")
+                        + (nc > 3 ? ", …)" : ")"))
+                + " at fault"
+                + (rc == 0
+                    ? ""
+                    : rc == 1 ? "; the other one goes back to the queue" : "; the other \(rc) go back to the queue")
+        }
+        for m in named {
+            drop(
+                m, reason: .rejected, rule: rule, outcome: outcome, attempts: request(m).budgetUsed,
+                key: .completionDropped)
+        }
+        for m in rest {
+            update(m) { r in if r.budgetUsed > 0 { r.budgetUsed -= 1 } }
+            move(m, to: .queued, rule: rule, outcome: outcome)
+            queuedHeap.push(m)
+        }
+        endBatch(n, stopsFlush: true)
     }
 
     /// A batch is over (delivered, dropped, queued or exhausted): under
@@ -528,7 +686,7 @@ extension Batching {
     static let doc: [StatementDoc] = [
         StatementDoc(
             headings: [
-                "`batch up to N [when M waiting|new] [every D] [head-of-line] rule R` · `batch split STATUS rule R` · `batch exhausted drops queue rule R` · `batch none`"
+                "`batch up to N [and SIZE] [when M waiting|new] [every D] [head-of-line] rule R` · `batch split STATUS rule R` · `batch exhausted drops queue rule R` · `batch names STATUS rule R` · `batch none`"
             ],
             text: """
                 Requests go out together. A new request waits `pending` in the SDK's queue
@@ -543,6 +701,15 @@ extension Batching {
                 - every `D` from the launch (`every D`), when anything waits: `flushInterval`;
                 - when a resend would send the queue: `resend on launch`, `resend on network`,
                   `getinstance`, citing the resend's rule.
+
+                - `and SIZE`: a batch also holds at most `SIZE` bytes (`475KB`, `500000`, `1MB`;
+                  KB is 1000 bytes, as the SDKs write their limits): it takes requests oldest
+                  first while they fit, and a request bigger than `SIZE` goes alone. A request's
+                  size is the setting `request.size` (default `1KB`, the bytes of an event
+                  without attributes; it exists on profiles with a byte cap) plus, for each
+                  attribute, its key and value and 6 for the JSON around them, plus 40 for a
+                  `value=` and its currency. Requests have no other size in the model: an
+                  assumption. The batch's log line says its bytes.
 
                 One answer applies to the whole batch (the one its oldest request would get:
                 a `server ... for NAME` plan counts when that request leads the batch), and its
@@ -562,6 +729,15 @@ extension Batching {
                   new batches; that attempt is not counted against their budget (PostHog halves
                   the batch, Amplitude splits the file). A batch of one answered `STATUS` gets
                   what the answer table says.
+                - `batch names STATUS rule R`: an answer `STATUS` (400) can name the requests at
+                  fault, as Amplitude's names invalid events: each member's own plan (`server
+                  400 for NAME`, `server 400 for kind:KIND`) is asked when the batch goes out,
+                  and if any answers `STATUS` the batch is answered `STATUS` naming them. Those
+                  are dropped `rejected` and the others go back to the queue (`in-flight →
+                  queued`), for the next flush, that attempt not counted against their budget;
+                  both cite `R`. A `STATUS` naming none (`server 400` for every request: a bad
+                  key) gets what the answer table says, for the whole batch. A member's own
+                  answer other than `STATUS` is used up and not heard: one answer per batch.
                 - `batch exhausted drops queue rule R`: when a batch's budget ends, every request
                   waiting (pending, queued, retrying) is dropped `exhausted` too, citing `R`
                   (PostHog's `dropAllQueuedRecords`).

@@ -204,7 +204,7 @@ rule AMK-9 "Any other 4xx drops the file (utilities/http/AnalyticsResponse.kt Re
 rule AMK-10 assumption "Offline the connectivity plugin marks the SDK offline and nothing is sent; the files wait and go when the network returns or at the next launch."
 rule AMK-11 assumption "One file is sent at a time and the pipeline waits on a failing one (head-of-line)."
 rule AMK-12 assumption "flushEventsOnClose (default true on Android) flushes when the app goes to the background."
-rule AMK-13 assumption "The 429 wait is the backoff of AMK-4, not a fixed 30 s: one backoff per profile (AMK-8 is not modelled)."
+rule AMK-13 "A 400 with drop indices drops the events it names and sends the rest again (utilities/FileResponseHandler.kt L43-175)."
 
 requests screen
 
@@ -220,12 +220,13 @@ quit keeps saved rule AMK-10
 
 batch up to 1000 when 30 new every 30s head-of-line rule AMK-2
 batch split 413 rule AMK-6
+batch names 400 rule AMK-13
 
 on 2xx deliver rule AMK-3
 on 4xx drop rejected rule AMK-9
 on 400 retry rule AMK-7
 on 408 retry rule AMK-4
-on 429 retry rule AMK-13
+on 429 retry wait 30s rule AMK-8
 on 5xx retry rule AMK-4
 on transport retry rule AMK-4
 on exhausted queue rule AMK-5
@@ -252,7 +253,7 @@ rule AMP-6 "After FLUSH_MAX_RETRIES 12 the event is dropped (constants.py L50-52
 rule AMP-7 "413 splits the batch (processor.py L15-67)."
 rule AMP-8 "400 drops the invalid events (processor.py L15-67)."
 rule AMP-9 "429 delays the throttled events by 30 s (processor.py L15-67)."
-rule AMP-10 assumption "Full, the buffer refuses the new event (retries are disabled above it); an Outbox 400 names no event, so the whole batch is dropped; a 429 waits the backoff of AMP-5, not 30 s; batches go side by side."
+rule AMP-10 assumption "Full, the buffer refuses the new event (retries are disabled above it); a 400 that names no event (one planned for every request) drops the whole batch; batches go side by side."
 
 set retry.attempts 13
 backoff ladder 100ms,100ms,200ms,200ms,400ms,400ms,800ms,800ms,1600ms,1600ms,3200ms
@@ -266,10 +267,11 @@ quit keeps saved rule AMP-10
 keep at most 20000 refuse rule AMP-10
 batch up to 200 every 10s rule AMP-3
 batch split 413 rule AMP-7
+batch names 400 rule AMP-8
 
 on 2xx deliver rule AMP-4
 on 4xx drop rejected rule AMP-8
-on 429 retry rule AMP-10
+on 429 retry wait 30s rule AMP-9
 on 408 retry rule AMP-5
 on 5xx retry rule AMP-5
 on transport retry rule AMP-5
@@ -292,7 +294,7 @@ rule AMS-6 "A 400 drops the events it names as invalid and re-queues the rest (P
 rule AMS-7 "After more than FLUSH_MAX_RETRIES 6 failures the SDK sets offline = true and stops; connection errors set it too (EventPipeline.swift L127-149, HttpClient.swift L43-52)."
 rule AMS-8 "The connectivity plugin clears offline and calls flush() when the network returns (Plugins/NetworkConnectivityCheckerPlugin.swift L62-72)."
 rule AMS-9 "maxQueuedEventCount defaults to -1: no cap (Configuration.swift L31, L83)."
-rule AMS-10 assumption "An Outbox 400 names no event, so every event of the batch counts as invalid and is dropped (AMS-6's split is not modelled)."
+rule AMS-10 assumption "A 400 that names no event (one planned for every request) is read as the invalid API key's: every event of the batch is dropped."
 rule AMS-11 assumption "One file is sent at a time and the pipeline waits on a failing one (head-of-line); the files survive a quit and go at the launch's flush."
 rule AMS-12 assumption "flushEventsOnClose (default true, Configuration.swift L30) flushes when the app goes to the background."
 
@@ -309,6 +311,7 @@ quit keeps saved rule AMS-11
 
 batch up to 1000 when 30 new every 30s head-of-line rule AMS-2
 batch split 413 rule AMS-5
+batch names 400 rule AMS-6
 
 on 2xx deliver rule AMS-3
 on 4xx retry rule AMS-4
@@ -580,7 +583,6 @@ rule RUD1-7 "At most RSDBCountThreshold 10000 rows are kept; the oldest are dele
 rule RUD1-8 "Offline (NSURLErrorNotConnectedToInternet) the completion handler never signals the semaphore and the caller waits DISPATCH_TIME_FOREVER: the upload thread blocks and nothing more is uploaded by this process (RSNetworkManager.m L68-100; upstream issue #616, fixed by #617 after this commit)."
 rule RUD1-9 assumption "The rows survive a quit; a new process starts a new upload thread, so the next launch sends again."
 rule RUD1-10 assumption "A batch holds at most 30 events (RSFlushQueueSize; MAX_BATCH_SIZE is not read here), one upload at a time (head-of-line)."
-rule RUD1-11 assumption "400 and 404 wait the backoff of RUD1-4, not 1 s: one backoff per profile."
 
 requests screen
 
@@ -600,8 +602,8 @@ batch up to 30 every 10s head-of-line rule RUD1-10
 
 on 2xx deliver rule RUD1-3
 on 4xx retry rule RUD1-4
-on 400 retry rule RUD1-11
-on 404 retry rule RUD1-11
+on 400 retry wait 1s rule RUD1-6
+on 404 retry wait 1s rule RUD1-6
 on 5xx retry rule RUD1-4
 on transport retry rule RUD1-4
 on offline stall rule RUD1-8
@@ -759,7 +761,7 @@ rule SGR-4 "4xx drops the batch but 408, 410, 429 and 460, which are retried; 5x
 rule SGR-5 "The wait is min(0.5 s x 2^(n-1), 300 s) plus up to 10% (jitterPercent 10), clamped to 300 s (RetryStateMachine.swift calculateBackoffInterval L166-177)."
 rule SGR-6 "A batch is tried at most maxRetryCount 100 times and for at most maxTotalBackoffDuration 12 h, then dropped (RetryStateMachine.swift shouldUploadBatch L58-119)."
 rule SGR-7 "Smart retry is on when the CDN settings carry httpConfig (Sources/Segment/Plugins/SegmentDestination.swift L79-93)."
-rule SGR-8 assumption "A file holds up to 475 KB (Storage.swift L14): at about 1 KB an event, a batch holds at most 475 events."
+rule SGR-8 assumption "A file holds up to 475 KB (Storage.swift L14): a batch takes events while their bytes fit; an event is about 1 KB (request.size) and its attributes."
 rule SGR-9 assumption "Offline an upload fails as a network error and is retried like a 5xx; the files survive a quit and go at the next flush after the launch."
 rule SGR-10 assumption "A retry goes when its wait ends (the SDK checks the wait at its next upload, up to an interval later)."
 rule SGR-12 "Background: enterBackground() flushes and the interval timer is suspended (SegmentDestination.swift L113-115, IntervalBasedFlushPolicy.swift L64-67)."
@@ -779,7 +781,8 @@ send rule SGR-2
 offline fail
 quit keeps saved rule SGR-9
 
-batch up to 475 when 20 new every 30s rule SGR-2
+set request.size 1KB
+batch up to 10000 and 475KB when 20 new every 30s rule SGR-2
 
 on 2xx deliver rule SGR-3
 on 4xx drop rejected rule SGR-4
@@ -814,7 +817,7 @@ rule SEG-3 "A 2xx deletes the uploaded batch (Sources/Segment/Utilities/Networki
 rule SEG-4 "Only a 400 drops the batch: shouldDropBatch returns code == 400 without a retry state machine (HTTPClient.swift L244-247)."
 rule SEG-5 "Every other answer (5xx, 429, other 4xx, network errors) keeps the batch for the next flush, with no backoff and no attempt limit (HTTPClient.swift L244-247)."
 rule SEG-6 "No cap on the disk files (Storage.swift)."
-rule SEG-7 assumption "A file holds up to 475 KB (Storage.swift L14 MAXFILESIZE): at about 1 KB an event, a batch holds at most 475 events."
+rule SEG-7 assumption "A file holds up to 475 KB (Storage.swift L14 MAXFILESIZE): a batch takes events while their bytes fit; an event is about 1 KB (request.size) and its attributes."
 rule SEG-8 assumption "Offline an upload is still tried and fails as a network error, so the batch is kept (SEG-5); the files survive a quit and go at the next flush after the launch."
 rule SEG-9 "Background: enterBackground() flushes and the interval timer is suspended (Sources/Segment/Plugins/SegmentDestination.swift enterBackground L113-115, Utilities/Policies/IntervalBasedFlushPolicy.swift L64-67)."
 rule SEG-10 assumption "Each upload runs in a beginBackgroundTask that is cancelled on expiry (Plugins/Platforms/iOS/iOSLifecycleMonitor.swift L190-206); iOS gives it about 30 s."
@@ -827,7 +830,8 @@ send rule SEG-2
 offline fail
 quit keeps saved rule SEG-8
 
-batch up to 475 when 20 new every 30s rule SEG-2
+set request.size 1KB
+batch up to 10000 and 475KB when 20 new every 30s rule SEG-2
 
 on 2xx deliver rule SEG-3
 on 4xx queue rule SEG-5

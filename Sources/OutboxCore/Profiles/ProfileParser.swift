@@ -294,6 +294,8 @@ struct ProfileParser {
                 fail(n, "setting \(k.name) needs retries, expected an `on CLASS retry` line in the profile")
             } else if k.needs == .consentGate && d.gate == nil {
                 fail(n, "setting \(k.name) needs the consent gate, expected `component consent-gate ...`")
+            } else if k.needs == .batchBytes && d.batch?.bytes == nil {
+                fail(n, "setting \(k.name) needs a batch byte cap, expected `batch up to N and SIZE ...` before the end")
             }
         }
         BackoffPolicy.finish(&self, end: end)
@@ -368,6 +370,7 @@ extension ProfileParser {
             switch Settings.keys.first(where: { w.count > 1 && $0.name == w[1] })?.needs {
             case .retry: return "Policy/Backoff.swift"
             case .consentGate: return "Policy/ConsentGate.swift"
+            case .batchBytes: return "Policy/Batching.swift"
             case .always: return "Settings.swift"
             case nil: return nil
             }
@@ -506,11 +509,13 @@ extension ProfileParser {
                 | `latency.jitter` | a time: each attempt's latency is drawn from `latency` ± it, never below 0 (LATJITTER) | |
                 | `timeout` | a time (`10s`) | |
                 | `seed` | a whole number | |
+                | `request.size` | bytes (`1KB`, `500`): a request's size before its attributes, for the batch's byte cap | `batch up to N and SIZE` |
 
                 Jittered waits are drawn from the `seed`, the request and the attempt, so a run
                 repeats exactly; a different `seed` draws other waits (the shared rule JITTER).
                 A setting the profile lacks is bad input: `retry.*` on a profile that never
-                retries, `requireConsent` without the consent gate.
+                retries, `requireConsent` without the consent gate, `request.size` without a
+                batch byte cap.
                 """)
     ]
 }
