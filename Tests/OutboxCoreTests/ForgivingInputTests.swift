@@ -210,7 +210,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("on 4xx dorp rejected"),
             [
-                "p.profile:\(last): unknown answer action `dorp`, expected `on CLASS deliver|retry|queue|stall|drop REASON [rule ID]`; did you mean `drop`?"
+                "p.profile:\(last): unknown answer action `dorp`, expected `on CLASS deliver|retry [wait DURATION]|queue|stall|drop REASON [rule ID]`; did you mean `drop`?"
             ])
         XCTAssertEqual(
             profileErrors("profile acme\nbase andriod\n").first,

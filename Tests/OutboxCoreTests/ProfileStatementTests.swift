@@ -1003,7 +1003,7 @@ final class ProfileStatementTests: XCTestCase {
             ("set retry.attempts", "bad set line, expected `set KEY VALUE`"),
             (
                 "set nope 1",
-                "unknown setting `nope`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed"
+                "unknown setting `nope`, expected one of: requireConsent, retry.attempts, retry.delays, retry.jitter, latency, latency.jitter, timeout, seed, request.size"
             ),
             (
                 "set retry.jitter half",
