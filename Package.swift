@@ -9,7 +9,10 @@ let package = Package(
     dependencies: [
         // The command line's options, help, errors and completions. Machines without
         // access to GitHub use the copy in ../shared/vendor (scripts/use-vendor).
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // `outbox serve`'s HTTP/1.1 server (NIOCore, NIOPosix, NIOHTTP1), with its
+        // dependencies (swift-atomics, swift-collections, swift-system).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.60.0"),
     ],
     targets: [
         // The pure model: requests, policies, clock, backend, scenarios, timelines.
@@ -23,7 +26,22 @@ let package = Package(
             name: "OutboxCLI",
             dependencies: [
                 "OutboxCore", "OutboxFoundation", "OutboxStore", "OutboxUI", "OutboxTerminal", "CSQLite",
+                "OutboxServe",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // zlib, for request bodies sent gzip or deflate. Debian: zlib1g-dev; macOS: the SDK's libz.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // `outbox serve`: real SDKs' requests read (their wire formats, inflated
+        // bodies), answered by a plan, observed as events and attempts. The parts
+        // that are no network are pure and take the time from their caller; the
+        // server itself is SwiftNIO's HTTP/1.1, in one file.
+        .target(
+            name: "OutboxServe",
+            dependencies: [
+                "OutboxCore", "OutboxFoundation", "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]),
         // SQLite, through a shim for the macros Swift cannot import.
         // Debian: libsqlite3-dev; macOS: the SDK's libsqlite3 (or Homebrew's sqlite).
@@ -62,6 +80,8 @@ let package = Package(
         .testTarget(
             name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI", "OutboxTestSupport"],
             exclude: ["Snapshots"]),
+        .testTarget(
+            name: "OutboxServeTests", dependencies: ["OutboxServe", "OutboxCore", "OutboxCLI", "OutboxTestSupport"]),
         .testTarget(
             name: "OutboxStoreTests",
             dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI", "CSQLite", "OutboxTestSupport"]),

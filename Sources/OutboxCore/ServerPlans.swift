@@ -129,6 +129,27 @@ public struct ServerPlans: Equatable, Sendable {
         }
     }
 
+    /// Applies a `server` line read by `ActionSyntax` (`.serverPlanned`) outside
+    /// a simulation (`outbox serve`): `vocabulary` names the kinds.
+    public mutating func apply(_ answer: Answer, _ rep: ServerRepeat, for target: ServerTarget, vocabulary: Vocabulary) {
+        plan(answer, rep, for: target, vocabulary: vocabulary)
+    }
+
+    /// The answer to attempt `attempt` of request `request` (its name and kind)
+    /// outside a simulation (`outbox serve`), drawn as the simulation draws it.
+    public mutating func answer(
+        kind: RequestKind, name: String, seed: UInt64, request: Int32, attempt: Int32
+    ) -> Answer {
+        take(kind: kind, name: { name }) {
+            Draw.value(seed: seed, request: request, attempt: attempt, salt: Draw.chanceSalt ^ $0)
+        }
+    }
+
+    /// What the plan for every request and the targeted ones say: `503 ×2; 400 always for bad`.
+    public var summary: String {
+        ([all.text] + targeted.map { $0.plan.text + " for " + $0.target.label }).joined(separator: "; ")
+    }
+
     /// Applies a `server` line; `vocabulary` names the kinds (the profile's).
     mutating func plan(_ answer: Answer, _ rep: ServerRepeat, for target: ServerTarget, vocabulary: Vocabulary) {
         switch target {

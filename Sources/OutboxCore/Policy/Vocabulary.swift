@@ -104,6 +104,13 @@ public struct Vocabulary: Sendable, Equatable {
         return v
     }()
 
+    /// A vocabulary of these kinds and no calls (`outbox serve`: the kinds real
+    /// SDKs' events carry, for `server ... for kind:K`), at most 64.
+    public init(kinds words: [String]) {
+        kinds = Array(words.prefix(Vocabulary.maxKinds))
+        calls = []
+    }
+
     public func word(_ k: RequestKind) -> String {
         Int(k.rawValue) < kinds.count ? kinds[Int(k.rawValue)] : "kind-\(k.rawValue)"
     }

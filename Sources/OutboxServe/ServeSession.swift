@@ -1,0 +1,212 @@
+import OutboxCore
+
+/// What `outbox serve` saw and said: each request read (its wire format and
+/// events), the answer the plan chose, and the events by id across retries.
+/// Pure: the caller passes the time (milliseconds since the start) with every
+/// step, so a test steps it as the server does, without a network.
+public struct ServeSession: Sendable {
+    /// One event, identified by its id across the requests that carried it.
+    public struct Event: Sendable, Equatable {
+        public let id: String
+        public let name: String
+        public let kind: String
+        public let format: WireFormat
+        /// The requests (indices into `requests`) that carried it, in order.
+        public var attempts: [Int] = []
+        /// Answered 2xx at least once.
+        public var delivered = false
+        /// The payload of its latest attempt.
+        public var payload: JSONValue
+    }
+
+    /// One HTTP request: an attempt for each event it carried.
+    public struct Request: Sendable {
+        public let time: Millis
+        public let method: String
+        public let target: String
+        public let format: WireFormat?
+        /// Indices into `events`.
+        public let events: [Int]
+        /// The attempt number of each of `events` (1 for a first arrival).
+        public let attemptNumbers: [Int]
+        public let answer: Answer
+        /// Why the request could not be read (nil when it was).
+        public let problem: String?
+        /// Headers that tell of retries and bodies: Retry-After, X-Retry-Count, Content-Encoding, User-Agent.
+        public let notableHeaders: [(name: String, value: String)]
+        public let bodyBytes: Int
+        /// The body after inflating, clipped to `keptBody` bytes.
+        public let body: [UInt8]
+    }
+
+    /// What the server does with a request.
+    public enum Reply: Sendable, Equatable {
+        /// Answer `status` after `delay`, with `Retry-After` when given (whole seconds, rounded up).
+        case respond(status: Int, retryAfter: Millis?, body: String, delay: Millis)
+        /// Hold the connection without answering (`timeout`).
+        case hold
+        /// Read the request and close without a response (`lost`).
+        case close
+    }
+
+    /// A line of the run's log: a plan or the network changed, a request came.
+    public struct LogLine: Sendable, Equatable {
+        public let time: Millis
+        public let text: String
+    }
+
+    public private(set) var events: [Event] = []
+    public private(set) var requests: [Request] = []
+    public private(set) var log: [LogLine] = []
+    public private(set) var plans = ServerPlans()
+    public private(set) var online = true
+    public private(set) var latency: Millis = 0
+    public let script: ServeScript
+    public let idField: String?
+    public let seed: UInt64
+    /// The last time a request came, or nil before the first.
+    public private(set) var lastRequestAt: Millis?
+    var next = 0
+    var byID: [String: Int] = [:]
+
+    /// The body bytes each request keeps for the detail pane and the report.
+    public static let keptBody = 64 * 1024
+
+    public init(script: ServeScript = ServeScript(), idField: String? = nil, seed: UInt64 = 1) {
+        self.script = script
+        self.idField = idField
+        self.seed = seed
+    }
+
+    /// Plays the script's steps due by `now`.
+    public mutating func advance(to now: Millis) {
+        while next < script.steps.count && script.steps[next].time <= now {
+            let s = script.steps[next]
+            next += 1
+            switch s.item {
+            case .server(let a, let rep, let target):
+                plans.apply(a, rep, for: target, vocabulary: ServeScript.vocabulary)
+                say(s.time, "backend will answer: " + plans.summary)
+            case .network(let on):
+                online = on
+                say(s.time, on ? "network online: connections are accepted" : "network offline: connections are refused")
+            case .latency(let t):
+                latency = t
+                say(s.time, "latency \(VirtualTime.duration(t)): each answer waits this long")
+            }
+        }
+    }
+
+    /// The time of the next script step, or nil when none is left.
+    public var nextStepAt: Millis? { next < script.steps.count ? script.steps[next].time : nil }
+
+    mutating func say(_ t: Millis, _ text: String) { log.append(LogLine(time: t, text: text)) }
+
+    /// A request arrived at `now`: it is read, recorded, and answered by the plan.
+    public mutating func receive(_ r: WireRequest, at now: Millis) -> Reply {
+        advance(to: now)
+        lastRequestAt = now
+        let reading = WireFormat.read(r, idField: idField)
+        var indices: [Int] = [], numbers: [Int] = []
+        let n = requests.count
+        for e in reading.events {
+            let key = (reading.format?.rawValue ?? "") + "\u{0}" + e.id
+            let i: Int
+            if let k = byID[key] {
+                i = k
+            } else {
+                i = events.count
+                byID[key] = i
+                events.append(
+                    Event(id: e.id, name: e.name, kind: e.kind, format: reading.format ?? .generic, payload: e.payload))
+            }
+            events[i].attempts.append(n)
+            events[i].payload = e.payload
+            indices.append(i)
+            numbers.append(events[i].attempts.count)
+        }
+        // One answer a request: its first event's plan (as a batch takes its oldest request's).
+        let answer: Answer
+        if let first = indices.first {
+            let e = events[first]
+            let kind = ServeScript.vocabulary.kind(e.kind) ?? ServeScript.vocabulary.kind("event")!
+            answer = plans.answer(
+                kind: kind, name: e.name, seed: seed, request: Int32(clamping: first + 1),
+                attempt: Int32(clamping: numbers[0]))
+        } else {
+            answer = plans.answer(
+                kind: ServeScript.vocabulary.kind("unrecognised")!, name: "", seed: seed,
+                request: Int32(clamping: n + 1), attempt: 1)
+        }
+        if case .ok = answer { for i in indices { events[i].delivered = true } }
+        if case .partial = answer { for i in indices { events[i].delivered = true } }
+        if case .status(let s) = answer, (200...299).contains(s) { for i in indices { events[i].delivered = true } }
+        let notable = r.headers.filter {
+            ["retry-after", "x-retry-count", "content-encoding", "user-agent", "content-type"].contains(
+                $0.name.lowercased())
+        }
+        requests.append(
+            Request(
+                time: now, method: r.method, target: r.target, format: reading.format, events: indices,
+                attemptNumbers: numbers, answer: answer, problem: reading.problem, notableHeaders: notable,
+                bodyBytes: r.body.count, body: Array(reading.body.prefix(ServeSession.keptBody))))
+        return reply(answer, reading.format)
+    }
+
+    /// The reply an answer makes, with a body the format's SDK reads as what it says.
+    func reply(_ answer: Answer, _ format: WireFormat?) -> Reply {
+        switch answer {
+        case .timeout: return .hold
+        case .lost: return .close
+        case .ok, .partial: return .respond(status: 200, retryAfter: nil, body: ServeSession.body(200, format), delay: latency)
+        case .status(let s): return .respond(status: s, retryAfter: nil, body: ServeSession.body(s, format), delay: latency)
+        case .retryAfter(let s, let t):
+            return .respond(status: s, retryAfter: t, body: ServeSession.body(s, format), delay: latency)
+        }
+    }
+
+    /// The body of an answer, as each SDK expects it (docs/wire-formats.md):
+    /// Amplitude reads `code`, Mixpanel `status`.
+    public static func body(_ status: Int, _ format: WireFormat?) -> String {
+        let ok = (200...299).contains(status)
+        switch format {
+        case .amplitude: return ok ? #"{"code":\#(status),"events_ingested":1}"# : #"{"code":\#(status),"error":"outbox"}"#
+        case .mixpanel: return ok ? #"{"status":1,"error":null}"# : #"{"status":0,"error":"outbox"}"#
+        case .posthog: return ok ? #"{"status":"Ok"}"# : #"{"error":"outbox"}"#
+        case .sentry: return ok ? #"{"id":null}"# : #"{"detail":"outbox"}"#
+        default: return ok ? #"{"success":true}"# : #"{"success":false}"#
+        }
+    }
+
+    // MARK: Checks
+
+    public struct Outcome: Sendable, Equatable {
+        public let line: Int
+        public let text: String
+        public let ok: Bool
+        /// What was found when it failed.
+        public let found: String
+    }
+
+    /// Evaluates a check on what was seen so far.
+    public func evaluate(_ c: ServeScript.Check) -> (ok: Bool, found: String) {
+        func named(_ name: String) -> [Event] { events.filter { $0.name == name } }
+        switch c {
+        case .attempts(let name, let k):
+            let es = named(name)
+            guard !es.isEmpty else { return (false, "no event named \(name) arrived") }
+            let off = es.filter { $0.attempts.count != k }
+            guard let o = off.first else { return (true, "") }
+            return (false, "event \(o.id) arrived \(o.attempts.count) time\(o.attempts.count == 1 ? "" : "s")")
+        case .received(let name, let k):
+            let got = named(name).reduce(0) { $0 + $1.attempts.count }
+            return (got == k, "\(got) received")
+        case .counted(let name, let k):
+            let got = named(name).filter(\.delivered).count
+            return (got == k, "\(got) answered 2xx")
+        case .unrecognised(let k):
+            let got = requests.filter { $0.format == nil }.count
+            return (got == k, "\(got) unrecognised")
+        }
+    }
+}
