@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A tiny HTTP/1.1 capture server for the SDK drivers (Python stdlib only).
 
-    capture.py OUT.jsonl [--status CODE] [--retry-after S] [--port P]
+    capture.py OUT.jsonl [--status CODE] [--retry-after S] [--body TEXT] [--port P]
 
 Listens on 127.0.0.1 (port 0 = any free port unless --port) and prints the
 port on its first line of stdout, flushed, so a caller can read it. Every
@@ -17,7 +17,9 @@ Answers 200 (keep-alive, Content-Length always set) with a body each SDK
 accepts, chosen by path; see answer_for(). With --status CODE every request
 gets CODE instead, with a body that says the same thing (Amplitude and
 Mixpanel read the body, not only the status), and --retry-after S adds a
-Retry-After header. Stops on SIGTERM/SIGINT.
+Retry-After header. --body TEXT answers TEXT to every request instead (to
+see what an SDK does with an answer it does not expect). Stops on
+SIGTERM/SIGINT.
 """
 import argparse
 import base64
@@ -94,6 +96,7 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--status", type=int, default=200)
     ap.add_argument("--retry-after", default=None)
+    ap.add_argument("--body", default=None)
     ap.add_argument("--port", type=int, default=0)
     args = ap.parse_args()
 
@@ -139,7 +142,13 @@ def main():
                 text = None
             status = args.status
             body = answer_for(self.path, text) if status < 300 else failure_for(status)
-            data = json.dumps(body).encode()
+            if args.body is not None:
+                body = args.body
+                data = args.body.encode()
+            else:
+                data = json.dumps(body).encode()
+            if status in (204, 304) or status < 200:
+                body, data = None, b""  # these statuses carry no body
             rec = {"seq": next(seq), "t": t, "conn": self.conn_id,
                    "method": self.command, "path": self.path,
                    "headers": [[k, v] for k, v in self.headers.items()],
@@ -151,7 +160,8 @@ def main():
                 out.flush()
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
+            if body is not None:
+                self.send_header("Content-Length", str(len(data)))
             if args.retry_after is not None and status >= 300:
                 self.send_header("Retry-After", args.retry_after)
             self.end_headers()

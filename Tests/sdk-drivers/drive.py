@@ -2,6 +2,7 @@
 """Drives one real Python analytics SDK against a local server (issue 25).
 
     drive.py SDK URL [--events N] [--names a,b,c] [--flush-wait S] [--max-retries N]
+             [--compress default|gzip|none]
 
 SDK is one of: posthog, posthog-v1, segment, rudder, amplitude, mixpanel,
 mixpanel-buffered, sentry. URL is a base such as http://127.0.0.1:PORT; each
@@ -22,7 +23,10 @@ The id is set by the driver wherever the SDK lets the caller choose it
 $insert_id, Sentry event_id): uuid5 of "SDK:NAME:i", so a test can match
 the events it sees on the wire. --max-retries (default 2) is passed to the
 SDK's retry setting, and backoff/flush intervals are made short: this is a
-test harness, not a production configuration. SDK logs go to stderr.
+test harness, not a production configuration. --compress sets the SDK's
+body compression where it has a switch (PostHog gzip / capture_compression,
+Segment and Rudder gzip, Sentry transport_compression_level); default
+leaves the SDK's own default. SDK logs go to stderr.
 Exit status: 0 if flush/shutdown finished in time, 2 if it was cut off.
 """
 import argparse
@@ -58,8 +62,15 @@ def endpoint(url, default_path):
 
 def drive_posthog(sdk, url, events, args):
     from posthog import Posthog
+    extra = {}
+    if args.compress != "default":
+        if sdk == "posthog-v1":
+            extra["capture_compression"] = args.compress
+        else:
+            extra["gzip"] = args.compress == "gzip"
     client = Posthog(
         "phc_outbox_test",
+        **extra,
         host=url,
         capture_mode="v1" if sdk == "posthog-v1" else "v0",
         flush_at=max(len(events), 1),
@@ -81,6 +92,7 @@ def drive_posthog(sdk, url, events, args):
 
 
 def drive_segment_like(sdk, url, events, args):
+    extra = {} if args.compress == "default" else {"gzip": args.compress == "gzip"}
     if sdk == "segment":
         from segment.analytics import Client
         client = Client(
@@ -92,6 +104,7 @@ def drive_segment_like(sdk, url, events, args):
             timeout=5,
             max_total_backoff_duration=max(int(args.flush_wait), 1),
             max_rate_limit_duration=max(int(args.flush_wait), 1),
+            **extra,
         )
     else:
         from rudderstack.analytics import Client
@@ -102,6 +115,7 @@ def drive_segment_like(sdk, url, events, args):
             upload_interval=0.2,
             upload_size=max(len(events), 1),
             timeout=5,
+            **extra,
         )
     ids = []
     for name, i, u in events:
@@ -121,6 +135,8 @@ def drive_amplitude(sdk, url, events, args):
     lock = threading.Condition()
 
     def callback(event, code, message):  # called once per event: delivered or given up
+        print(f"drive.py: amplitude: {event.event_type} {event.insert_id}: {code} {message}",
+              file=sys.stderr)
         with lock:
             pending.discard(event.insert_id)
             lock.notify_all()
@@ -148,12 +164,14 @@ def drive_amplitude(sdk, url, events, args):
         with lock:
             while pending and time.monotonic() < deadline:
                 lock.wait(0.1)
+            if pending:
+                print(f"drive.py: amplitude: no outcome for {sorted(pending)}", file=sys.stderr)
         client.shutdown()
     return ids, finish
 
 
 def drive_mixpanel(sdk, url, events, args):
-    from mixpanel import BufferedConsumer, Consumer, Mixpanel, MixpanelException
+    from mixpanel import BufferedConsumer, Consumer, Mixpanel
     options = dict(
         events_url=endpoint(url, "/track"),
         request_timeout=5,
@@ -171,16 +189,16 @@ def drive_mixpanel(sdk, url, events, args):
     for name, i, u in events:
         try:
             mp.track(f"user-{i}", name, {"$insert_id": u.hex, "i": i})
-        except MixpanelException as e:
-            print(f"drive.py: mixpanel: {e}", file=sys.stderr)
+        except Exception as e:  # MixpanelException; TypeError if the answer is not an object
+            print(f"drive.py: mixpanel: {type(e).__name__}: {e}", file=sys.stderr)
         ids.append(u.hex)
 
     def finish():
         if isinstance(consumer, BufferedConsumer):
             try:
                 consumer.flush()
-            except MixpanelException as e:
-                print(f"drive.py: mixpanel: {e}", file=sys.stderr)
+            except Exception as e:
+                print(f"drive.py: mixpanel: {type(e).__name__}: {e}", file=sys.stderr)
     return ids, finish
 
 
@@ -189,7 +207,12 @@ def drive_sentry(sdk, url, events, args):
     parts = urlsplit(url)
     dsn = f"{parts.scheme}://public@{parts.netloc}/1"
     # Sentry's transport does not retry; max_retries has nothing to set.
-    sentry_sdk.init(dsn=dsn, default_integrations=False, shutdown_timeout=args.flush_wait)
+    experiments = {}
+    if args.compress != "default":
+        experiments = {"transport_compression_algo": "gzip",
+                       "transport_compression_level": 0 if args.compress == "none" else 9}
+    sentry_sdk.init(dsn=dsn, default_integrations=False, shutdown_timeout=args.flush_wait,
+                    _experiments=experiments)
     ids = []
     for name, i, u in events:
         got = sentry_sdk.capture_event({
@@ -225,6 +248,7 @@ def main():
     ap.add_argument("--names", default=None, help="comma-separated event names (cycled)")
     ap.add_argument("--flush-wait", type=float, default=10.0)
     ap.add_argument("--max-retries", type=int, default=2)
+    ap.add_argument("--compress", choices=("default", "gzip", "none"), default="default")
     args = ap.parse_args()
 
     logging.basicConfig(stream=sys.stderr, level=os.environ.get("DRIVE_LOG", "WARNING"))
