@@ -211,8 +211,9 @@ def drive_sentry(sdk, url, events, args):
     if args.compress != "default":
         experiments = {"transport_compression_algo": "gzip",
                        "transport_compression_level": 0 if args.compress == "none" else 9}
+    # release: fixed, or the SDK takes the current git commit (differs per checkout).
     sentry_sdk.init(dsn=dsn, default_integrations=False, shutdown_timeout=args.flush_wait,
-                    _experiments=experiments)
+                    release="outbox-sdk-driver", _experiments=experiments)
     ids = []
     for name, i, u in events:
         got = sentry_sdk.capture_event({
