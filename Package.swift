@@ -42,6 +42,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]),
         // SQLite, through a shim for the macros Swift cannot import.
         // Debian: libsqlite3-dev; macOS: the SDK's libsqlite3 (or Homebrew's sqlite).

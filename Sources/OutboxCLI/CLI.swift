@@ -331,8 +331,8 @@ extension OutboxSubcommand {
 struct OutboxCommand: ParsableCommand {
     /// Every command, in the order help and the man page show them.
     static let commands: [any OutboxSubcommand.Type] = [
-        InteractiveCommand.self, RunCommand.self, CompareCommand.self, StateCommand.self, ProfilesCommand.self,
-        BenchCommand.self, KeysCommand.self,
+        InteractiveCommand.self, RunCommand.self, CompareCommand.self, ServeCommand.self, StateCommand.self,
+        ProfilesCommand.self, BenchCommand.self, KeysCommand.self,
     ]
 
     static var configuration: CommandConfiguration {
@@ -468,6 +468,33 @@ enum Help {
         5s 2s, set latency.jitter 50ms), shown in the header and recorded.
         A click selects a row or a tab, the wheel scrolls the pane under it;
         --no-mouse leaves the mouse to the terminal (its own text selection).
+        """
+
+    static let serve = """
+        A real HTTP/1.1 backend (SwiftNIO) for real SDKs: point an app or a server
+        SDK at it and it reads each request in its SDK's wire format (Segment,
+        RudderStack, PostHog, Amplitude, Mixpanel, Sentry envelopes, or JSON with
+        --id-field; docs/wire-formats.md), inflates gzip and deflate bodies, lists
+        the events each carried by their id across retries, and answers each
+        request as the script's plan says: `at 5s server 503 x3`, `server 429
+        retry-after 10s`, `server timeout` (held unanswered), `server lost`
+        (closed unanswered), `for NAME` or `for kind:K`; `network offline`
+        refuses connections until `network online`; `set latency 1s` delays each
+        answer. A request it cannot read is shown as unrecognised and still
+        answered by the plan.
+
+        The first line printed is the address. With --headless it reports when the
+        run ends (--until 30s, or idle:5s: once no request has come for 5 s): the
+        requests and their answers, each event's attempts, and the script's expect
+        lines (attempts NAME N, received NAME N, counted NAME N, unrecognised N),
+        checked at their time or, without one, at the end.
+
+        exit status: 0 every check held, 1 a check failed, 2 bad input (a bad
+        option or script line, an address it cannot listen on), 130 stopped by a
+        signal (the report is printed first).
+
+        Not built yet (issue 25): the live screen, --profile's conformance
+        verdicts, --record, the JUnit and HTML reports, a TCP reset answer.
         """
 
     static let run = """

@@ -172,7 +172,8 @@ public struct ServeSession: Sendable {
         switch format {
         case .amplitude: return ok ? #"{"code":\#(status),"events_ingested":1}"# : #"{"code":\#(status),"error":"outbox"}"#
         case .mixpanel: return ok ? #"{"status":1,"error":null}"# : #"{"status":0,"error":"outbox"}"#
-        case .posthog: return ok ? #"{"status":"Ok"}"# : #"{"error":"outbox"}"#
+        // v1 reads `results` (an event missing from it is accepted); v0 reads nothing.
+        case .posthog: return ok ? #"{"status":"Ok","results":{}}"# : #"{"error":"outbox"}"#
         case .sentry: return ok ? #"{"id":null}"# : #"{"detail":"outbox"}"#
         default: return ok ? #"{"success":true}"# : #"{"success":false}"#
         }
@@ -186,6 +187,13 @@ public struct ServeSession: Sendable {
         public let ok: Bool
         /// What was found when it failed.
         public let found: String
+
+        public init(line: Int, text: String, ok: Bool, found: String) {
+            self.line = line
+            self.text = text
+            self.ok = ok
+            self.found = found
+        }
     }
 
     /// Evaluates a check on what was seen so far.

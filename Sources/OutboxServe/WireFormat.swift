@@ -50,8 +50,10 @@ public struct WireEvent: Equatable, Sendable {
 
 /// The real SDKs' wire formats (docs/wire-formats.md), told apart by path, then by body.
 public enum WireFormat: String, Sendable, CaseIterable {
-    /// Segment's and RudderStack's (`/v1/batch`, `/v1/track`, ...; `messageId`).
+    /// Segment's (`/v1/batch`, `/v1/track`, ...; `messageId`).
     case segment
+    /// RudderStack's: Segment's form, its events marked `"channel"` (the server SDK's `server`).
+    case rudder
     /// PostHog's (`/batch/`, `/capture/`, `/e/`, `/i/v0/e/`; `uuid`).
     case posthog
     /// Amplitude's (`/2/httpapi`, `/batch`; `insert_id`).
@@ -117,8 +119,14 @@ public enum WireFormat: String, Sendable, CaseIterable {
         if path.hasPrefix("/2/httpapi") || (json?["events"]?.array != nil && path.hasPrefix("/batch")) {
             return done(.amplitude, readAmplitude(json))
         }
-        if path.hasPrefix("/v1/") { return done(.segment, readSegment(json, path: path)) }
-        if ["/batch", "/capture", "/e", "/i/v0/e", "/track"].contains(where: { path == $0 || path.hasPrefix($0 + "/") })
+        if path.hasPrefix("/v1/") {
+            let ev = readSegment(json, path: path)
+            let rudder = (try? ev.get())?.contains { $0.payload["channel"] != nil } ?? false
+            return done(rudder ? .rudder : .segment, ev)
+        }
+        if ["/batch", "/capture", "/e", "/i/v0/e", "/i/v1/analytics/events", "/track"].contains(where: {
+            path == $0 || path.hasPrefix($0 + "/")
+        })
         {
             return done(.posthog, readPosthog(json))
         }
@@ -233,14 +241,11 @@ public enum WireFormat: String, Sendable, CaseIterable {
                 payload = line() ?? []
             }
             let p = JSONValue.parse(payload) ?? .null
-            guard ["event", "transaction", "error"].contains(type) || out.isEmpty && envelopeID == nil else { continue }
+            guard ["event", "transaction", "error"].contains(type) else { continue }
             guard let id = p["event_id"]?.text ?? envelopeID else { continue }
             out.append(WireEvent(id: id, name: sentryName(p, type: type), kind: type, payload: p))
         }
-        if out.isEmpty, let envelopeID {
-            out.append(WireEvent(id: envelopeID, name: "envelope", kind: "envelope", payload: header))
-        }
-        guard !out.isEmpty else { return .failure(WireProblem("a Sentry envelope with no event and no `event_id`")) }
+        // An envelope of client reports, sessions or attachments alone carries no event.
         return .success(out)
     }
 

@@ -1,0 +1,338 @@
+import ArgumentParser
+import OutboxCore
+import OutboxFoundation
+import OutboxServe
+import OutboxTerminal
+
+/// `outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] --headless
+/// [--until D|idle:D] [--format text|jsonl]`: a real HTTP backend for real SDKs.
+struct ServeCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "serve", abstract: "a real HTTP backend for real SDKs: see their requests, choose the answers",
+            usage: CLI.parserUsage(synopsis), discussion: Help.serve)
+    }
+    static var synopsis: String {
+        "outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] --headless [--until D|idle:D]\n"
+            + "                    [--format text|jsonl]"
+    }
+
+    @Option(help: ArgumentHelp("where to listen (default 127.0.0.1:8080; port 0 picks a free one)", valueName: "HOST:PORT"))
+    var listen: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "play this file's server, network and set latency lines on the wall clock from the start, and check its expect lines",
+            valueName: "FILE"),
+        completion: .file(extensions: ["outbox"]))
+    var script: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "read JSON bodies of no known SDK as events carrying this id field (the generic form)", valueName: "F"))
+    var idField: String?
+
+    @Flag(help: "run without the screen, report at the end (the live screen of serve is not built yet)")
+    var headless = false
+
+    @Option(
+        help: ArgumentHelp(
+            "end D after the start, or (idle:D) once no request has come for D, waiting up to 60 s for a first one (default idle:5s)",
+            valueName: "D|idle:D"))
+    var until: String?
+
+    @Option(
+        help: ArgumentHelp("text for people (default), or jsonl: one JSON object a line", valueName: "text|jsonl"),
+        completion: .list(["text", "jsonl"]))
+    var format: String?
+
+    @Option(help: ArgumentHelp("the seed of chance answers (`server 503 30%`)", valueName: "N"))
+    var seed: String?
+
+    /// How a headless run ends.
+    enum End: Equatable {
+        case after(Millis)
+        case idle(Millis)
+    }
+
+    /// The longest `idle:D` waits for a first request.
+    static let firstRequestWait: Millis = 60_000
+
+    static func parseListen(_ s: String?) -> Result<(String, Int), Problem> {
+        guard let s else { return .success(("127.0.0.1", 8080)) }
+        guard let colon = s.lastIndex(of: ":") else {
+            return .failure(Problem("outbox serve: --listen needs HOST:PORT (127.0.0.1:8080, or port 0 for a free one)"))
+        }
+        var host = String(s[..<colon])
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let portText = String(s[s.index(after: colon)...])
+        guard !host.isEmpty, let port = Int(portText), (0...65535).contains(port) else {
+            return .failure(
+                Problem(
+                    "outbox serve: bad --listen `\(SafeText.escaped(s, max: 60))`, expected HOST:PORT with a port from 0 to 65535"
+                ))
+        }
+        return .success((host, port))
+    }
+
+    static func parseUntil(_ s: String?) -> Result<End, Problem> {
+        guard let s else { return .success(.idle(5000)) }
+        let idle = s.hasPrefix("idle:")
+        let word = idle ? String(s.dropFirst(5)) : s
+        guard case .success(let t) = VirtualTime.parseLimited(word), t > 0 else {
+            return .failure(
+                Problem(
+                    "outbox serve: bad --until `\(SafeText.escaped(s, max: 60))`, expected a duration above 0 (30s) or idle:DURATION (idle:5s)"
+                ))
+        }
+        return .success(idle ? .idle(t) : .after(t))
+    }
+
+    func execute(console: Console) -> Int32 {
+        func bad(_ p: Problem) -> Int32 {
+            console.error(p.message)
+            return 2
+        }
+        guard headless else {
+            return bad(
+                Problem(
+                    "outbox serve: the live screen of serve is not built yet; run it with --headless (it reports when it ends: --until)"
+                ))
+        }
+        let listenAt: (String, Int), end: End
+        switch Self.parseListen(listen) {
+        case .failure(let p): return bad(p)
+        case .success(let l): listenAt = l
+        }
+        switch Self.parseUntil(until) {
+        case .failure(let p): return bad(p)
+        case .success(let e): end = e
+        }
+        if let f = format, f != "text" && f != "jsonl" {
+            return bad(Problem("outbox serve: --format needs text or jsonl, not `\(SafeText.escaped(f, max: 40))`"))
+        }
+        var seedValue: UInt64 = 1
+        if let s = seed {
+            guard let v = UInt64(s) else { return bad(Problem("outbox serve: --seed needs a whole number ≥ 0")) }
+            seedValue = v
+        }
+        if let f = idField, f.isEmpty || f.unicodeScalars.contains(where: { $0.value < 0x20 }) {
+            return bad(Problem("outbox serve: --id-field needs a field name"))
+        }
+        var parsed = ServeScript()
+        if let path = script {
+            switch Platform.readFile(path, limit: 64 * 1024 * 1024) {
+            case .failure(let why): return bad(Problem("outbox serve: \(SafeText.escaped(path, max: 200)): " + why.message))
+            case .success(let bytes):
+                guard let text = String(validating: bytes, as: UTF8.self) else {
+                    return bad(Problem("outbox serve: \(SafeText.escaped(path, max: 200)): not UTF-8 text"))
+                }
+                switch ServeScript.parse(text, file: SafeText.escaped(path, max: 200)) {
+                case .failure(let f):
+                    for m in f.messages { console.error(m) }
+                    return 2
+                case .success(let s): parsed = s
+                }
+            }
+        }
+        let hub = ServeHub(ServeSession(script: parsed, idField: idField, seed: seedValue))
+        hub.tick()
+        let server: ServeServer
+        do {
+            server = try ServeServer(host: listenAt.0, port: listenAt.1, hub: hub)
+        } catch {
+            return bad(Problem("outbox serve: \(error)"))
+        }
+        let shownHost = listenAt.0.contains(":") ? "[\(listenAt.0)]" : listenAt.0
+        console.print("outbox serve: listening on http://\(shownHost):\(server.port)")
+        if parsed.skipped > 0 {
+            console.print(
+                "outbox serve: \(parsed.skipped) line\(parsed.skipped == 1 ? "" : "s") of \(parsed.file) skipped (the app's actions: the real SDK makes them)"
+            )
+        }
+        // The address first, at once: a client waits for it before it starts.
+        console.flush()
+        Terminal.catchStopSignals()
+        var timedResults: [ServeSession.Outcome] = []
+        var checkIndex = 0
+        let timed = parsed.checks.filter { $0.time >= 0 }.sorted { $0.time < $1.time }
+        var stoppedBy: Int32 = 0
+        var endedAt: Millis = 0
+        while true {
+            let online = hub.tick()
+            try? server.follow(online: online)
+            let now = hub.now()
+            let snap = hub.snapshot
+            while checkIndex < timed.count && timed[checkIndex].time <= now {
+                let c = timed[checkIndex]
+                let r = snap.evaluate(c.item)
+                timedResults.append(.init(line: c.line, text: c.text, ok: r.ok, found: r.found))
+                checkIndex += 1
+            }
+            if Terminal.stopSignal != 0 {
+                stoppedBy = Terminal.stopSignal
+                endedAt = now
+                break
+            }
+            var done = false
+            switch end {
+            case .after(let d): done = now >= d
+            case .idle(let d):
+                if let last = snap.lastRequestAt {
+                    done = now - last >= d && snap.nextStepAt.map { $0 <= now } ?? true
+                } else {
+                    done = now >= Self.firstRequestWait
+                }
+            }
+            if done {
+                endedAt = now
+                break
+            }
+            usleep(20_000)
+        }
+        server.shutdown()
+        let snap = hub.snapshot
+        var results = timedResults
+        for c in parsed.checks where c.time < 0 {
+            let r = snap.evaluate(c.item)
+            results.append(.init(line: c.line, text: c.text, ok: r.ok, found: r.found))
+        }
+        // Checks due after the end still count, on what was seen.
+        while checkIndex < timed.count {
+            let c = timed[checkIndex]
+            let r = snap.evaluate(c.item)
+            results.append(.init(line: c.line, text: c.text, ok: r.ok, found: r.found))
+            checkIndex += 1
+        }
+        let why: String
+        if stoppedBy != 0 {
+            why = "stopped by \(Terminal.signalName(stoppedBy))"
+        } else if case .idle(let d) = end, snap.lastRequestAt == nil {
+            why = "no request came in \(VirtualTime.duration(Self.firstRequestWait)) (--until idle:\(VirtualTime.duration(d)))"
+        } else {
+            switch end {
+            case .after(let d): why = "--until \(VirtualTime.duration(d))"
+            case .idle(let d): why = "idle for \(VirtualTime.duration(d))"
+            }
+        }
+        let report =
+            format == "jsonl"
+            ? ServeReport.jsonl(snap, results, endedAt: endedAt, why: why)
+            : ServeReport.text(snap, results, endedAt: endedAt, why: why, file: parsed.file)
+        console.print(report, terminator: "")
+        for r in results where !r.ok {
+            console.error("\(parsed.file):\(r.line): check failed: \(r.text.trimmingCharacters()): found \(r.found)")
+        }
+        if stoppedBy != 0 { return 130 }
+        return results.allSatisfy(\.ok) ? 0 : 1
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters() -> String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return String(s)
+    }
+}
+
+/// The report of a headless `outbox serve`: the observed timeline, then each
+/// event and the checks (text), or a JSON object per attempt, per event, per
+/// check and a summary (JSONL).
+enum ServeReport {
+    static func answerWord(_ a: Answer) -> String { a.word }
+
+    static func text(
+        _ s: ServeSession, _ results: [ServeSession.Outcome], endedAt: Millis, why: String, file: String
+    ) -> String {
+        var lines: [String] = []
+        var logs = s.log.makeIterator()
+        var nextLog = logs.next()
+        func flushLogs(until t: Millis) {
+            while let l = nextLog, l.time <= t {
+                lines.append(VirtualTime.clock(l.time) + "  log       " + l.text)
+                nextLog = logs.next()
+            }
+        }
+        for r in s.requests {
+            flushLogs(until: r.time)
+            let what: String
+            if let f = r.format {
+                let names = r.events.enumerated().map { k, i in
+                    SafeText.escaped(s.events[i].name, max: 40) + (r.attemptNumbers[k] > 1 ? " (attempt \(r.attemptNumbers[k]))" : "")
+                }
+                what = f.rawValue + "  " + (names.isEmpty ? "no events" : names.prefix(5).joined(separator: ", ")
+                    + (names.count > 5 ? ", … (\(names.count) events)" : ""))
+            } else {
+                what = "unrecognised: " + (r.problem ?? "")
+            }
+            lines.append(
+                VirtualTime.clock(r.time) + "  request   " + r.method + " " + SafeText.escaped(r.target, max: 80) + "  "
+                    + what + "  → " + answerWord(r.answer))
+        }
+        flushLogs(until: .max)
+        lines.append("")
+        lines.append("events:")
+        for e in s.events {
+            lines.append(
+                "  " + SafeText.escaped(e.name, max: 40) + "  " + SafeText.escaped(e.id, max: 64) + "  " + e.format.rawValue
+                    + "  \(e.attempts.count) attempt\(e.attempts.count == 1 ? "" : "s")"
+                    + (e.delivered ? ", answered 2xx" : ", never answered 2xx"))
+        }
+        for r in results {
+            lines.append(
+                "expect    " + r.text.trimmingCharacters() + (r.ok ? "  ✓" : "  ✗ FAILED: " + r.found))
+        }
+        let failed = results.filter { !$0.ok }.count
+        let unrecognised = s.requests.filter { $0.format == nil }.count
+        lines.append(
+            "serve: \(s.requests.count) request\(s.requests.count == 1 ? "" : "s") (\(unrecognised) unrecognised), \(s.events.count) event\(s.events.count == 1 ? "" : "s")"
+                + (results.isEmpty ? "" : ", \(results.count - failed) passed, \(failed) failed")
+                + " · ended at \(VirtualTime.clock(endedAt)) (\(why))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func seconds(_ t: Millis) -> String {
+        let whole = t / 1000, ms = t % 1000
+        if ms == 0 { return String(whole) }
+        var frac = String(ms)
+        frac = String(repeating: "0", count: 3 - frac.count) + frac
+        while frac.hasSuffix("0") { frac.removeLast() }
+        return "\(whole).\(frac)"
+    }
+
+    static func jsonl(_ s: ServeSession, _ results: [ServeSession.Outcome], endedAt: Millis, why: String) -> String {
+        let q = JSONValue.quote
+        var out: [String] = []
+        for (n, r) in s.requests.enumerated() {
+            var head =
+                #"{"t":\#(seconds(r.time)),"request":\#(n + 1),"method":\#(q(r.method)),"path":\#(q(r.target)),"format":"#
+                + (r.format.map { q($0.rawValue) } ?? "null") + #","answer":\#(q(answerWord(r.answer)))"#
+            if let ra = r.answer.retryAfter { head += #","retry_after":\#(seconds(ra))"# }
+            if let p = r.problem { head += #","unrecognised":\#(q(p))"# }
+            if r.events.isEmpty {
+                out.append(head + "}")
+            }
+            for (k, i) in r.events.enumerated() {
+                let e = s.events[i]
+                out.append(
+                    #"{"t":\#(seconds(r.time)),"event":\#(q(e.name)),"id":\#(q(e.id)),"attempt":\#(r.attemptNumbers[k]),"answer":\#(q(answerWord(r.answer))),"request":\#(n + 1),"format":\#(q(e.format.rawValue))"#
+                        + (r.answer.retryAfter.map { #","retry_after":\#(seconds($0))"# } ?? "") + "}")
+            }
+        }
+        for e in s.events {
+            out.append(
+                #"{"event":\#(q(e.name)),"id":\#(q(e.id)),"kind":\#(q(e.kind)),"format":\#(q(e.format.rawValue)),"attempts":\#(e.attempts.count),"delivered":\#(e.delivered),"verdict":"observed"}"#
+            )
+        }
+        for r in results {
+            out.append(#"{"expect":\#(q(r.text.trimmingCharacters())),"ok":\#(r.ok)"# + (r.ok ? "" : #","found":\#(q(r.found))"#) + "}")
+        }
+        let failed = results.filter { !$0.ok }.count
+        out.append(
+            #"{"summary":{"requests":\#(s.requests.count),"unrecognised":\#(s.requests.filter { $0.format == nil }.count),"events":\#(s.events.count),"passed":\#(results.count - failed),"failed":\#(failed),"ended":\#(seconds(endedAt)),"why":\#(q(why))}}"#
+        )
+        return out.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,231 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import OutboxCore
+
+/// The session behind the server, under a lock, with the clock it is stepped
+/// by: milliseconds since the server started, from the monotonic clock. The
+/// session itself never reads a clock (ServeSession); this is where time comes from.
+public final class ServeHub: @unchecked Sendable {
+    private let lock = NIOLock()
+    private var session: ServeSession
+    private let start = NIODeadline.now()
+
+    public init(_ session: ServeSession) { self.session = session }
+
+    /// Milliseconds since the start.
+    public func now() -> Millis { Millis((NIODeadline.now() - start).nanoseconds / 1_000_000) }
+
+    func receive(_ r: WireRequest) -> ServeSession.Reply {
+        let t = now()
+        return lock.withLock { session.receive(r, at: t) }
+    }
+
+    /// Plays the script's steps due now; returns whether the backend is online.
+    @discardableResult
+    public func tick() -> Bool {
+        let t = now()
+        return lock.withLock {
+            session.advance(to: t)
+            return session.online
+        }
+    }
+
+    /// A copy of the session as it is now.
+    public var snapshot: ServeSession { lock.withLock { session } }
+}
+
+/// `outbox serve`'s HTTP/1.1 server: SwiftNIO's parser and pipeline (keep-alive,
+/// chunked bodies, pipelined requests answered in order), `Expect: 100-continue`
+/// answered, bodies capped, each request read and answered by the hub's session.
+/// `network offline` closes the listening socket and every connection, so
+/// clients are refused until `online` binds the same port again.
+public final class ServeServer: @unchecked Sendable {
+    public let hub: ServeHub
+    public let host: String
+    /// The port it listens on (the one the system picked for port 0).
+    public private(set) var port: Int
+    let group: MultiThreadedEventLoopGroup
+    private let lock = NIOLock()
+    private var listener: Channel?
+    private var connections: [ObjectIdentifier: Channel] = [:]
+
+    /// The largest body read as it comes: 16 MB (a larger one is answered 413).
+    public static let maxRawBody = 16 * 1024 * 1024
+
+    public enum StartFailure: Error, CustomStringConvertible {
+        case bind(String, Int, String)
+        public var description: String {
+            switch self {
+            case .bind(let h, let p, let why): return "cannot listen on \(h):\(p): \(why)"
+            }
+        }
+    }
+
+    /// Binds `host:port` (port 0: a free one) and starts serving.
+    public init(host: String, port: Int, hub: ServeHub) throws {
+        self.hub = hub
+        self.host = host
+        self.port = port
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            try bind()
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw StartFailure.bind(host, port, "\(error)")
+        }
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { [weak self] channel in
+                guard let self else { return channel.eventLoop.makeSucceededVoidFuture() }
+                self.track(channel)
+                let hub = self.hub
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(ServeHandler(hub: hub))
+                }
+            }
+            .childChannelOption(.socketOption(.so_reuseaddr), value: 1)
+    }
+
+    private func bind() throws {
+        let ch = try bootstrap().bind(host: host, port: port).wait()
+        lock.withLock {
+            listener = ch
+            if let p = ch.localAddress?.port { port = p }
+        }
+    }
+
+    private func track(_ channel: Channel) {
+        let id = ObjectIdentifier(channel)
+        lock.withLock { connections[id] = channel }
+        channel.closeFuture.whenComplete { [weak self] _ in
+            self?.lock.withLock { _ = self?.connections.removeValue(forKey: id) }
+        }
+    }
+
+    /// Whether it listens now.
+    public var listening: Bool { lock.withLock { listener != nil } }
+
+    /// Follows the session's network: offline closes the listener and every
+    /// connection; online binds the same port again.
+    public func follow(online: Bool) throws {
+        if online && !listening {
+            try bind()
+        } else if !online && listening {
+            let (l, cs) = lock.withLock { () -> (Channel?, [Channel]) in
+                let l = listener
+                listener = nil
+                return (l, Array(connections.values))
+            }
+            try? l?.close().wait()
+            for c in cs { c.close(promise: nil) }
+        }
+    }
+
+    /// Stops serving: closes everything and the event loop.
+    public func shutdown() {
+        let (l, cs) = lock.withLock { () -> (Channel?, [Channel]) in
+            let l = listener
+            listener = nil
+            return (l, Array(connections.values))
+        }
+        try? l?.close().wait()
+        for c in cs { try? c.close().wait() }
+        try? group.syncShutdownGracefully()
+    }
+}
+
+/// One connection's requests: the head and body are gathered, then the hub answers.
+final class ServeHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let hub: ServeHub
+    var head: HTTPRequestHead?
+    var body: [UInt8] = []
+    var tooBig = false
+
+    init(hub: ServeHub) { self.hub = hub }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let h):
+            head = h
+            body = []
+            tooBig = false
+            // A client that waits for leave to send its body (curl does above 1 KB).
+            if h.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: .continue))))
+                    .whenFailure { _ in }
+            }
+        case .body(var buf):
+            if tooBig { return }
+            if body.count + buf.readableBytes > ServeServer.maxRawBody {
+                tooBig = true
+                body = []
+                return
+            }
+            body += buf.readBytes(length: buf.readableBytes) ?? []
+        case .end:
+            guard let h = head else { return }
+            head = nil
+            if tooBig {
+                return respond(
+                    context, h, status: 413, retryAfter: nil,
+                    body: #"{"error":"the body is larger than \#(ServeServer.maxRawBody) bytes"}"#, close: true)
+            }
+            let request = WireRequest(
+                method: h.method.rawValue, target: h.uri, headers: h.headers.map { ($0.name, $0.value) }, body: body)
+            body = []
+            switch hub.receive(request) {
+            case .hold:
+                break
+            case .close:
+                context.close(promise: nil)
+            case .respond(let status, let ra, let text, let delay):
+                if delay <= 0 {
+                    respond(context, h, status: status, retryAfter: ra, body: text, close: false)
+                } else {
+                    let loop = context.eventLoop.assumeIsolated()
+                    let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                    loop.scheduleTask(in: .milliseconds(Int64(delay))) {
+                        self.respond(bound.value, h, status: status, retryAfter: ra, body: text, close: false)
+                    }
+                }
+            }
+        }
+    }
+
+    func respond(
+        _ context: ChannelHandlerContext, _ h: HTTPRequestHead, status: Int, retryAfter: Millis?, body: String,
+        close: Bool
+    ) {
+        let keepAlive = h.isKeepAlive && !close
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.utf8.count))
+        // Retry-After in whole seconds (delta-seconds), rounded up.
+        if let ra = retryAfter { headers.add(name: "Retry-After", value: String((ra + 999) / 1000)) }
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: h.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        var buf = context.channel.allocator.buffer(capacity: body.utf8.count)
+        buf.writeString(body)
+        context.write(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
+        let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+        if !keepAlive {
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            done.whenComplete { _ in bound.value.close(promise: nil) }
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}
