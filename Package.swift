@@ -32,13 +32,15 @@ let package = Package(
         // zlib, for request bodies sent gzip or deflate. Debian: zlib1g-dev; macOS: the SDK's libz.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // `outbox serve`: real SDKs' requests read (their wire formats, inflated
-        // bodies), answered by a plan, observed as events and attempts. The parts
-        // that are no network are pure and take the time from their caller; the
-        // server itself is SwiftNIO's HTTP/1.1, in one file.
+        // bodies), answered by a plan, observed as events and attempts. Pure: the
+        // time comes from the caller.
+        .target(name: "OutboxServe", dependencies: ["OutboxCore", "OutboxFoundation", "CZlib"]),
+        // `outbox serve`'s HTTP/1.1 server on SwiftNIO, in one file; the executable
+        // hands it to the command line (`ServeListeners.make`).
         .target(
-            name: "OutboxServe",
+            name: "OutboxServer",
             dependencies: [
-                "OutboxCore", "OutboxFoundation", "CZlib",
+                "OutboxServe", "OutboxCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -67,12 +69,13 @@ let package = Package(
         // The only importer of CNcurses: set-up, teardown, drawing, keys.
         .target(name: "OutboxTerminal", dependencies: ["CNcurses", "OutboxUI"]),
         // The executable: a thin shell around OutboxCLI.
-        .executableTarget(name: "outbox", dependencies: ["OutboxCLI", "OutboxFoundation"]),
+        .executableTarget(name: "outbox", dependencies: ["OutboxCLI", "OutboxFoundation", "OutboxServer"]),
         // What the test targets share: inline scenarios played, timelines and trails
         // rendered, the command line run in-process. A library only the test targets
         // depend on (the `outbox` product does not link it, nor XCTest).
         .target(
-            name: "OutboxTestSupport", dependencies: ["OutboxCore", "OutboxCLI"], path: "Tests/OutboxTestSupport"),
+            name: "OutboxTestSupport", dependencies: ["OutboxCore", "OutboxCLI", "OutboxServer"],
+            path: "Tests/OutboxTestSupport"),
         // Tests. Their Fixtures and Snapshots are read by path from the checkout (and
         // re-recorded there), not bundled: excluded, so SwiftPM does not warn of them.
         .testTarget(
@@ -82,7 +85,8 @@ let package = Package(
             name: "OutboxUITests", dependencies: ["OutboxUI", "OutboxCore", "OutboxCLI", "OutboxTestSupport"],
             exclude: ["Snapshots"]),
         .testTarget(
-            name: "OutboxServeTests", dependencies: ["OutboxServe", "OutboxCore", "OutboxCLI", "OutboxTestSupport"]),
+            name: "OutboxServeTests",
+            dependencies: ["OutboxServe", "OutboxServer", "OutboxCore", "OutboxCLI", "OutboxTestSupport"]),
         .testTarget(
             name: "OutboxStoreTests",
             dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI", "CSQLite", "OutboxTestSupport"]),

@@ -135,14 +135,16 @@ struct ServeCommand: OutboxSubcommand {
                 }
             }
         }
-        let hub = ServeHub(ServeSession(script: parsed, idField: idField, seed: seedValue))
-        hub.tick()
-        let server: ServeServer
+        guard let make = ServeListeners.make else {
+            return bad(Problem("outbox serve: this build has no HTTP server (the outbox executable sets one)"))
+        }
+        let server: any ServeListener
         do {
-            server = try ServeServer(host: listenAt.0, port: listenAt.1, hub: hub)
+            server = try make(listenAt.0, listenAt.1, ServeSession(script: parsed, idField: idField, seed: seedValue))
         } catch {
             return bad(Problem("outbox serve: \(error)"))
         }
+        let hub = server
         let shownHost = listenAt.0.contains(":") ? "[\(listenAt.0)]" : listenAt.0
         console.print("outbox serve: listening on http://\(shownHost):\(server.port)")
         if parsed.skipped > 0 {

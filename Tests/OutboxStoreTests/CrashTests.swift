@@ -27,6 +27,15 @@ final class CrashTests: XCTestCase {
             guard let pid = spawn(binary, dir, seed: round + 1, out: out) else {
                 return XCTFail("round \(round): cannot start \(binary)")
             }
+            // Killed at a random moment once it is writing: a child slow to start (a
+            // loaded machine, a sanitizer) would otherwise die before its first commit,
+            // and the rounds would test little (under ASan beside a busy machine, 12 writes in 50).
+            let started = Date()
+            while (try? FileManager.default.attributesOfItem(atPath: out)[.size] as? Int) ?? 0 == 0
+                && Date().timeIntervalSince(started) < 10
+            {
+                usleep(5_000)
+            }
             usleep(UInt32.random(in: 30_000...250_000, using: &rng))
             kill(pid, SIGKILL)
             XCTAssertEqual(waitExit(pid), 128 + SIGKILL, "round \(round): the child ended before the kill")

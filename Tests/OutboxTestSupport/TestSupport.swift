@@ -7,6 +7,8 @@
 import Foundation
 import OutboxCLI
 import OutboxCore
+import OutboxServe
+import OutboxServer
 import XCTest
 
 /// The package root, for reading examples/, docs/, fixtures and snapshots.
@@ -18,6 +20,8 @@ public let packageRoot: String = {
 
 /// Runs the command line in-process and returns (status, stdout, stderr).
 public func cli(_ args: [String]) -> (Int32, String, String) {
+    // `outbox serve` in-process has the executable's server.
+    if ServeListeners.make == nil { ServeListeners.make = ServeServer.start }
     let console = Console.capturing()
     let status = CLI.main(args, console: console)
     return (status, console.out, console.err)

@@ -3,6 +3,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import OutboxCore
+import OutboxServe
 
 /// The session behind the server, under a lock, with the clock it is stepped
 /// by: milliseconds since the server started, from the monotonic clock. The
@@ -17,7 +18,7 @@ public final class ServeHub: @unchecked Sendable {
     /// Milliseconds since the start.
     public func now() -> Millis { Millis((NIODeadline.now() - start).nanoseconds / 1_000_000) }
 
-    func receive(_ r: WireRequest) -> ServeSession.Reply {
+    public func receive(_ r: WireRequest) -> ServeSession.Reply {
         let t = now()
         return lock.withLock { session.receive(r, at: t) }
     }
@@ -41,7 +42,7 @@ public final class ServeHub: @unchecked Sendable {
 /// answered, bodies capped, each request read and answered by the hub's session.
 /// `network offline` closes the listening socket and every connection, so
 /// clients are refused until `online` binds the same port again.
-public final class ServeServer: @unchecked Sendable {
+public final class ServeServer: ServeListener, @unchecked Sendable {
     public let hub: ServeHub
     public let host: String
     /// The port it listens on (the one the system picked for port 0).
@@ -126,6 +127,15 @@ public final class ServeServer: @unchecked Sendable {
             try? l?.close().wait()
             for c in cs { c.close(promise: nil) }
         }
+    }
+
+    public func now() -> Millis { hub.now() }
+    public func tick() -> Bool { hub.tick() }
+    public var snapshot: ServeSession { hub.snapshot }
+
+    /// `ServeListeners.make`: the executable sets it to this.
+    public static func start(host: String, port: Int, session: ServeSession) throws -> any ServeListener {
+        try ServeServer(host: host, port: port, hub: ServeHub(session))
     }
 
     /// Stops serving: closes everything and the event loop.

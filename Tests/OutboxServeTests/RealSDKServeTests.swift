@@ -1,0 +1,94 @@
+import Foundation
+import OutboxCore
+import OutboxTestSupport
+import XCTest
+
+@testable import OutboxServe
+import OutboxServer
+
+/// `outbox serve` met by the real SDKs, installed from PyPI into .build/sdk-venv
+/// (scripts/sdk-venv; `.ci/run` makes it and sets OUTBOX_REQUIRE_SDKS=1, so
+/// there a missing venv fails instead of skipping). Each SDK's driver
+/// (Tests/sdk-drivers/drive.py) sends three events to a server whose first
+/// answer is 503: the events are found by the ids the driver set, and each SDK
+/// retries as docs/wire-formats.md says it does.
+final class RealSDKServeTests: XCTestCase {
+    static var python: String { packageRoot + "/.build/sdk-venv/bin/python" }
+
+    func requireVenv() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.python) else {
+            if ProcessInfo.processInfo.environment["OUTBOX_REQUIRE_SDKS"] == "1" {
+                XCTFail("no SDK venv at \(Self.python): run scripts/sdk-venv")
+            }
+            throw XCTSkip("no SDK venv at \(Self.python) (scripts/sdk-venv makes it)")
+        }
+    }
+
+    /// Runs `sdk`'s driver against a fresh server playing `script`: the session
+    /// after it, and the (name, id) pairs the driver made.
+    func drive(_ sdk: String, _ script: String, events: Int = 3) throws -> (ServeSession, [(String, String)]) {
+        guard case .success(let sc) = ServeScript.parse(script, file: "t.outbox") else {
+            XCTFail("bad script")
+            return (ServeSession(), [])
+        }
+        let server = try ServeServer(host: "127.0.0.1", port: 0, hub: ServeHub(ServeSession(script: sc)))
+        defer { server.shutdown() }
+        let (status, out, err) = try runProgram(
+            "/usr/bin/timeout",
+            [
+                "60", Self.python, packageRoot + "/Tests/sdk-drivers/drive.py", sdk, "http://127.0.0.1:\(server.port)",
+                "--events", String(events), "--max-retries", "2",
+            ])
+        XCTAssertTrue(status == 0 || status == 1, "\(sdk): driver exit \(status): \(err)")
+        let made = out.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard let o = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                let n = o["name"] as? String, let id = o["id"] as? String
+            else { return nil }
+            return (n, id)
+        }
+        // The last request may still be on its way to the hub: wait a moment.
+        usleep(300_000)
+        return (server.hub.snapshot, made)
+    }
+
+    /// What each SDK does after a 503: how many times each event arrives, and
+    /// whether its first event was answered 2xx in the end (docs/wire-formats.md).
+    static let after503: [(sdk: String, format: WireFormat, attempts: [Int], delivered: Bool)] = [
+        ("posthog", .posthog, [2, 2, 2], true),
+        ("posthog-v1", .posthog, [2, 2, 2], true),
+        ("segment", .segment, [2, 2, 2], true),
+        ("rudder", .rudder, [2, 2, 2], true),
+        ("amplitude", .amplitude, [2, 2, 2], true),
+        // No retry: the first event's one request was the 503.
+        ("mixpanel", .mixpanel, [1, 1, 1], false),
+        ("sentry", .sentry, [1, 1, 1], false),
+    ]
+
+    func test_eachSDK_isReadAndRetriesAsItsSourceSays() throws {
+        try requireVenv()
+        for (sdk, format, attempts, delivered) in Self.after503 {
+            let (s, made) = try drive(sdk, "at 0 server 503")
+            XCTAssertEqual(made.count, 3, sdk)
+            XCTAssertEqual(s.requests.filter { $0.format == nil }.map(\.problem), [], sdk)
+            XCTAssertEqual(s.events.count, 3, "\(sdk): \(s.events.map(\.name))")
+            for (k, (name, id)) in made.enumerated() {
+                guard let e = s.events.first(where: { $0.name == name }) else {
+                    XCTFail("\(sdk): \(name) never arrived")
+                    continue
+                }
+                XCTAssertEqual(e.id.replacingOccurrences(of: "-", with: ""), id.replacingOccurrences(of: "-", with: ""), sdk)
+                XCTAssertEqual(e.format, format, sdk)
+                XCTAssertEqual(e.attempts.count, attempts[k], "\(sdk) \(name)")
+            }
+            XCTAssertEqual(s.events.first { $0.name == made.first?.0 }?.delivered, delivered, sdk)
+        }
+    }
+
+    /// A plan for one event by name (`server 503 always for e1`): Mixpanel sends
+    /// one request per event and does not retry, so e1 alone is lost.
+    func test_aPlanForOneName_failsOnlyTheRequestsItLeads() throws {
+        try requireVenv()
+        let (mp, _) = try drive("mixpanel", "at 0 server 503 always for e1")
+        XCTAssertEqual(mp.events.map { "\($0.name) \($0.delivered)" }, ["e0 true", "e1 false", "e2 true"])
+    }
+}

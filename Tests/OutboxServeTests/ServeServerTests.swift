@@ -1,0 +1,159 @@
+import Foundation
+import OutboxCore
+import OutboxTestSupport
+import XCTest
+
+@testable import OutboxServe
+import OutboxServer
+
+/// The server as real clients meet it: curl (keep-alive, chunked bodies,
+/// `Expect: 100-continue`, gzip, a body too big) and each answer a plan can
+/// give (a status with Retry-After, a held answer, a lost one, the network
+/// off and back). The server runs in-process on a free port.
+final class ServeServerTests: XCTestCase {
+    /// A server on a free port playing `script`; stopped at the end of the test.
+    func serve(_ script: String = "", idField: String? = nil) throws -> ServeServer {
+        guard case .success(let s) = ServeScript.parse(script, file: "t.outbox") else {
+            XCTFail("bad script")
+            throw XCTSkip("bad script")
+        }
+        let server = try ServeServer(host: "127.0.0.1", port: 0, hub: ServeHub(ServeSession(script: s, idField: idField)))
+        addTeardownBlock { server.shutdown() }
+        return server
+    }
+
+    func curl(_ args: [String]) throws -> (Int32, String, String) {
+        try runProgram("/usr/bin/curl", ["-sS", "--max-time", "10"] + args)
+    }
+
+    func url(_ s: ServeServer, _ path: String) -> String { "http://127.0.0.1:\(s.port)" + path }
+
+    static let segmentBody = #"{"batch":[{"type":"track","event":"signup","messageId":"m-1"},{"type":"track","event":"buy","messageId":"m-2"}]}"#
+
+    func tmp(_ name: String, _ bytes: [UInt8]) throws -> String {
+        let dir = NSTemporaryDirectory() + "serve-tests-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/" + name
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    func test_curl_keepAliveChunkedAndExpectContinue_areReadAsOneEventsEach() throws {
+        let s = try serve()
+        let body = try tmp("segment.json", Array(Self.segmentBody.utf8))
+        // Two requests on one connection (curl reuses it), one chunked, one with Expect.
+        let (status, out, err) = try curl([
+            "-v", "-H", "Content-Type: application/json", "--data-binary", "@" + body, url(s, "/v1/batch"),
+            "--next", "-H", "Transfer-Encoding: chunked", "-H", "Expect: 100-continue", "--data-binary", "@" + body,
+            url(s, "/v1/batch"),
+        ])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, #"{"success":true}{"success":true}"#)
+        XCTAssertTrue(err.contains("HTTP/1.1 100 Continue"), err)
+        XCTAssertTrue(err.contains("Re-using existing connection") || err.contains("Reusing existing"), err)
+        let snap = s.hub.snapshot
+        XCTAssertEqual(snap.requests.count, 2)
+        XCTAssertEqual(snap.events.map(\.name), ["signup", "buy"])
+        XCTAssertEqual(snap.events.map(\.attempts.count), [2, 2])
+        XCTAssertEqual(snap.events.map(\.format), [.segment, .segment])
+    }
+
+    func test_gzipBody_isInflated_andABombIsRefusedByItsCap() throws {
+        let s = try serve()
+        let gz = try tmp("body.json.gz", gzip(Array(Self.segmentBody.utf8)))
+        var (status, _, err) = try curl([
+            "-H", "Content-Encoding: gzip", "--data-binary", "@" + gz, url(s, "/v1/batch"),
+        ])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(s.hub.snapshot.events.map(\.id), ["m-1", "m-2"])
+        // 40 MB of zeros in about 40 KB: refused when the inflated bytes pass 32 MB.
+        let bomb = try tmp("bomb.gz", gzip([UInt8](repeating: 0, count: 40 << 20)))
+        (status, _, err) = try curl(["-H", "Content-Encoding: gzip", "--data-binary", "@" + bomb, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 0, err)
+        let last = s.hub.snapshot.requests.last
+        XCTAssertNil(last?.format)
+        XCTAssertEqual(last?.problem, "gzip body: the body inflates to more than 33554432 bytes")
+        // Not gzip at all.
+        let notGzip = try tmp("plain.gz", Array("hello".utf8))
+        (status, _, err) = try curl(["-H", "Content-Encoding: gzip", "--data-binary", "@" + notGzip, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(
+            s.hub.snapshot.requests.last?.problem, "gzip body: the body is not valid compressed data (incorrect header check)")
+    }
+
+    func test_aBodyPast16MB_isAnswered413AndTheServerGoesOn() throws {
+        let s = try serve()
+        let big = try tmp("big.json", [UInt8](repeating: UInt8(ascii: "x"), count: (16 << 20) + 1))
+        let (status, out, err) = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@" + big, url(s, "/v1/batch")])
+        XCTAssertTrue(status == 0 || status == 55, "\(status) \(err)")
+        XCTAssertEqual(out, "413")
+        let (again, _, e2) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(again, 0, e2)
+        XCTAssertEqual(s.hub.snapshot.events.count, 2)
+    }
+
+    func test_answers_statusWithRetryAfter_heldLostAndTheNetworkOffAndBack() throws {
+        let s = try serve(
+            """
+            at 0 server 429 retry-after 10s
+            at 1s server timeout
+            at 2s server lost
+            at 3s network offline
+            at 4s network online
+            """)
+        var (status, out, err) = try curl(["-i", "-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertTrue(out.hasPrefix("HTTP/1.1 429 Too Many Requests\r\n"), out)
+        XCTAssertTrue(out.contains("Retry-After: 10\r\n"), out)
+        wait(until: 1100, s)
+        (status, _, err) = try runProgram("/usr/bin/curl", ["-sS", "--max-time", "1", "-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 28, "held: curl times out: \(err)")
+        wait(until: 2100, s)
+        (status, _, err) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 52, "lost: an empty reply: \(err)")
+        wait(until: 3200, s)
+        (status, _, err) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 7, "offline: refused: \(err)")
+        wait(until: 4200, s)
+        (status, out, err) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, #"{"success":true}"#)
+        let snap = s.hub.snapshot
+        XCTAssertEqual(snap.requests.map(\.answer), [.retryAfter(429, 10_000), .timeout, .lost, .ok])
+        XCTAssertEqual(snap.events.map(\.attempts.count), [4, 4])
+        XCTAssertEqual(snap.events.map(\.delivered), [true, true])
+    }
+
+    func test_anUnreadableRequest_isRecordedAndStillAnsweredByThePlan() throws {
+        let s = try serve("at 0 server 503 always")
+        let (status, out, err) = try curl(["-o", "/dev/null", "-w", "%{http_code}", url(s, "/favicon.ico")])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "503")
+        let r = s.hub.snapshot.requests
+        XCTAssertEqual(r.count, 1)
+        XCTAssertNil(r[0].format)
+        XCTAssertEqual(r[0].problem, "no wire format has GET /favicon.ico with a body that is not JSON")
+    }
+
+    func test_genericJSON_readsTheNamedIdField() throws {
+        let s = try serve(idField: "eid")
+        let (status, _, err) = try curl([
+            "-d", #"{"items":[{"eid":"a1","name":"open"},{"eid":"a2","name":"close"}]}"#, url(s, "/ingest"),
+        ])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(s.hub.snapshot.events.map { "\($0.name)=\($0.id) \($0.format)" }, ["open=a1 generic", "close=a2 generic"])
+    }
+
+    /// Steps the hub's script to `ms` after its start (the server does on each request; tests wait for it).
+    func wait(until ms: Millis, _ s: ServeServer) {
+        while s.hub.now() < ms { usleep(20_000) }
+        try? s.follow(online: s.hub.tick())
+    }
+
+    func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+        let path = try tmp("raw-\(bytes.count)", bytes)
+        let (status, _, err) = try runProgram("/bin/gzip", ["-kf", path])
+        XCTAssertEqual(status, 0, err)
+        return Array(try Data(contentsOf: URL(fileURLWithPath: path + ".gz")))
+    }
+}
