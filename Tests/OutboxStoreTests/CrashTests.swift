@@ -79,7 +79,9 @@ final class CrashTests: XCTestCase {
             expected = onDisk
         }
         XCTAssertEqual(kills, 50)
-        XCTAssertGreaterThan(writesSeen, 500, "the children were busy enough")
+        // Two writes a round on average: each round killed a child at work (a loaded
+        // machine under a sanitizer saw 153 in 50 rounds before the wait for the first write).
+        XCTAssertGreaterThan(writesSeen, 100, "the children were busy enough")
         // And the device still opens for real use.
         let store = try SQLiteDeviceStore(directory: dir, profile: .linktrail)
         XCTAssertEqual(store.loadAll().count, expected.count)

@@ -201,3 +201,12 @@ extension Action {
         .settingChanged(try! SettingChange.read(key, value, on: nil).get())
     }
 }
+
+/// Skips a test class of in-memory, single-threaded work under ThreadSanitizer
+/// (`scripts/sanitizers` sets OUTBOX_SANITIZER): it has no race to find there,
+/// and its minutes are CI's (docs/reliability.md, "Sanitizers"). AddressSanitizer keeps it.
+public func skipUnderThreadSanitizer(_ what: String) throws {
+    try XCTSkipIf(
+        ProcessInfo.processInfo.environment["OUTBOX_SANITIZER"] == "thread",
+        "single-threaded (\(what)): nothing for ThreadSanitizer to find")
+}

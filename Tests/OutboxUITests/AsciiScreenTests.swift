@@ -7,6 +7,8 @@ import XCTest
 /// Issue 12, part 8: under ASCII glyphs (the terminal is not UTF-8) every screen
 /// writes only ASCII, and every figure still reads right.
 final class AsciiScreenTests: XCTestCase {
+    override func setUpWithError() throws { try skipUnderThreadSanitizer("frames drawn in memory") }
+
     /// The cells of a screen that are not ASCII, with where they are.
     func nonASCII(_ b: ScreenBuffer) -> [String] {
         var out: [String] = []

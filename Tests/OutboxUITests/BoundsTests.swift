@@ -7,6 +7,8 @@ import XCTest
 /// Issue 22, items 8–11: the live screen stays bounded and responsive for hours
 /// (the reliability report's defects 9, 10, 23 and 24).
 final class BoundsTests: XCTestCase {
+    override func setUpWithError() throws { try skipUnderThreadSanitizer("the live model at its limits, in memory") }
+
     /// What the session holds in its journals: entries, kept transitions, log
     /// positions and network changes (what grew ~7 MB/s under a flap at 3600×).
     func held(_ m: AppModel) -> Int {

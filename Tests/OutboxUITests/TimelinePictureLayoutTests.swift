@@ -14,6 +14,8 @@ import XCTest
 /// or more (WCAG AA) on what is drawn behind it; tick labels stay apart; a short
 /// story fills a 1400-pixel window.
 final class TimelinePictureLayoutTests: XCTestCase {
+    override func setUpWithError() throws { try skipUnderThreadSanitizer("the picture laid out in memory") }
+
     /// One picture: where it came from, and its parsed `<svg>` element.
     struct Picture {
         let name: String
