@@ -17,7 +17,8 @@ struct ServeCommand: OutboxSubcommand {
             + "                    [--format text|jsonl]"
     }
 
-    @Option(help: ArgumentHelp("where to listen (default 127.0.0.1:8080; port 0 picks a free one)", valueName: "HOST:PORT"))
+    @Option(
+        help: ArgumentHelp("where to listen (default 127.0.0.1:8080; port 0 picks a free one)", valueName: "HOST:PORT"))
     var listen: String?
 
     @Option(
@@ -61,7 +62,8 @@ struct ServeCommand: OutboxSubcommand {
     static func parseListen(_ s: String?) -> Result<(String, Int), Problem> {
         guard let s else { return .success(("127.0.0.1", 8080)) }
         guard let colon = s.lastIndex(of: ":") else {
-            return .failure(Problem("outbox serve: --listen needs HOST:PORT (127.0.0.1:8080, or port 0 for a free one)"))
+            return .failure(
+                Problem("outbox serve: --listen needs HOST:PORT (127.0.0.1:8080, or port 0 for a free one)"))
         }
         var host = String(s[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -122,7 +124,8 @@ struct ServeCommand: OutboxSubcommand {
         var parsed = ServeScript()
         if let path = script {
             switch Platform.readFile(path, limit: 64 * 1024 * 1024) {
-            case .failure(let why): return bad(Problem("outbox serve: \(SafeText.escaped(path, max: 200)): " + why.message))
+            case .failure(let why):
+                return bad(Problem("outbox serve: \(SafeText.escaped(path, max: 200)): " + why.message))
             case .success(let bytes):
                 guard let text = String(validating: bytes, as: UTF8.self) else {
                     return bad(Problem("outbox serve: \(SafeText.escaped(path, max: 200)): not UTF-8 text"))
@@ -210,7 +213,8 @@ struct ServeCommand: OutboxSubcommand {
         if stoppedBy != 0 {
             why = "stopped by \(Terminal.signalName(stoppedBy))"
         } else if case .idle(let d) = end, snap.lastRequestAt == nil {
-            why = "no request came in \(VirtualTime.duration(Self.firstRequestWait)) (--until idle:\(VirtualTime.duration(d)))"
+            why =
+                "no request came in \(VirtualTime.duration(Self.firstRequestWait)) (--until idle:\(VirtualTime.duration(d)))"
         } else {
             switch end {
             case .after(let d): why = "--until \(VirtualTime.duration(d))"
@@ -262,10 +266,15 @@ enum ServeReport {
             let what: String
             if let f = r.format {
                 let names = r.events.enumerated().map { k, i in
-                    SafeText.escaped(s.events[i].name, max: 40) + (r.attemptNumbers[k] > 1 ? " (attempt \(r.attemptNumbers[k]))" : "")
+                    SafeText.escaped(s.events[i].name, max: 40)
+                        + (r.attemptNumbers[k] > 1 ? " (attempt \(r.attemptNumbers[k]))" : "")
                 }
-                what = f.rawValue + "  " + (names.isEmpty ? "no events" : names.prefix(5).joined(separator: ", ")
-                    + (names.count > 5 ? ", … (\(names.count) events)" : ""))
+                what =
+                    f.rawValue + "  "
+                    + (names.isEmpty
+                        ? "no events"
+                        : names.prefix(5).joined(separator: ", ")
+                            + (names.count > 5 ? ", … (\(names.count) events)" : ""))
             } else {
                 what = "unrecognised: " + (r.problem ?? "")
             }
@@ -278,7 +287,8 @@ enum ServeReport {
         lines.append("events:")
         for e in s.events {
             lines.append(
-                "  " + SafeText.escaped(e.name, max: 40) + "  " + SafeText.escaped(e.id, max: 64) + "  " + e.format.rawValue
+                "  " + SafeText.escaped(e.name, max: 40) + "  " + SafeText.escaped(e.id, max: 64) + "  "
+                    + e.format.rawValue
                     + "  \(e.attempts.count) attempt\(e.attempts.count == 1 ? "" : "s")"
                     + (e.delivered ? ", answered 2xx" : ", never answered 2xx"))
         }
@@ -329,7 +339,9 @@ enum ServeReport {
             )
         }
         for r in results {
-            out.append(#"{"expect":\#(q(r.text.trimmingCharacters())),"ok":\#(r.ok)"# + (r.ok ? "" : #","found":\#(q(r.found))"#) + "}")
+            out.append(
+                #"{"expect":\#(q(r.text.trimmingCharacters())),"ok":\#(r.ok)"#
+                    + (r.ok ? "" : #","found":\#(q(r.found))"#) + "}")
         }
         let failed = results.filter { !$0.ok }.count
         out.append(

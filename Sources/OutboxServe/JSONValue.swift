@@ -1,3 +1,4 @@
+import OutboxCore
 import OutboxFoundation
 
 /// A JSON document as read (FoundationEssentials' JSONDecoder into this enum).
@@ -87,29 +88,9 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) || u.value == 0x2028
-                    || u.value == 0x2029
-                {
-                    let hex = String(u.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(u)
-                }
-            }
-        }
-        return out + "\""
-    }
+    /// A JSON string literal: the timeline's JSONL quoting (controls and the
+    /// scalars a terminal obeys as \u escapes).
+    public static func quote(_ s: String) -> String { JSONObject.quote(s) }
 
     /// Decodes any JSON value, keeping the order of object keys.
     struct Box: Decodable {

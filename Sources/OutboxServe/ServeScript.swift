@@ -124,7 +124,9 @@ public struct ServeScript: Sendable {
                     case .success(.networkWentOffline):
                         s.steps.append(Timed(time: t, line: n, item: .network(online: false), text: line))
                     case .success:
-                        fail("`\(action.joined(separator: " "))` is not played by outbox serve, expected `network online` or `network offline`")
+                        fail(
+                            "`\(action.joined(separator: " "))` is not played by outbox serve, expected `network online` or `network offline`"
+                        )
                     }
                 case "set":
                     guard action.count == 3, action[1] == "latency",
@@ -139,7 +141,7 @@ public struct ServeScript: Sendable {
                 }
             default:
                 fail(
-                    "unknown line `\(SafeWords.clip(first, max: 40))`, expected `at <time> server ...`, `at <time> network online|offline`, `set latency <time>` or `expect ...`"
+                    "unknown line `\(SafeText.escaped(first, max: 40))`, expected `at <time> server ...`, `at <time> network online|offline`, `set latency <time>` or `expect ...`"
                 )
             }
         }
@@ -151,21 +153,30 @@ public struct ServeScript: Sendable {
         func count(_ s: String) -> Int? { Int(s).flatMap { $0 >= 0 ? $0 : nil } }
         switch (w.first, w.count) {
         case ("attempts", 3):
-            guard let k = count(w[2]) else { return .failure(WireProblem("bad count `\(w[2])`, expected a whole number")) }
+            guard let k = count(w[2]) else {
+                return .failure(WireProblem("bad count `\(w[2])`, expected a whole number"))
+            }
             return .success(.attempts(w[1], k))
         case ("received", 3):
-            guard let k = count(w[2]) else { return .failure(WireProblem("bad count `\(w[2])`, expected a whole number")) }
+            guard let k = count(w[2]) else {
+                return .failure(WireProblem("bad count `\(w[2])`, expected a whole number"))
+            }
             return .success(.received(w[1], k))
         case ("counted", 3):
-            guard let k = count(w[2]) else { return .failure(WireProblem("bad count `\(w[2])`, expected a whole number")) }
+            guard let k = count(w[2]) else {
+                return .failure(WireProblem("bad count `\(w[2])`, expected a whole number"))
+            }
             return .success(.counted(w[1], k))
         case ("unrecognised", 2):
-            guard let k = count(w[1]) else { return .failure(WireProblem("bad count `\(w[1])`, expected a whole number")) }
+            guard let k = count(w[1]) else {
+                return .failure(WireProblem("bad count `\(w[1])`, expected a whole number"))
+            }
             return .success(.unrecognised(k))
         case (let c?, _) where ["state", "dropped", "saved", "log", "completion"].contains(c):
             return .failure(
                 WireProblem(
-                    "`expect \(c)` is a check on the model; outbox serve checks what the backend saw, expected " + forms))
+                    "`expect \(c)` is a check on the model; outbox serve checks what the backend saw, expected " + forms
+                ))
         default:
             return .failure(WireProblem("bad expect line, expected `expect [at <time>] ` then " + forms))
         }

@@ -89,7 +89,9 @@ public struct ServeSession: Sendable {
                 say(s.time, "backend will answer: " + plans.summary)
             case .network(let on):
                 online = on
-                say(s.time, on ? "network online: connections are accepted" : "network offline: connections are refused")
+                say(
+                    s.time, on ? "network online: connections are accepted" : "network offline: connections are refused"
+                )
             case .latency(let t):
                 latency = t
                 say(s.time, "latency \(VirtualTime.duration(t)): each answer waits this long")
@@ -158,8 +160,10 @@ public struct ServeSession: Sendable {
         switch answer {
         case .timeout: return .hold
         case .lost: return .close
-        case .ok, .partial: return .respond(status: 200, retryAfter: nil, body: ServeSession.body(200, format), delay: latency)
-        case .status(let s): return .respond(status: s, retryAfter: nil, body: ServeSession.body(s, format), delay: latency)
+        case .ok, .partial:
+            return .respond(status: 200, retryAfter: nil, body: ServeSession.body(200, format), delay: latency)
+        case .status(let s):
+            return .respond(status: s, retryAfter: nil, body: ServeSession.body(s, format), delay: latency)
         case .retryAfter(let s, let t):
             return .respond(status: s, retryAfter: t, body: ServeSession.body(s, format), delay: latency)
         }
@@ -170,7 +174,8 @@ public struct ServeSession: Sendable {
     public static func body(_ status: Int, _ format: WireFormat?) -> String {
         let ok = (200...299).contains(status)
         switch format {
-        case .amplitude: return ok ? #"{"code":\#(status),"events_ingested":1}"# : #"{"code":\#(status),"error":"outbox"}"#
+        case .amplitude:
+            return ok ? #"{"code":\#(status),"events_ingested":1}"# : #"{"code":\#(status),"error":"outbox"}"#
         case .mixpanel: return ok ? #"{"status":1,"error":null}"# : #"{"status":0,"error":"outbox"}"#
         // v1 reads `results` (an event missing from it is accepted); v0 reads nothing.
         case .posthog: return ok ? #"{"status":"Ok","results":{}}"# : #"{"error":"outbox"}"#

@@ -1,3 +1,4 @@
+import OutboxCore
 import OutboxFoundation
 
 /// One HTTP request as the server read it: what the wire formats look at.
@@ -126,21 +127,22 @@ public enum WireFormat: String, Sendable, CaseIterable {
         }
         if ["/batch", "/capture", "/e", "/i/v0/e", "/i/v1/analytics/events", "/track"].contains(where: {
             path == $0 || path.hasPrefix($0 + "/")
-        })
-        {
+        }) {
             return done(.posthog, readPosthog(json))
         }
         let what = json == nil ? "a body that is not JSON" : "a JSON body"
         return Reading(
             format: nil, events: [],
-            problem: "no wire format has \(r.method) \(SafeWords.clip(path)) with \(what)"
+            problem: "no wire format has \(r.method) \(SafeText.escaped(path, max: 80)) with \(what)"
                 + (idField == nil ? "" : " (no event carries `\(idField!)`)"), body: body)
     }
 
     // MARK: The formats
 
     static func readSegment(_ json: JSONValue?, path: String) -> Result<[WireEvent], WireProblem> {
-        guard let json, json.isObject else { return .failure(WireProblem("a Segment request whose body is not a JSON object")) }
+        guard let json, json.isObject else {
+            return .failure(WireProblem("a Segment request whose body is not a JSON object"))
+        }
         let items = json["batch"]?.array ?? [json]
         let kindOfPath = String(path.dropFirst(4))
         var out: [WireEvent] = []
@@ -175,7 +177,9 @@ public enum WireFormat: String, Sendable, CaseIterable {
         }
         var out: [WireEvent] = []
         for (i, e) in events.enumerated() {
-            guard let id = e["insert_id"]?.text else { return .failure(WireProblem("Amplitude event \(i + 1) has no `insert_id`")) }
+            guard let id = e["insert_id"]?.text else {
+                return .failure(WireProblem("Amplitude event \(i + 1) has no `insert_id`"))
+            }
             let name = e["event_type"]?.string ?? "event"
             out.append(WireEvent(id: id, name: name, kind: name.hasPrefix("$") ? name : "event", payload: e))
         }
@@ -191,7 +195,9 @@ public enum WireFormat: String, Sendable, CaseIterable {
             let data = formValue(text, "data") ?? r.query("data")
             guard let data else { return .failure(WireProblem("a Mixpanel request with no `data` (form or JSON)")) }
             json = JSONValue.parse(Array(data.utf8)) ?? Base64.decode(data).flatMap { JSONValue.parse($0) }
-            guard json != nil else { return .failure(WireProblem("a Mixpanel `data` that is neither JSON nor base64 JSON")) }
+            guard json != nil else {
+                return .failure(WireProblem("a Mixpanel `data` that is neither JSON nor base64 JSON"))
+            }
         }
         let items = json?.array ?? [json!]
         var out: [WireEvent] = []
@@ -353,24 +359,5 @@ enum Base64 {
             }
         }
         return out.isEmpty ? nil : out
-    }
-}
-
-/// Text from the wire, made safe to print: control characters escaped, long text clipped.
-enum SafeWords {
-    static func clip(_ s: String, max: Int = 80) -> String {
-        var out = ""
-        for u in s.unicodeScalars {
-            if out.unicodeScalars.count >= max {
-                out += "…"
-                break
-            }
-            if u.value < 0x20 || u.value == 0x7F || (0x80..<0xA0).contains(u.value) {
-                out += "\\u{" + String(u.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-        return out
     }
 }

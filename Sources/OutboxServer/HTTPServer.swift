@@ -223,7 +223,8 @@ final class ServeHandler: ChannelInboundHandler, RemovableChannelHandler {
         // Retry-After in whole seconds (delta-seconds), rounded up.
         if let ra = retryAfter { headers.add(name: "Retry-After", value: String((ra + 999) / 1000)) }
         if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: h.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
+        let head = HTTPResponseHead(
+            version: h.version, status: HTTPResponseStatus(statusCode: status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         var buf = context.channel.allocator.buffer(capacity: body.utf8.count)
         buf.writeString(body)

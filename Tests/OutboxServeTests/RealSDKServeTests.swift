@@ -1,10 +1,10 @@
 import Foundation
 import OutboxCore
+import OutboxServer
 import OutboxTestSupport
 import XCTest
 
 @testable import OutboxServe
-import OutboxServer
 
 /// `outbox serve` met by the real SDKs, installed from PyPI into .build/sdk-venv
 /// (scripts/sdk-venv; `.ci/run` makes it and sets OUTBOX_REQUIRE_SDKS=1, so
@@ -76,7 +76,8 @@ final class RealSDKServeTests: XCTestCase {
                     XCTFail("\(sdk): \(name) never arrived")
                     continue
                 }
-                XCTAssertEqual(e.id.replacingOccurrences(of: "-", with: ""), id.replacingOccurrences(of: "-", with: ""), sdk)
+                XCTAssertEqual(
+                    e.id.replacingOccurrences(of: "-", with: ""), id.replacingOccurrences(of: "-", with: ""), sdk)
                 XCTAssertEqual(e.format, format, sdk)
                 XCTAssertEqual(e.attempts.count, attempts[k], "\(sdk) \(name)")
             }

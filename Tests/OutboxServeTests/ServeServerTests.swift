@@ -1,10 +1,10 @@
 import Foundation
 import OutboxCore
+import OutboxServer
 import OutboxTestSupport
 import XCTest
 
 @testable import OutboxServe
-import OutboxServer
 
 /// The server as real clients meet it: curl (keep-alive, chunked bodies,
 /// `Expect: 100-continue`, gzip, a body too big) and each answer a plan can
@@ -17,7 +17,8 @@ final class ServeServerTests: XCTestCase {
             XCTFail("bad script")
             throw XCTSkip("bad script")
         }
-        let server = try ServeServer(host: "127.0.0.1", port: 0, hub: ServeHub(ServeSession(script: s, idField: idField)))
+        let server = try ServeServer(
+            host: "127.0.0.1", port: 0, hub: ServeHub(ServeSession(script: s, idField: idField)))
         addTeardownBlock { server.shutdown() }
         return server
     }
@@ -28,7 +29,8 @@ final class ServeServerTests: XCTestCase {
 
     func url(_ s: ServeServer, _ path: String) -> String { "http://127.0.0.1:\(s.port)" + path }
 
-    static let segmentBody = #"{"batch":[{"type":"track","event":"signup","messageId":"m-1"},{"type":"track","event":"buy","messageId":"m-2"}]}"#
+    static let segmentBody =
+        #"{"batch":[{"type":"track","event":"signup","messageId":"m-1"},{"type":"track","event":"buy","messageId":"m-2"}]}"#
 
     func tmp(_ name: String, _ bytes: [UInt8]) throws -> String {
         let dir = NSTemporaryDirectory() + "serve-tests-\(getpid())"
@@ -75,16 +77,21 @@ final class ServeServerTests: XCTestCase {
         XCTAssertEqual(last?.problem, "gzip body: the body inflates to more than 33554432 bytes")
         // Not gzip at all.
         let notGzip = try tmp("plain.gz", Array("hello".utf8))
-        (status, _, err) = try curl(["-H", "Content-Encoding: gzip", "--data-binary", "@" + notGzip, url(s, "/v1/batch")])
+        (status, _, err) = try curl([
+            "-H", "Content-Encoding: gzip", "--data-binary", "@" + notGzip, url(s, "/v1/batch"),
+        ])
         XCTAssertEqual(status, 0, err)
         XCTAssertEqual(
-            s.hub.snapshot.requests.last?.problem, "gzip body: the body is not valid compressed data (incorrect header check)")
+            s.hub.snapshot.requests.last?.problem,
+            "gzip body: the body is not valid compressed data (incorrect header check)")
     }
 
     func test_aBodyPast16MB_isAnswered413AndTheServerGoesOn() throws {
         let s = try serve()
         let big = try tmp("big.json", [UInt8](repeating: UInt8(ascii: "x"), count: (16 << 20) + 1))
-        let (status, out, err) = try curl(["-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@" + big, url(s, "/v1/batch")])
+        let (status, out, err) = try curl([
+            "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "@" + big, url(s, "/v1/batch"),
+        ])
         XCTAssertTrue(status == 0 || status == 55, "\(status) \(err)")
         XCTAssertEqual(out, "413")
         let (again, _, e2) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
@@ -106,7 +113,8 @@ final class ServeServerTests: XCTestCase {
         XCTAssertTrue(out.hasPrefix("HTTP/1.1 429 Too Many Requests\r\n"), out)
         XCTAssertTrue(out.contains("Retry-After: 10\r\n"), out)
         wait(until: 1100, s)
-        (status, _, err) = try runProgram("/usr/bin/curl", ["-sS", "--max-time", "1", "-d", Self.segmentBody, url(s, "/v1/batch")])
+        (status, _, err) = try runProgram(
+            "/usr/bin/curl", ["-sS", "--max-time", "1", "-d", Self.segmentBody, url(s, "/v1/batch")])
         XCTAssertEqual(status, 28, "held: curl times out: \(err)")
         wait(until: 2100, s)
         (status, _, err) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
@@ -141,7 +149,8 @@ final class ServeServerTests: XCTestCase {
             "-d", #"{"items":[{"eid":"a1","name":"open"},{"eid":"a2","name":"close"}]}"#, url(s, "/ingest"),
         ])
         XCTAssertEqual(status, 0, err)
-        XCTAssertEqual(s.hub.snapshot.events.map { "\($0.name)=\($0.id) \($0.format)" }, ["open=a1 generic", "close=a2 generic"])
+        XCTAssertEqual(
+            s.hub.snapshot.events.map { "\($0.name)=\($0.id) \($0.format)" }, ["open=a1 generic", "close=a2 generic"])
     }
 
     /// Steps the hub's script to `ms` after its start (the server does on each request; tests wait for it).

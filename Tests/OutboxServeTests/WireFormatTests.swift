@@ -30,7 +30,8 @@ final class WireFormatTests: XCTestCase {
             c.requests.append(
                 (
                     o["t"] as! Double,
-                    WireRequest(method: o["method"] as! String, target: o["path"] as! String, headers: headers, body: body)
+                    WireRequest(
+                        method: o["method"] as! String, target: o["path"] as! String, headers: headers, body: body)
                 ))
         }
         return c
@@ -69,7 +70,8 @@ final class WireFormatTests: XCTestCase {
                     continue
                 }
                 // Mixpanel's and Sentry's ids are hex without dashes.
-                XCTAssertEqual(e.id.replacingOccurrences(of: "-", with: ""), id.replacingOccurrences(of: "-", with: ""), name)
+                XCTAssertEqual(
+                    e.id.replacingOccurrences(of: "-", with: ""), id.replacingOccurrences(of: "-", with: ""), name)
                 XCTAssertEqual(e.format, format, name)
                 XCTAssertEqual(e.attempts.count, attempts, "\(name) \(n)")
             }
