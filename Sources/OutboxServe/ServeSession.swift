@@ -35,7 +35,8 @@ public struct ServeSession: Sendable {
         /// Headers that tell of retries and bodies: Retry-After, X-Retry-Count, Content-Encoding, User-Agent.
         public let notableHeaders: [(name: String, value: String)]
         public let bodyBytes: Int
-        /// The body after inflating, clipped to `keptBody` bytes.
+        /// The body after inflating, clipped to `keptBody` bytes; empty once
+        /// `keptBodies` bytes of bodies are kept (a run of many requests).
         public let body: [UInt8]
     }
 
@@ -71,6 +72,11 @@ public struct ServeSession: Sendable {
 
     /// The body bytes each request keeps for the detail pane and the report.
     public static let keptBody = 64 * 1024
+    /// The most body bytes a session keeps in all: 64 MB. Past it, requests are
+    /// still read, answered and counted, without their bodies.
+    public static let keptBodies = 64 * 1024 * 1024
+    /// Body bytes kept so far.
+    public private(set) var keptBytes = 0
 
     public init(script: ServeScript = ServeScript(), idField: String? = nil, seed: UInt64 = 1) {
         self.script = script
@@ -151,8 +157,16 @@ public struct ServeSession: Sendable {
             Request(
                 time: now, method: r.method, target: r.target, format: reading.format, events: indices,
                 attemptNumbers: numbers, answer: answer, problem: reading.problem, notableHeaders: notable,
-                bodyBytes: r.body.count, body: Array(reading.body.prefix(ServeSession.keptBody))))
+                bodyBytes: r.body.count, body: keep(reading.body)))
         return reply(answer, reading.format)
+    }
+
+    /// The part of a body kept for the detail pane and the report, within the budget.
+    mutating func keep(_ body: [UInt8]) -> [UInt8] {
+        let n = min(body.count, ServeSession.keptBody)
+        guard keptBytes + n <= ServeSession.keptBodies else { return [] }
+        keptBytes += n
+        return Array(body.prefix(n))
     }
 
     /// The reply an answer makes, with a body the format's SDK reads as what it says.

@@ -52,6 +52,9 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
     private var listener: Channel?
     private var connections: [ObjectIdentifier: Channel] = [:]
 
+    /// A connection silent this long is closed.
+    public static let idleSeconds: Int64 = 300
+
     /// The largest body read as it comes: 16 MB (a larger one is answered 413).
     public static let maxRawBody = 16 * 1024 * 1024
 
@@ -87,6 +90,10 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
                 self.track(channel)
                 let hub = self.hub
                 return channel.eventLoop.makeCompletedFuture {
+                    // A connection that sends nothing for 5 minutes is closed (a
+                    // client that opens many and goes quiet does not hold them for ever).
+                    try channel.pipeline.syncOperations.addHandler(
+                        IdleStateHandler(readTimeout: .seconds(ServeServer.idleSeconds)))
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                     try channel.pipeline.syncOperations.addHandler(ServeHandler(hub: hub))
                 }
@@ -233,6 +240,14 @@ final class ServeHandler: ChannelInboundHandler, RemovableChannelHandler {
         if !keepAlive {
             let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
             done.whenComplete { _ in bound.value.close(promise: nil) }
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+        } else {
+            context.fireUserInboundEventTriggered(event)
         }
     }
 
