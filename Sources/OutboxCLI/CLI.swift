@@ -487,14 +487,16 @@ enum Help {
         run ends (--until 30s, or idle:5s: once no request has come for 5 s): the
         requests and their answers, each event's attempts, and the script's expect
         lines (attempts NAME N, received NAME N, counted NAME N, unrecognised N),
-        checked at their time or, without one, at the end.
+        checked at their time or, without one, at the end. --format jsonl writes a
+        JSON object per attempt, event, check and a summary; junit a test case per
+        event and per check.
 
         exit status: 0 every check held, 1 a check failed, 2 bad input (a bad
         option or script line, an address it cannot listen on), 130 stopped by a
         signal (the report is printed first).
 
         Not built yet (issue 25): the live screen, --profile's conformance
-        verdicts, --record, the JUnit and HTML reports, a TCP reset answer.
+        verdicts, --record, the HTML report, a TCP reset answer.
         """
 
     static let run = """

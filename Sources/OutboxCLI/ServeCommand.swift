@@ -14,7 +14,7 @@ struct ServeCommand: OutboxSubcommand {
     }
     static var synopsis: String {
         "outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] --headless [--until D|idle:D]\n"
-            + "                    [--format text|jsonl]"
+            + "                    [--format text|jsonl|junit]"
     }
 
     @Option(
@@ -43,8 +43,10 @@ struct ServeCommand: OutboxSubcommand {
     var until: String?
 
     @Option(
-        help: ArgumentHelp("text for people (default), or jsonl: one JSON object a line", valueName: "text|jsonl"),
-        completion: .list(["text", "jsonl"]))
+        help: ArgumentHelp(
+            "text for people (default), jsonl one JSON object a line, junit a test case per event and per check",
+            valueName: "text|jsonl|junit"),
+        completion: .list(["text", "jsonl", "junit"]))
     var format: String?
 
     @Option(help: ArgumentHelp("the seed of chance answers (`server 503 30%`)", valueName: "N"))
@@ -110,8 +112,9 @@ struct ServeCommand: OutboxSubcommand {
         case .failure(let p): return bad(p)
         case .success(let e): end = e
         }
-        if let f = format, f != "text" && f != "jsonl" {
-            return bad(Problem("outbox serve: --format needs text or jsonl, not `\(SafeText.escaped(f, max: 40))`"))
+        if let f = format, !["text", "jsonl", "junit"].contains(f) {
+            return bad(
+                Problem("outbox serve: --format needs text, jsonl or junit, not `\(SafeText.escaped(f, max: 40))`"))
         }
         var seedValue: UInt64 = 1
         if let s = seed {
@@ -221,11 +224,15 @@ struct ServeCommand: OutboxSubcommand {
             case .idle(let d): why = "idle for \(VirtualTime.duration(d))"
             }
         }
-        let report =
-            format == "jsonl"
-            ? ServeReport.jsonl(snap, results, endedAt: endedAt, why: why)
-            : ServeReport.text(snap, results, endedAt: endedAt, why: why, file: parsed.file)
-        console.print(report, terminator: "")
+        switch format {
+        case "jsonl": console.printExact(ServeReport.jsonl(snap, results, endedAt: endedAt, why: why), terminator: "")
+        case "junit":
+            console.printExact(
+                ServeReport.junit(snap, results, endedAt: endedAt, why: why, file: parsed.file), terminator: "")
+        default:
+            console.print(
+                ServeReport.text(snap, results, endedAt: endedAt, why: why, file: parsed.file), terminator: "")
+        }
         for r in results where !r.ok {
             console.error("\(parsed.file):\(r.line): check failed: \(r.text.trimmingCharacters()): found \(r.found)")
         }
@@ -303,6 +310,44 @@ enum ServeReport {
                 + (results.isEmpty ? "" : ", \(results.count - failed) passed, \(failed) failed")
                 + " · ended at \(VirtualTime.clock(endedAt)) (\(why))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// JUnit XML: a suite of the events (each a passing case saying its attempts and
+    /// answers: the verdicts of `--profile` are not built yet) and the checks.
+    static func junit(
+        _ s: ServeSession, _ results: [ServeSession.Outcome], endedAt: Millis, why: String, file: String
+    ) -> String {
+        let a = JUnitReport.attribute
+        let failed = results.filter { !$0.ok }.count
+        let tests = s.events.count + results.count
+        var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        out += "<testsuites name=\"outbox serve\" tests=\"\(tests)\" failures=\"\(failed)\" errors=\"0\">\n"
+        out += "  <testsuite name=\"\(a(file.isEmpty ? "serve" : file))\" tests=\"\(tests)\" failures=\"\(failed)\""
+        out += " errors=\"0\" skipped=\"0\" time=\"\(seconds(endedAt))\">\n"
+        out += "    <properties>\n"
+        out += "      <property name=\"requests\" value=\"\(s.requests.count)\"/>\n"
+        out += "      <property name=\"unrecognised\" value=\"\(s.requests.filter { $0.format == nil }.count)\"/>\n"
+        out += "      <property name=\"ended\" value=\"\(a(why))\"/>\n"
+        out += "    </properties>\n"
+        for e in s.events {
+            let answers = e.attempts.map { answerWord(s.requests[$0].answer) }.joined(separator: ", ")
+            out += "    <testcase name=\"\(a(e.name + " " + e.id))\" classname=\"\(a(e.format.rawValue))\">\n"
+            out +=
+                "      <system-out>\(JUnitReport.text("\(e.attempts.count) attempt\(e.attempts.count == 1 ? "" : "s"): " + answers))</system-out>\n"
+            out += "    </testcase>\n"
+        }
+        for r in results {
+            let text = r.text.trimmingCharacters()
+            out += "    <testcase name=\"\(a(file + ":" + String(r.line) + ": " + text))\" classname=\"expect\">\n"
+            if !r.ok {
+                out += "      <failure message=\"found \(a(r.found))\" type=\"check failed\">"
+                out += JUnitReport.text(file + ":" + String(r.line) + ": check failed: " + text + ": found " + r.found)
+                out += "</failure>\n"
+            }
+            out += "    </testcase>\n"
+        }
+        out += "  </testsuite>\n</testsuites>\n"
+        return out
     }
 
     static func seconds(_ t: Millis) -> String {
