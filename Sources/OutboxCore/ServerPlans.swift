@@ -131,7 +131,8 @@ public struct ServerPlans: Equatable, Sendable {
 
     /// Applies a `server` line read by `ActionSyntax` (`.serverPlanned`) outside
     /// a simulation (`outbox serve`): `vocabulary` names the kinds.
-    public mutating func apply(_ answer: Answer, _ rep: ServerRepeat, for target: ServerTarget, vocabulary: Vocabulary) {
+    public mutating func apply(_ answer: Answer, _ rep: ServerRepeat, for target: ServerTarget, vocabulary: Vocabulary)
+    {
         plan(answer, rep, for: target, vocabulary: vocabulary)
     }
 

@@ -53,7 +53,8 @@ final class CLITests: XCTestCase {
     // MARK: Failing checks: exit 1, FILE:LINE and what was found
 
     func testWrongExpectExitsOneNamingFileLineAndWhatWasFound() throws {
-        let path = try write("""
+        let path = try write(
+            """
             profile ios
             # a comment and a blank line, so line numbers are tested
 
@@ -80,7 +81,8 @@ final class CLITests: XCTestCase {
     }
 
     func testOneFailingFileAmongSeveralExitsOne() throws {
-        let good = try write("profile android\nat 0 launch\nat 1s ping\nexpect at 2s state ping delivered\n", "good.outbox")
+        let good = try write(
+            "profile android\nat 0 launch\nat 1s ping\nexpect at 2s state ping delivered\n", "good.outbox")
         let bad = try write("profile android\nat 0 launch\nat 1s ping\nexpect at 2s state ping queued\n", "bad.outbox")
         let (status, out, err) = cli(["run", good, bad])
         XCTAssertEqual(status, 1)
@@ -93,58 +95,110 @@ final class CLITests: XCTestCase {
 
     /// (what, scenario, line of the error, words the message must hold)
     private let badInputs: [(String, String, Int, [String])] = [
-        ("unknown statement", "profile linktrail\nat 0 launch\nfrobnicate now\n", 3,
-         ["frobnicate", "expected"]),
-        ("bad time", "profile linktrail\n\n# a comment\nat 5 launch\n", 4,
-         ["bad time `5`", "expected", "250ms"]),
-        ("bad time unit", "profile ios\nat 0 launch\nexpect at 3 days saved 0\n", 3,
-         ["bad time", "expected"]),
-        ("time finer than a millisecond", "profile ios\nat 0.5ms launch\n", 2,
-         ["bad time", "whole milliseconds"]),
-        ("unknown action", "profile linktrail\nat 0 launch\nat 1s dance\n", 3,
-         ["unknown action `dance`", "expected", "launch"]),
-        ("ping on linktrail", "profile linktrail\nat 0 launch\nat 1s ping\n", 3,
-         ["ping", "LinkTrail"]),
-        ("screen on linktrail", "profile linktrail\nat 0 launch\nat 1s screen home\n", 3,
-         ["LinkTrail"]),
-        ("consent on ios", "profile ios\nat 0 launch\nat 1s consent grant\n", 3,
-         ["consent", "ios"]),
-        ("getinstance on flutter", "profile flutter\nat 0 launch\nat 1s getinstance\n", 3,
-         ["getinstance", "flutter"]),
-        ("retry.attempts on android", "profile android\nset retry.attempts 3\nat 0 launch\n", 2,
-         ["retry.attempts", "android"]),
-        ("requireConsent on ios", "profile ios\nset requireConsent false\n", 2,
-         ["requireConsent", "ios"]),
-        ("unknown setting", "profile ios\nset colour blue\n", 2,
-         ["colour", "expected"]),
-        ("bad setting value", "profile ios\nset retry.attempts 0\n", 2,
-         ["retry.attempts", "expected"]),
-        ("request before launch", "profile ios\nat 1s track purchase\nat 2s launch\n", 2,
-         ["running app", "expected", "launch"]),
-        ("request before launch, lines out of order", "profile ios\nat 2s launch\nat 1s ping\n", 3,
-         ["running app", "expected"]),
-        ("launch twice", "profile ios\nat 0 launch\nat 1s launch\n", 3,
-         ["already running", "expected"]),
-        ("quit while not running", "profile ios\nat 1s quit\n", 2,
-         ["not running", "expected"]),
-        ("request after quit", "profile flutter\nat 0 launch\nat 1s quit\nat 2s ping\n", 4,
-         ["running app"]),
-        ("set after at", "profile ios\nat 0 launch\nset latency 1s\n", 3,
-         ["set", "after the first `at`", "expected"]),
-        ("missing profile", "at 0 launch\nexpect at 1s saved 0\n", 1,
-         ["profile", "expected"]),
-        ("no profile at all", "# only a comment", 1,
-         ["no profile line", "expected"]),
-        ("unknown profile", "profile windows\n", 1,
-         ["profile", "expected", "linktrail"]),
-        ("unterminated quote", "profile ios\nat 0 launch\nexpect at 1s log \"never closed\n", 3,
-         ["unterminated quote", "expected"]),
-        ("unknown check", "profile ios\nat 0 launch\nexpect at 1s smells purchase\n", 3,
-         ["unknown check `smells`", "expected"]),
-        ("unknown state", "profile ios\nat 0 launch\nexpect at 1s state purchase flying\n", 3,
-         ["flying", "expected", "in-flight"]),
-        ("bad server answer", "profile ios\nat 0 launch\nat 1s server 700\n", 3,
-         ["server", "expected"]),
+        (
+            "unknown statement", "profile linktrail\nat 0 launch\nfrobnicate now\n", 3,
+            ["frobnicate", "expected"]
+        ),
+        (
+            "bad time", "profile linktrail\n\n# a comment\nat 5 launch\n", 4,
+            ["bad time `5`", "expected", "250ms"]
+        ),
+        (
+            "bad time unit", "profile ios\nat 0 launch\nexpect at 3 days saved 0\n", 3,
+            ["bad time", "expected"]
+        ),
+        (
+            "time finer than a millisecond", "profile ios\nat 0.5ms launch\n", 2,
+            ["bad time", "whole milliseconds"]
+        ),
+        (
+            "unknown action", "profile linktrail\nat 0 launch\nat 1s dance\n", 3,
+            ["unknown action `dance`", "expected", "launch"]
+        ),
+        (
+            "ping on linktrail", "profile linktrail\nat 0 launch\nat 1s ping\n", 3,
+            ["ping", "LinkTrail"]
+        ),
+        (
+            "screen on linktrail", "profile linktrail\nat 0 launch\nat 1s screen home\n", 3,
+            ["LinkTrail"]
+        ),
+        (
+            "consent on ios", "profile ios\nat 0 launch\nat 1s consent grant\n", 3,
+            ["consent", "ios"]
+        ),
+        (
+            "getinstance on flutter", "profile flutter\nat 0 launch\nat 1s getinstance\n", 3,
+            ["getinstance", "flutter"]
+        ),
+        (
+            "retry.attempts on android", "profile android\nset retry.attempts 3\nat 0 launch\n", 2,
+            ["retry.attempts", "android"]
+        ),
+        (
+            "requireConsent on ios", "profile ios\nset requireConsent false\n", 2,
+            ["requireConsent", "ios"]
+        ),
+        (
+            "unknown setting", "profile ios\nset colour blue\n", 2,
+            ["colour", "expected"]
+        ),
+        (
+            "bad setting value", "profile ios\nset retry.attempts 0\n", 2,
+            ["retry.attempts", "expected"]
+        ),
+        (
+            "request before launch", "profile ios\nat 1s track purchase\nat 2s launch\n", 2,
+            ["running app", "expected", "launch"]
+        ),
+        (
+            "request before launch, lines out of order", "profile ios\nat 2s launch\nat 1s ping\n", 3,
+            ["running app", "expected"]
+        ),
+        (
+            "launch twice", "profile ios\nat 0 launch\nat 1s launch\n", 3,
+            ["already running", "expected"]
+        ),
+        (
+            "quit while not running", "profile ios\nat 1s quit\n", 2,
+            ["not running", "expected"]
+        ),
+        (
+            "request after quit", "profile flutter\nat 0 launch\nat 1s quit\nat 2s ping\n", 4,
+            ["running app"]
+        ),
+        (
+            "set after at", "profile ios\nat 0 launch\nset latency 1s\n", 3,
+            ["set", "after the first `at`", "expected"]
+        ),
+        (
+            "missing profile", "at 0 launch\nexpect at 1s saved 0\n", 1,
+            ["profile", "expected"]
+        ),
+        (
+            "no profile at all", "# only a comment", 1,
+            ["no profile line", "expected"]
+        ),
+        (
+            "unknown profile", "profile windows\n", 1,
+            ["profile", "expected", "linktrail"]
+        ),
+        (
+            "unterminated quote", "profile ios\nat 0 launch\nexpect at 1s log \"never closed\n", 3,
+            ["unterminated quote", "expected"]
+        ),
+        (
+            "unknown check", "profile ios\nat 0 launch\nexpect at 1s smells purchase\n", 3,
+            ["unknown check `smells`", "expected"]
+        ),
+        (
+            "unknown state", "profile ios\nat 0 launch\nexpect at 1s state purchase flying\n", 3,
+            ["flying", "expected", "in-flight"]
+        ),
+        (
+            "bad server answer", "profile ios\nat 0 launch\nat 1s server 700\n", 3,
+            ["server", "expected"]
+        ),
     ]
 
     func testBadInputExitsTwoNamingFileLineAndRunsNothing() throws {
@@ -297,7 +351,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual((http?["t"] as? NSNumber)?.doubleValue, 1.2)
         XCTAssertEqual(http?["rule"] as? String, "LT-4")
         // ...and a string for a transport error.
-        let offline = transitions.first { $0["name"] as? String == "offline_event" && $0["to"] as? String == "retrying" }
+        let offline = transitions.first {
+            $0["name"] as? String == "offline_event" && $0["to"] as? String == "retrying"
+        }
         XCTAssertEqual(offline?["status"] as? String, "offline", "\(String(describing: offline))")
         // A drop carries its reason.
         let drop = transitions.first { $0["name"] as? String == "bad" && $0["to"] as? String == "dropped" }
@@ -345,7 +401,8 @@ final class CLITests: XCTestCase {
     }
 
     func testQuietPrintsOnlyFailedChecksAndTheSummary() throws {
-        let path = try write("""
+        let path = try write(
+            """
             profile flutter
             at 0 launch
             at 1s server 503
@@ -422,8 +479,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(status, 0, err)
         let printed = lines(out)
         for n in 1...7 {
-            XCTAssertTrue(printed.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("IOS-\(n) ") },
-                          "IOS-\(n) missing:\n\(out)")
+            XCTAssertTrue(
+                printed.contains { $0.trimmingCharacters(in: .whitespaces).hasPrefix("IOS-\(n) ") },
+                "IOS-\(n) missing:\n\(out)")
         }
         func ruleLine(_ id: String) -> String {
             printed.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(id + " ") } ?? ""
@@ -475,8 +533,14 @@ final class CLITests: XCTestCase {
         let commands = "live, run, compare, serve, state, profiles, bench, keys, help"
         for (args, message) in [
             (["rnu", "x.outbox"], "outbox: unknown command `rnu`, expected one of: \(commands); did you mean `run`?"),
-            (["comapre", "x"], "outbox: unknown command `comapre`, expected one of: \(commands); did you mean `compare`?"),
-            (["profile", "ios"], "outbox: unknown command `profile`, expected one of: \(commands); did you mean `profiles`?"),
+            (
+                ["comapre", "x"],
+                "outbox: unknown command `comapre`, expected one of: \(commands); did you mean `compare`?"
+            ),
+            (
+                ["profile", "ios"],
+                "outbox: unknown command `profile`, expected one of: \(commands); did you mean `profiles`?"
+            ),
             (["stat"], "outbox: unknown command `stat`, expected one of: \(commands); did you mean `state`?"),
         ] {
             let (status, out, err) = cli(args)

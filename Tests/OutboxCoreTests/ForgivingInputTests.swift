@@ -147,13 +147,16 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             errors(text),
             [
-                "t.outbox:1: bad profile line: unknown profile `linktrial`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs + "; did you mean `linktrail`?"
+                "t.outbox:1: bad profile line: unknown profile `linktrial`, expected linktrail, ios, android, flutter or "
+                    + ProfileResolver.realSDKs + "; did you mean `linktrail`?"
             ])
         XCTAssertEqual(
             errors("profile ios\ncompare ios,andriod\nat 0 launch\nexpect on flutr at 1s saved 0\n"),
             [
-                "t.outbox:2: bad compare line: unknown profile `andriod`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs + "; did you mean `android`?",
-                "t.outbox:4: bad expect on line: unknown profile `flutr`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs + "; did you mean `flutter`?",
+                "t.outbox:2: bad compare line: unknown profile `andriod`, expected linktrail, ios, android, flutter or "
+                    + ProfileResolver.realSDKs + "; did you mean `android`?",
+                "t.outbox:4: bad expect on line: unknown profile `flutr`, expected linktrail, ios, android, flutter or "
+                    + ProfileResolver.realSDKs + "; did you mean `flutter`?",
             ])
     }
 
@@ -171,7 +174,8 @@ final class ForgivingInputTests: XCTestCase {
         }
         XCTAssertEqual(
             p.message,
-            "unknown profile `acme-shp`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs + "; in \(folder.path): acme-shop, or a profile file (a path ending .profile); did you mean `acme-shop`?"
+            "unknown profile `acme-shp`, expected linktrail, ios, android, flutter or " + ProfileResolver.realSDKs
+                + "; in \(folder.path): acme-shop, or a profile file (a path ending .profile); did you mean `acme-shop`?"
         )
         guard case .failure(let q) = ProfileLoader.resolve("andoid", relativeTo: nil) else { return XCTFail() }
         XCTAssertTrue(q.message.hasSuffix("; did you mean `android`?"), q.message)

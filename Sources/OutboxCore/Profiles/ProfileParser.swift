@@ -295,7 +295,8 @@ struct ProfileParser {
             } else if k.needs == .consentGate && d.gate == nil {
                 fail(n, "setting \(k.name) needs the consent gate, expected `component consent-gate ...`")
             } else if k.needs == .batchBytes && d.batch?.bytes == nil {
-                fail(n, "setting \(k.name) needs a batch byte cap, expected `batch up to N and SIZE ...` before the end")
+                fail(
+                    n, "setting \(k.name) needs a batch byte cap, expected `batch up to N and SIZE ...` before the end")
             }
         }
         BackoffPolicy.finish(&self, end: end)
