@@ -491,12 +491,18 @@ enum Help {
         JSON object per attempt, event, check and a summary; junit a test case per
         event and per check.
 
-        exit status: 0 every check held, 1 a check failed, 2 bad input (a bad
+        exit status: 0 every check held, 1 a check failed or an event diverged from
+        --profile, 2 bad input (a bad
         option or script line, an address it cannot listen on), 130 stopped by a
         signal (the report is printed first).
 
-        Not built yet (issue 25): the live screen, --profile's conformance
-        verdicts, --record, the HTML report, a TCP reset answer.
+        --profile P holds each event to the profile: each next attempt within the
+        window P predicts after the answer before it (give or take 300 ms or a
+        tenth), none where P stops; an event that diverges is said on its line and
+        on stderr, and the run exits 1 (docs/serve.md).
+
+        Not built yet (issue 25): the live screen, --record, the HTML report, a TCP
+        reset answer.
         """
 
     static let run = """

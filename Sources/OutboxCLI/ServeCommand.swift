@@ -52,6 +52,13 @@ struct ServeCommand: OutboxSubcommand {
     @Option(help: ArgumentHelp("the seed of chance answers (`server 503 30%`)", valueName: "N"))
     var seed: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "hold every event to this profile (NAME or PATH.profile): each next attempt within the window it predicts, none where it stops; an event that diverges fails the run",
+            valueName: "P"),
+        completion: ProfileLoader.completion())
+    var profile: String?
+
     /// How a headless run ends.
     enum End: Equatable {
         case after(Millis)
@@ -123,6 +130,13 @@ struct ServeCommand: OutboxSubcommand {
         }
         if let f = idField, f.isEmpty || f.unicodeScalars.contains(where: { $0.value < 0x20 }) {
             return bad(Problem("outbox serve: --id-field needs a field name"))
+        }
+        var held: (Profile, Settings)?
+        if let v = profile {
+            switch ProfileLoader.resolve(v, relativeTo: nil) {
+            case .success(let p): held = (p, Settings(profile: p))
+            case .failure(let why): return bad(Problem("outbox serve: " + why.message))
+            }
         }
         var parsed = ServeScript()
         if let path = script {
@@ -224,20 +238,26 @@ struct ServeCommand: OutboxSubcommand {
             case .idle(let d): why = "idle for \(VirtualTime.duration(d))"
             }
         }
+        let verdicts = held.map { (p, st) in
+            snap.events.map { Conformance.verdict($0, in: snap, profile: p, settings: st, endedAt: endedAt) }
+        }
+        let r = ServeReport(
+            session: snap, results: results, verdicts: verdicts, profile: held?.0.name, endedAt: endedAt, why: why,
+            file: parsed.file)
         switch format {
-        case "jsonl": console.printExact(ServeReport.jsonl(snap, results, endedAt: endedAt, why: why), terminator: "")
-        case "junit":
-            console.printExact(
-                ServeReport.junit(snap, results, endedAt: endedAt, why: why, file: parsed.file), terminator: "")
-        default:
-            console.print(
-                ServeReport.text(snap, results, endedAt: endedAt, why: why, file: parsed.file), terminator: "")
+        case "jsonl": console.printExact(r.jsonl, terminator: "")
+        case "junit": console.printExact(r.junit, terminator: "")
+        default: console.print(r.text, terminator: "")
+        }
+        for (e, v) in zip(snap.events, verdicts ?? []) where v.kind == .diverges {
+            console.error("outbox serve: \(e.name) (\(e.id)) diverges from \(held!.0.name): \(v.why)")
         }
         for r in results where !r.ok {
             console.error("\(parsed.file):\(r.line): check failed: \(r.text.trimmingCharacters()): found \(r.found)")
         }
         if stoppedBy != 0 { return 130 }
-        return results.allSatisfy(\.ok) ? 0 : 1
+        let diverged = verdicts?.contains { $0.kind == .diverges } ?? false
+        return results.allSatisfy(\.ok) && !diverged ? 0 : 1
     }
 }
 
@@ -253,12 +273,25 @@ extension String {
 /// The report of a headless `outbox serve`: the observed timeline, then each
 /// event and the checks (text), or a JSON object per attempt, per event, per
 /// check and a summary (JSONL).
-enum ServeReport {
+struct ServeReport {
+    let session: ServeSession
+    let results: [ServeSession.Outcome]
+    /// Each event's verdict under `--profile`, in the events' order; nil without one.
+    let verdicts: [Conformance.Verdict]?
+    let profile: String?
+    let endedAt: Millis
+    let why: String
+    let file: String
+
     static func answerWord(_ a: Answer) -> String { a.word }
 
-    static func text(
-        _ s: ServeSession, _ results: [ServeSession.Outcome], endedAt: Millis, why: String, file: String
-    ) -> String {
+    func verdictText(_ i: Int) -> String {
+        guard let v = verdicts?[i] else { return "" }
+        return v.why.isEmpty ? ", " + v.kind.rawValue : ", " + v.kind.rawValue + ": " + v.why
+    }
+
+    var text: String {
+        let s = session, answerWord = ServeReport.answerWord
         var lines: [String] = []
         var logs = s.log.makeIterator()
         var nextLog = logs.next()
@@ -291,13 +324,13 @@ enum ServeReport {
         }
         flushLogs(until: .max)
         lines.append("")
-        lines.append("events:")
-        for e in s.events {
+        lines.append(profile.map { "events, held to \($0):" } ?? "events:")
+        for (i, e) in s.events.enumerated() {
             lines.append(
                 "  " + SafeText.escaped(e.name, max: 40) + "  " + SafeText.escaped(e.id, max: 64) + "  "
                     + e.format.rawValue
                     + "  \(e.attempts.count) attempt\(e.attempts.count == 1 ? "" : "s")"
-                    + (e.delivered ? ", answered 2xx" : ", never answered 2xx"))
+                    + (e.delivered ? ", answered 2xx" : ", never answered 2xx") + verdictText(i))
         }
         for r in results {
             lines.append(
@@ -305,8 +338,15 @@ enum ServeReport {
         }
         let failed = results.filter { !$0.ok }.count
         let unrecognised = s.requests.filter { $0.format == nil }.count
+        let kinds = verdicts.map { vs in
+            Conformance.Verdict.Kind.allKinds.compactMap { k -> String? in
+                let n = vs.filter { $0.kind == k }.count
+                return n == 0 ? nil : "\(n) \(k.rawValue)"
+            }.joined(separator: ", ")
+        }
         lines.append(
             "serve: \(s.requests.count) request\(s.requests.count == 1 ? "" : "s") (\(unrecognised) unrecognised), \(s.events.count) event\(s.events.count == 1 ? "" : "s")"
+                + (kinds.map { $0.isEmpty ? "" : " (" + $0 + ")" } ?? "")
                 + (results.isEmpty ? "" : ", \(results.count - failed) passed, \(failed) failed")
                 + " · ended at \(VirtualTime.clock(endedAt)) (\(why))")
         return lines.joined(separator: "\n") + "\n"
@@ -314,11 +354,10 @@ enum ServeReport {
 
     /// JUnit XML: a suite of the events (each a passing case saying its attempts and
     /// answers: the verdicts of `--profile` are not built yet) and the checks.
-    static func junit(
-        _ s: ServeSession, _ results: [ServeSession.Outcome], endedAt: Millis, why: String, file: String
-    ) -> String {
+    var junit: String {
+        let s = session, answerWord = ServeReport.answerWord, seconds = ServeReport.seconds
         let a = JUnitReport.attribute
-        let failed = results.filter { !$0.ok }.count
+        let failed = results.filter { !$0.ok }.count + (verdicts?.filter { $0.kind == .diverges }.count ?? 0)
         let tests = s.events.count + results.count
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         out += "<testsuites name=\"outbox serve\" tests=\"\(tests)\" failures=\"\(failed)\" errors=\"0\">\n"
@@ -329,9 +368,13 @@ enum ServeReport {
         out += "      <property name=\"unrecognised\" value=\"\(s.requests.filter { $0.format == nil }.count)\"/>\n"
         out += "      <property name=\"ended\" value=\"\(a(why))\"/>\n"
         out += "    </properties>\n"
-        for e in s.events {
+        for (i, e) in s.events.enumerated() {
             let answers = e.attempts.map { answerWord(s.requests[$0].answer) }.joined(separator: ", ")
             out += "    <testcase name=\"\(a(e.name + " " + e.id))\" classname=\"\(a(e.format.rawValue))\">\n"
+            if let v = verdicts?[i], v.kind == .diverges {
+                out += "      <failure message=\"\(a(v.why))\" type=\"diverges from \(a(profile ?? ""))\">"
+                out += JUnitReport.text(v.why) + "</failure>\n"
+            }
             out +=
                 "      <system-out>\(JUnitReport.text("\(e.attempts.count) attempt\(e.attempts.count == 1 ? "" : "s"): " + answers))</system-out>\n"
             out += "    </testcase>\n"
@@ -359,7 +402,8 @@ enum ServeReport {
         return "\(whole).\(frac)"
     }
 
-    static func jsonl(_ s: ServeSession, _ results: [ServeSession.Outcome], endedAt: Millis, why: String) -> String {
+    var jsonl: String {
+        let s = session, answerWord = ServeReport.answerWord, seconds = ServeReport.seconds
         let q = JSONValue.quote
         var out: [String] = []
         for (n, r) in s.requests.enumerated() {
@@ -378,10 +422,11 @@ enum ServeReport {
                         + (r.answer.retryAfter.map { #","retry_after":\#(seconds($0))"# } ?? "") + "}")
             }
         }
-        for e in s.events {
+        for (i, e) in s.events.enumerated() {
+            let v = verdicts?[i]
             out.append(
-                #"{"event":\#(q(e.name)),"id":\#(q(e.id)),"kind":\#(q(e.kind)),"format":\#(q(e.format.rawValue)),"attempts":\#(e.attempts.count),"delivered":\#(e.delivered),"verdict":"observed"}"#
-            )
+                #"{"event":\#(q(e.name)),"id":\#(q(e.id)),"kind":\#(q(e.kind)),"format":\#(q(e.format.rawValue)),"attempts":\#(e.attempts.count),"delivered":\#(e.delivered),"verdict":\#(q(v?.kind.rawValue ?? "observed"))"#
+                    + (v.map { $0.why.isEmpty ? "" : #","why":\#(q($0.why))"# } ?? "") + "}")
         }
         for r in results {
             out.append(

@@ -35,6 +35,8 @@ public struct ServeSession: Sendable {
         /// Headers that tell of retries and bodies: Retry-After, X-Retry-Count, Content-Encoding, User-Agent.
         public let notableHeaders: [(name: String, value: String)]
         public let bodyBytes: Int
+        /// How long its answer was delayed (`set latency`).
+        public let delay: Millis
         /// The body after inflating, clipped to `keptBody` bytes; empty once
         /// `keptBodies` bytes of bodies are kept (a run of many requests).
         public let body: [UInt8]
@@ -157,7 +159,7 @@ public struct ServeSession: Sendable {
             Request(
                 time: now, method: r.method, target: r.target, format: reading.format, events: indices,
                 attemptNumbers: numbers, answer: answer, problem: reading.problem, notableHeaders: notable,
-                bodyBytes: r.body.count, body: keep(reading.body)))
+                bodyBytes: r.body.count, delay: latency, body: keep(reading.body)))
         return reply(answer, reading.format)
     }
 

@@ -159,4 +159,24 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(status, 2)
         XCTAssertTrue(err.hasPrefix("\(bad):1: bad server line: unknown answer `5O3`"), err)
     }
+
+    /// `--profile`: a retry a tenth of a second after a 503, which iOS waits 30 s
+    /// for, diverges: the event's line says why, stderr repeats it, exit 1.
+    func test_profile_aRetryTooSoonDiverges_exit1() throws {
+        let file = try script("at 0 server 503\n")
+        let r = try start(["--script", file, "--until", "idle:1s", "--profile", "ios"])
+        try post(r.port, Self.body)
+        try post(r.port, Self.body)
+        let (status, out, err) = finish(r)
+        XCTAssertEqual(status, 1, out + err)
+        XCTAssertTrue(out.contains("events, held to ios:\n"), out)
+        XCTAssertTrue(
+            out.contains("  signup  m-1  segment  2 attempts, answered 2xx, diverges: attempt 2 came "), out)
+        XCTAssertTrue(out.contains("after attempt 1's 503; ios predicts 30s ± 3s (rule IOS-4)"), out)
+        XCTAssertTrue(out.contains(", 1 event (1 diverges) · ended at"), out)
+        XCTAssertTrue(err.hasPrefix("outbox serve: signup (m-1) diverges from ios: attempt 2 came "), err)
+        let (bad, _, e2) = try runProgram(try Self.binary(), ["serve", "--headless", "--profile", "iso"])
+        XCTAssertEqual(bad, 2)
+        XCTAssertTrue(e2.hasPrefix("outbox serve: unknown profile `iso`"), e2)
+    }
 }
