@@ -501,8 +501,11 @@ enum Help {
         tenth), none where P stops; an event that diverges is said on its line and
         on stderr, and the run exits 1 (docs/serve.md).
 
-        Not built yet (issue 25): the live screen, --record, the HTML report, a TCP
-        reset answer.
+        --record FILE (with --profile) writes what was seen as a scenario: each event
+        tracked at its first arrival, its answers as server lines for its name, so
+        `outbox run FILE` replays it on the profile's model.
+
+        Not built yet (issue 25): the live screen, the HTML report, a TCP reset answer.
         """
 
     static let run = """

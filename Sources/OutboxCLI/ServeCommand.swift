@@ -59,6 +59,16 @@ struct ServeCommand: OutboxSubcommand {
         completion: ProfileLoader.completion())
     var profile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "write what was seen as a scenario (each event tracked at its first arrival, its answers as server lines for its name) that `outbox run FILE` replays on --profile's model; an existing FILE is kept unless --force",
+            valueName: "FILE"),
+        completion: .file(extensions: ["outbox"]))
+    var record: String?
+
+    @Flag(help: "let --record replace a file that exists")
+    var force = false
+
     /// How a headless run ends.
     enum End: Equatable {
         case after(Millis)
@@ -138,6 +148,9 @@ struct ServeCommand: OutboxSubcommand {
             case .failure(let why): return bad(Problem("outbox serve: " + why.message))
             }
         }
+        if force && record == nil {
+            return bad(Problem("outbox serve: --force goes with --record FILE (it lets the recording replace FILE)"))
+        }
         var parsed = ServeScript()
         if let path = script {
             switch Platform.readFile(path, limit: 64 * 1024 * 1024) {
@@ -152,6 +165,25 @@ struct ServeCommand: OutboxSubcommand {
                     for m in f.messages { console.error(m) }
                     return 2
                 case .success(let s): parsed = s
+                }
+            }
+        }
+        if let path = record {
+            guard held != nil else {
+                return bad(
+                    Problem(
+                        "outbox serve: --record needs --profile P: the recording's profile line, the model `outbox run` replays it on"
+                    ))
+            }
+            if Platform.exists(path) {
+                if let what = Platform.notAFile(path) {
+                    return bad(Problem("outbox serve: cannot record to \(SafeText.escaped(path, max: 200)): " + what))
+                }
+                if !force {
+                    return bad(
+                        Problem(
+                            "outbox serve: \(SafeText.escaped(path, max: 200)) exists; --force replaces it, or name another --record FILE"
+                        ))
                 }
             }
         }
@@ -255,9 +287,46 @@ struct ServeCommand: OutboxSubcommand {
         for r in results where !r.ok {
             console.error("\(parsed.file):\(r.line): check failed: \(r.text.trimmingCharacters()): found \(r.found)")
         }
+        var recordFailed = false
+        if let path = record, let p = held?.0 {
+            // Written whole at the end, or not at all: a file --force replaces stays until then.
+            let source = "http://\(shownHost):\(server.port)"
+            let text = ServeRecording.scenario(snap, profile: profile ?? p.name, endedAt: endedAt, source: source)
+            if let why = Self.writeWhole(path, Array(text.utf8)) {
+                console.error("outbox serve: the recording \(SafeText.escaped(path, max: 200)) was not written: " + why)
+                recordFailed = true
+            }
+        }
         if stoppedBy != 0 { return 130 }
+        if recordFailed { return 1 }
         let diverged = verdicts?.contains { $0.kind == .diverges } ?? false
         return results.allSatisfy(\.ok) && !diverged ? 0 : 1
+    }
+}
+
+extension ServeCommand {
+    /// Writes a new file whole, or replaces one that exists at once
+    /// (`Platform.replaceAtomically`); why it failed, or nil. A new file left
+    /// half written is removed.
+    static func writeWhole(_ path: String, _ bytes: [UInt8]) -> String? {
+        if Platform.exists(path) { return Platform.replaceAtomically(path, with: bytes) }
+        switch Platform.create(path, replace: false, append: false) {
+        case .failure(.exists): return "it appeared while the server ran"
+        case .failure(.other(let why)): return why
+        case .success(let fd):
+            var why: String?
+            if let f = Platform.write(fd, bytes) {
+                switch f {
+                case .brokenPipe: why = "the file went away"
+                case .other(let w): why = w
+                }
+            } else {
+                why = Platform.syncFile(fd)
+            }
+            Platform.closeFile(fd)
+            if why != nil { Platform.remove(path) }
+            return why
+        }
     }
 }
 

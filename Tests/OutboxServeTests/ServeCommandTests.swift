@@ -154,6 +154,21 @@ final class ServeCommandTests: XCTestCase {
             XCTAssertTrue(err.hasPrefix(message), "\(args): \(err)")
             XCTAssertEqual(out, "", "\(args)")
         }
+        let exists = try script("# here\n")
+        for (args, message) in [
+            (["--record", "/tmp/x.outbox"], "outbox serve: --record needs --profile P: the recording's profile line"),
+            (["--record", exists, "--profile", "ios"], "outbox serve: \(exists) exists; --force replaces it"),
+            (["--force"], "outbox serve: --force goes with --record FILE"),
+            (
+                ["--record", "/tmp", "--profile", "ios", "--force"],
+                "outbox serve: cannot record to /tmp: it is a directory"
+            ),
+        ] {
+            let (status, _, err) = try runProgram(bin, ["serve", "--headless"] + args)
+            XCTAssertEqual(status, 2, "\(args)")
+            XCTAssertTrue(err.hasPrefix(message), "\(args): \(err)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: exists, encoding: .utf8), "# here\n", "kept")
         let bad = try script("at 1s server 5O3\n")
         let (status, _, err) = try runProgram(bin, ["serve", "--headless", "--script", bad])
         XCTAssertEqual(status, 2)
