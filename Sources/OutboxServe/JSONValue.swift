@@ -4,7 +4,7 @@ import OutboxFoundation
 /// A JSON document as read (FoundationEssentials' JSONDecoder into this enum).
 /// JSONDecoder does not keep the order of an object's keys, so they are
 /// sorted: a payload is shown the same way every time.
-public indirect enum JSONValue: Equatable, Sendable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -103,16 +103,27 @@ public indirect enum JSONValue: Equatable, Sendable {
             init?(intValue: Int) { nil }
         }
 
+        // Each value is decoded into a local before the enum is made: a case is
+        // never built around a throwing expression.
         init(from decoder: Decoder) throws {
             if var a = try? decoder.unkeyedContainer() {
                 var out: [JSONValue] = []
-                while !a.isAtEnd { out.append(try a.decode(Box.self).value) }
+                while !a.isAtEnd {
+                    let item = try a.decode(Box.self)
+                    out.append(item.value)
+                }
                 value = .array(out)
             } else if let o = try? decoder.container(keyedBy: Key.self) {
                 // allKeys comes in no set order: the order is the document's,
                 // which JSONDecoder does not keep; sorted, so output repeats.
                 let keys = o.allKeys.map(\.stringValue).sorted()
-                value = .object(try keys.map { ($0, try o.decode(Box.self, forKey: Key(stringValue: $0)).value) })
+                var pairs: [(key: String, value: JSONValue)] = []
+                pairs.reserveCapacity(keys.count)
+                for k in keys {
+                    let item = try o.decode(Box.self, forKey: Key(stringValue: k))
+                    pairs.append((k, item.value))
+                }
+                value = .object(pairs)
             } else {
                 let c = try decoder.singleValueContainer()
                 if c.decodeNil() {
@@ -122,7 +133,8 @@ public indirect enum JSONValue: Equatable, Sendable {
                 } else if let n = try? c.decode(Double.self) {
                     value = .number(n)
                 } else {
-                    value = .string(try c.decode(String.self))
+                    let s = try c.decode(String.self)
+                    value = .string(s)
                 }
             }
         }

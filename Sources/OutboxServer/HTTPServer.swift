@@ -50,7 +50,8 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
     let group: MultiThreadedEventLoopGroup
     private let lock = NIOLock()
     private var listener: Channel?
-    private var connections: [ObjectIdentifier: Channel] = [:]
+    /// The open connections (no weak reference to the server: the channels' closures hold this).
+    private let tracker = Connections()
 
     /// A connection silent this long is closed.
     public static let idleSeconds: Int64 = 300
@@ -85,10 +86,8 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { [weak self] channel in
-                guard let self else { return channel.eventLoop.makeSucceededVoidFuture() }
-                self.track(channel)
-                let hub = self.hub
+            .childChannelInitializer { [tracker, hub] channel in
+                tracker.track(channel)
                 return channel.eventLoop.makeCompletedFuture {
                     // A connection that sends nothing for 5 minutes is closed (a
                     // client that opens many and goes quiet does not hold them for ever).
@@ -109,14 +108,6 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
         }
     }
 
-    private func track(_ channel: Channel) {
-        let id = ObjectIdentifier(channel)
-        lock.withLock { connections[id] = channel }
-        channel.closeFuture.whenComplete { [weak self] _ in
-            self?.lock.withLock { _ = self?.connections.removeValue(forKey: id) }
-        }
-    }
-
     /// Whether it listens now.
     public var listening: Bool { lock.withLock { listener != nil } }
 
@@ -129,7 +120,7 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
             let (l, cs) = lock.withLock { () -> (Channel?, [Channel]) in
                 let l = listener
                 listener = nil
-                return (l, Array(connections.values))
+                return (l, tracker.all)
             }
             try? l?.close().wait()
             for c in cs { c.close(promise: nil) }
@@ -150,12 +141,29 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
         let (l, cs) = lock.withLock { () -> (Channel?, [Channel]) in
             let l = listener
             listener = nil
-            return (l, Array(connections.values))
+            return (l, tracker.all)
         }
         try? l?.close().wait()
         for c in cs { try? c.close().wait() }
         try? group.syncShutdownGracefully()
     }
+}
+
+/// The server's open connections, kept to close them when the network goes
+/// offline or the server stops; a channel leaves it when it closes.
+final class Connections: @unchecked Sendable {
+    private let lock = NIOLock()
+    private var open: [ObjectIdentifier: Channel] = [:]
+
+    func track(_ channel: Channel) {
+        let id = ObjectIdentifier(channel)
+        lock.withLock { open[id] = channel }
+        channel.closeFuture.whenComplete { [self] _ in
+            _ = lock.withLock { open.removeValue(forKey: id) }
+        }
+    }
+
+    var all: [Channel] { lock.withLock { Array(open.values) } }
 }
 
 /// One connection's requests: the head and body are gathered, then the hub answers.
