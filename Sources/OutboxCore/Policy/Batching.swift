@@ -112,13 +112,7 @@ enum Batching {
         guard w.count >= 2 else { return p.fail(n, "bad batch line, " + form) }
         switch w[1] {
         case "split":
-            guard p.d.batch != nil else { return p.fail(n, "`batch split` needs a `batch up to N` line before it") }
-            guard w.count == 5, w[3] == "rule" else { return p.fail(n, "bad batch split line, expected `\(forms[1])`") }
-            guard AnswerClass.isStatus(w[2]), let s = Int(w[2]), !(200...299).contains(s) else {
-                return p.fail(
-                    n, "bad batch split status \(ProfileParser.q(w[2])), expected a failure status (413)")
-            }
-            guard let r = p.cite(n, w[4]) else { return }
+            guard let (s, r) = statusRule(&p, n, w, form: forms[1], example: "413") else { return }
             p.d.batch?.split = (s, r)
         case "exhausted":
             guard p.d.batch != nil else {
@@ -130,13 +124,7 @@ enum Batching {
             guard let r = p.cite(n, w[5]) else { return }
             p.d.batch?.dropsQueue = r
         case "names":
-            guard p.d.batch != nil else { return p.fail(n, "`batch names` needs a `batch up to N` line before it") }
-            guard w.count == 5, w[3] == "rule" else { return p.fail(n, "bad batch names line, expected `\(forms[3])`") }
-            guard AnswerClass.isStatus(w[2]), let s = Int(w[2]), !(200...299).contains(s) else {
-                return p.fail(
-                    n, "bad batch names status \(ProfileParser.q(w[2])), expected a failure status (400)")
-            }
-            guard let r = p.cite(n, w[4]) else { return }
+            guard let (s, r) = statusRule(&p, n, w, form: forms[3], example: "400") else { return }
             p.d.batch?.names = (s, r)
         case "up":
             readBatch(&p, n, w)
@@ -146,6 +134,27 @@ enum Batching {
                 "bad batch line \(ProfileParser.q(w[1])), " + form
                     + Suggest.hint(w[1], among: ["up", "split", "exhausted", "names", "none"]))
         }
+    }
+
+    /// `batch split|names STATUS rule ID`: the failure status and the rule, or nil (the failure said).
+    static func statusRule(_ p: inout ProfileParser, _ n: Int, _ w: [String], form: String, example: String) -> (
+        Int, RuleID
+    )? {
+        let what = w[1]
+        guard p.d.batch != nil else {
+            p.fail(n, "`batch \(what)` needs a `batch up to N` line before it")
+            return nil
+        }
+        guard w.count == 5, w[3] == "rule" else {
+            p.fail(n, "bad batch \(what) line, expected `\(form)`")
+            return nil
+        }
+        guard AnswerClass.isStatus(w[2]), let s = Int(w[2]), !(200...299).contains(s) else {
+            p.fail(n, "bad batch \(what) status \(ProfileParser.q(w[2])), expected a failure status (\(example))")
+            return nil
+        }
+        guard let r = p.cite(n, w[4]) else { return nil }
+        return (s, r)
     }
 
     static func readBatch(_ p: inout ProfileParser, _ n: Int, _ w: [String]) {
