@@ -165,4 +165,31 @@ final class ServeServerTests: XCTestCase {
         XCTAssertEqual(status, 0, err)
         return Array(try Data(contentsOf: URL(fileURLWithPath: path + ".gz")))
     }
+
+    /// Hostile clients: bytes that are no HTTP and a 200 KB header are answered
+    /// 400 and closed (SwiftNIO's parser); twenty connections trickling a request
+    /// that never ends hold no one else up. Raw sockets, from python3.
+    func test_hostileClients_garbageHugeHeadersAndATrickle_leaveItUp() throws {
+        let s = try serve()
+        let script = """
+            import socket, sys, time
+            port = int(sys.argv[1])
+            def talk(data):
+                c = socket.create_connection(("127.0.0.1", port)); c.settimeout(5)
+                c.sendall(data); r = c.recv(64); c.close()
+                return r.split(b"\\r\\n")[0].decode()
+            print(talk(b"\\x00\\xff\\x13garbage\\r\\n\\r\\n"))
+            print(talk(b"POST /v1/batch HTTP/1.1\\r\\nHost: x\\r\\nX-Big: " + b"a" * 200000 + b"\\r\\n\\r\\n"))
+            held = [socket.create_connection(("127.0.0.1", port)) for _ in range(20)]
+            for c in held: c.sendall(b"POST /v1/ba")
+            time.sleep(1)
+            body = b'{"batch":[{"type":"track","event":"a","messageId":"m1"}]}'
+            print(talk(b"POST /v1/batch HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body))
+            """
+        let path = try tmp("hostile.py", Array(script.utf8))
+        let (status, out, err) = try runProgram("/usr/bin/env", ["python3", path, String(s.port)])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "HTTP/1.1 400 Bad Request\nHTTP/1.1 400 Bad Request\nHTTP/1.1 200 OK\n")
+        XCTAssertEqual(s.hub.snapshot.events.map(\.id), ["m1"])
+    }
 }
