@@ -15,7 +15,7 @@ struct BenchCommand: OutboxSubcommand {
     /// The figures, in the order they are measured and printed.
     static let figures = [
         "transitions", "batched", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
-        "compare-frame",
+        "compare-frame", "serve",
     ]
 
     @Flag(help: "small sizes, for a smoke test (timings not asserted)")
@@ -103,6 +103,16 @@ struct BenchCommand: OutboxSubcommand {
         defer { if big != nil { BenchBigInputs.cleanUp() } }
         let memoryLive = quick ? 100_000 : 1_000_000
         let memory = wanted("memory") ? BenchFigures.memoryPerRequest(memoryLive) : 0
+        // Serve's memory, while the process is small too (each its own, one after the other).
+        let serveEvents = quick ? 100_000 : 1_000_000
+        var serveMemory: (one: Double, batched: Double, n: Int)?
+        if wanted("serve") {
+            let one = BenchServe.memoryPerEvent(serveEvents, perRequest: 1)
+            let batched = BenchServe.memoryPerEvent(serveEvents, perRequest: 100)
+            withExtendedLifetime((one.session, batched.session)) {
+                serveMemory = (one.bytes, batched.bytes, serveEvents)
+            }
+        }
         for n in sizes where wanted("transitions") {
             let steps = quick ? 50_000 : 2_000_000
             var model: [Double] = [], bare: [Double] = []
@@ -235,6 +245,9 @@ struct BenchCommand: OutboxSubcommand {
             if !bigInputs(big.files, threeLineRun: big.threeLineRun, quick: quick, emit: emit) { return 1 }
         }
         if wanted("compare") { BenchCompare.emit(quick: quick, emit) }
+        if wanted("serve"), !BenchServe.run(quick: quick, memory: serveMemory, emit: emit) {
+            unmeasured.append("serve")
+        }
         guard unmeasured.isEmpty else {
             console.error("outbox bench: not measured: " + unmeasured.joined(separator: ", ") + " (see above)")
             return 1

@@ -216,10 +216,12 @@ struct ServeCommand: OutboxSubcommand {
             let online = hub.tick()
             try? server.follow(online: online)
             let now = hub.now()
-            let snap = hub.snapshot
+            // Read where it is: a copy each tick would make the next request copy
+            // the whole session (copy on write), 50 times a second.
+            let (lastRequestAt, nextStepAt) = hub.reading { s in (s.lastRequestAt, s.nextStepAt) }
             while checkIndex < timed.count && timed[checkIndex].time <= now {
                 let c = timed[checkIndex]
-                let r = snap.evaluate(c.item)
+                let r = hub.reading { $0.evaluate(c.item) }
                 timedResults.append(.init(line: c.line, text: c.text, ok: r.ok, found: r.found))
                 checkIndex += 1
             }
@@ -232,8 +234,8 @@ struct ServeCommand: OutboxSubcommand {
             switch end {
             case .after(let d): done = now >= d
             case .idle(let d):
-                if let last = snap.lastRequestAt {
-                    done = now - last >= d && snap.nextStepAt.map { $0 <= now } ?? true
+                if let last = lastRequestAt {
+                    done = now - last >= d && nextStepAt.map { $0 <= now } ?? true
                 } else {
                     done = now >= Self.firstRequestWait
                 }
@@ -374,9 +376,9 @@ struct ServeReport {
             flushLogs(until: r.time)
             let what: String
             if let f = r.format {
-                let names = r.events.enumerated().map { k, i in
-                    SafeText.escaped(s.events[i].name, max: 40)
-                        + (r.attemptNumbers[k] > 1 ? " (attempt \(r.attemptNumbers[k]))" : "")
+                let names = r.carried.map { c in
+                    SafeText.escaped(s.events[Int(c.event)].name, max: 40)
+                        + (c.attempt > 1 ? " (attempt \(c.attempt))" : "")
                 }
                 what =
                     f.rawValue + "  "
@@ -398,7 +400,7 @@ struct ServeReport {
             lines.append(
                 "  " + SafeText.escaped(e.name, max: 40) + "  " + SafeText.escaped(e.id, max: 64) + "  "
                     + e.format.rawValue
-                    + "  \(e.attempts.count) attempt\(e.attempts.count == 1 ? "" : "s")"
+                    + "  \(e.attemptCount) attempt\(e.attemptCount == 1 ? "" : "s")"
                     + (e.delivered ? ", answered 2xx" : ", never answered 2xx") + verdictText(i))
         }
         for r in results {
@@ -445,7 +447,7 @@ struct ServeReport {
                 out += JUnitReport.text(v.why) + "</failure>\n"
             }
             out +=
-                "      <system-out>\(JUnitReport.text("\(e.attempts.count) attempt\(e.attempts.count == 1 ? "" : "s"): " + answers))</system-out>\n"
+                "      <system-out>\(JUnitReport.text("\(e.attemptCount) attempt\(e.attemptCount == 1 ? "" : "s"): " + answers))</system-out>\n"
             out += "    </testcase>\n"
         }
         for r in results {
@@ -481,20 +483,20 @@ struct ServeReport {
                 + (r.format.map { q($0.rawValue) } ?? "null") + #","answer":\#(q(answerWord(r.answer)))"#
             if let ra = r.answer.retryAfter { head += #","retry_after":\#(seconds(ra))"# }
             if let p = r.problem { head += #","unrecognised":\#(q(p))"# }
-            if r.events.isEmpty {
+            if r.carried.isEmpty {
                 out.append(head + "}")
             }
-            for (k, i) in r.events.enumerated() {
-                let e = s.events[i]
+            for c in r.carried {
+                let e = s.events[Int(c.event)]
                 out.append(
-                    #"{"t":\#(seconds(r.time)),"event":\#(q(e.name)),"id":\#(q(e.id)),"attempt":\#(r.attemptNumbers[k]),"answer":\#(q(answerWord(r.answer))),"request":\#(n + 1),"format":\#(q(e.format.rawValue))"#
+                    #"{"t":\#(seconds(r.time)),"event":\#(q(e.name)),"id":\#(q(e.id)),"attempt":\#(c.attempt),"answer":\#(q(answerWord(r.answer))),"request":\#(n + 1),"format":\#(q(e.format.rawValue))"#
                         + (r.answer.retryAfter.map { #","retry_after":\#(seconds($0))"# } ?? "") + "}")
             }
         }
         for (i, e) in s.events.enumerated() {
             let v = verdicts?[i]
             out.append(
-                #"{"event":\#(q(e.name)),"id":\#(q(e.id)),"kind":\#(q(e.kind)),"format":\#(q(e.format.rawValue)),"attempts":\#(e.attempts.count),"delivered":\#(e.delivered),"verdict":\#(q(v?.kind.rawValue ?? "observed"))"#
+                #"{"event":\#(q(e.name)),"id":\#(q(e.id)),"kind":\#(q(e.kind)),"format":\#(q(e.format.rawValue)),"attempts":\#(e.attemptCount),"delivered":\#(e.delivered),"verdict":\#(q(v?.kind.rawValue ?? "observed"))"#
                     + (v.map { $0.why.isEmpty ? "" : #","why":\#(q($0.why))"# } ?? "") + "}")
         }
         for r in results {

@@ -14,8 +14,11 @@ public protocol ServeListener: AnyObject {
     func tick() -> Bool
     /// Follows the network: offline refuses connections, online accepts them again.
     func follow(online: Bool) throws
-    /// The session as it is now.
+    /// The session as it is now: a copy, which the next request then copies
+    /// whole (copy on write), so a loop reads it with `reading` instead.
     var snapshot: ServeSession { get }
+    /// Reads the session where it is, under its lock: nothing is copied.
+    func reading<T>(_ body: (ServeSession) -> T) -> T
     /// Stops serving.
     func shutdown()
 }
@@ -23,4 +26,15 @@ public protocol ServeListener: AnyObject {
 public enum ServeListeners {
     /// Starts a server on host and port for a session; nil in a build without one.
     nonisolated(unsafe) public static var make: ((String, Int, ServeSession) throws -> any ServeListener)?
+}
+
+/// `outbox bench --only serve`'s load runs, which need the HTTP server: the
+/// executable sets them (OutboxServer's `ServeBench.install`), as it sets `make`.
+public enum ServeBenchmarks {
+    public enum Server: Sendable { case bare, serve }
+    /// Requests a second to N closed-loop keep-alive connections for S seconds,
+    /// and the events observed; nil when it could not run.
+    nonisolated(unsafe) public static var throughput: ((Server, Int, Double) -> (perSecond: Double, events: Int)?)?
+    /// Each answer's latency in µs, sorted, at R requests a second for S seconds.
+    nonisolated(unsafe) public static var latency: ((Server, Int, Double) -> [Double]?)?
 }

@@ -11,12 +11,19 @@ public struct ServeSession: Sendable {
         public let name: String
         public let kind: String
         public let format: WireFormat
-        /// The requests (indices into `requests`) that carried it, in order.
-        public var attempts: [Int] = []
+        /// The request (an index into `requests`) of its first arrival, and those
+        /// of the later ones (the first inline: most events arrive once, and an
+        /// array each would cost 10^6 allocations).
+        let first: Int32
+        var later: [Int32] = []
         /// Answered 2xx at least once.
         public var delivered = false
-        /// The payload of its latest attempt.
-        public var payload: JSONValue
+        /// The requests (indices into `requests`) that carried it, in order.
+        public var attempts: [Int] { [Int(first)] + later.map { Int($0) } }
+        /// How many requests carried it.
+        public var attemptCount: Int { 1 + later.count }
+        // No payload is kept per event (10^6 events would hold 10^6 trees): its
+        // latest attempt's request keeps the body, within `keptBodies`.
     }
 
     /// One HTTP request: an attempt for each event it carried.
@@ -25,15 +32,19 @@ public struct ServeSession: Sendable {
         public let method: String
         public let target: String
         public let format: WireFormat?
+        /// Each event it carried (an index into `events`) and which attempt of it this was.
+        public let carried: [Carried]
         /// Indices into `events`.
-        public let events: [Int]
+        public var events: [Int] { carried.map { Int($0.event) } }
         /// The attempt number of each of `events` (1 for a first arrival).
-        public let attemptNumbers: [Int]
+        public var attemptNumbers: [Int] { carried.map { Int($0.attempt) } }
         public let answer: Answer
         /// Why the request could not be read (nil when it was).
         public let problem: String?
-        /// Headers that tell of retries and bodies: Retry-After, X-Retry-Count, Content-Encoding, User-Agent.
-        public let notableHeaders: [(name: String, value: String)]
+        /// Its headers that tell of retries and bodies (Retry-After, X-Retry-Count,
+        /// Content-Encoding, User-Agent, Content-Type): an index into the session's
+        /// `headerSets` (an SDK sends the same few sets again and again).
+        public let headerSet: Int32
         public let bodyBytes: Int
         /// How long its answer was delayed (`set latency`).
         public let delay: Millis
@@ -50,6 +61,18 @@ public struct ServeSession: Sendable {
         case hold
         /// Read the request and close without a response (`lost`).
         case close
+    }
+
+    /// An event carried by a request: its index in `events`, and its attempt number there.
+    public struct Carried: Sendable, Equatable {
+        public let event: Int32
+        public let attempt: Int32
+    }
+
+    /// An event's key: its format and id (its id's storage shared with the event's).
+    struct Key: Hashable {
+        let format: WireFormat?
+        let id: String
     }
 
     /// A line of the run's log: a plan or the network changed, a request came.
@@ -70,7 +93,10 @@ public struct ServeSession: Sendable {
     /// The last time a request came, or nil before the first.
     public private(set) var lastRequestAt: Millis?
     var next = 0
-    var byID: [String: Int] = [:]
+    var byID: [Key: Int32] = [:]
+    /// The distinct sets of notable headers requests came with; each request names one.
+    public private(set) var headerSets: [[(name: String, value: String)]] = []
+    var headerSetIndex: [String: Int32] = [:]
 
     /// The body bytes each request keeps for the detail pane and the report.
     public static let keptBody = 64 * 1024
@@ -117,24 +143,23 @@ public struct ServeSession: Sendable {
         advance(to: now)
         lastRequestAt = now
         let reading = WireFormat.read(r, idField: idField)
-        var indices: [Int] = [], numbers: [Int] = []
-        let n = requests.count
+        var carried: [Carried] = []
+        carried.reserveCapacity(reading.events.count)
+        let n = Int32(clamping: requests.count)
         for e in reading.events {
-            let key = (reading.format?.rawValue ?? "") + "\u{0}" + e.id
+            let key = Key(format: reading.format, id: e.id)
             let i: Int
             if let k = byID[key] {
-                i = k
+                i = Int(k)
+                events[i].later.append(n)
             } else {
                 i = events.count
-                byID[key] = i
-                events.append(
-                    Event(id: e.id, name: e.name, kind: e.kind, format: reading.format ?? .generic, payload: e.payload))
+                byID[key] = Int32(i)
+                events.append(Event(id: e.id, name: e.name, kind: e.kind, format: reading.format ?? .generic, first: n))
             }
-            events[i].attempts.append(n)
-            events[i].payload = e.payload
-            indices.append(i)
-            numbers.append(events[i].attempts.count)
+            carried.append(Carried(event: Int32(i), attempt: Int32(clamping: events[i].attemptCount)))
         }
+        let indices = carried.map { Int($0.event) }
         // One answer a request: its first event's plan (as a batch takes its oldest request's).
         let answer: Answer
         if let first = indices.first {
@@ -142,11 +167,11 @@ public struct ServeSession: Sendable {
             let kind = ServeScript.vocabulary.kind(e.kind) ?? ServeScript.vocabulary.kind("event")!
             answer = plans.answer(
                 kind: kind, name: e.name, seed: seed, request: Int32(clamping: first + 1),
-                attempt: Int32(clamping: numbers[0]))
+                attempt: carried[0].attempt)
         } else {
             answer = plans.answer(
                 kind: ServeScript.vocabulary.kind("unrecognised")!, name: "", seed: seed,
-                request: Int32(clamping: n + 1), attempt: 1)
+                request: n &+ 1, attempt: 1)
         }
         if case .ok = answer { for i in indices { events[i].delivered = true } }
         if case .partial = answer { for i in indices { events[i].delivered = true } }
@@ -157,10 +182,26 @@ public struct ServeSession: Sendable {
         }
         requests.append(
             Request(
-                time: now, method: r.method, target: r.target, format: reading.format, events: indices,
-                attemptNumbers: numbers, answer: answer, problem: reading.problem, notableHeaders: notable,
+                time: now, method: r.method, target: r.target, format: reading.format, carried: carried,
+                answer: answer, problem: reading.problem, headerSet: headerSet(notable),
                 bodyBytes: r.body.count, delay: latency, body: keep(reading.body)))
         return reply(answer, reading.format)
+    }
+
+    /// The index of a set of notable headers in `headerSets`, added when new.
+    mutating func headerSet(_ hs: [(name: String, value: String)]) -> Int32 {
+        var key = ""
+        for h in hs { key += h.name.lowercased() + "\u{0}" + h.value + "\u{0}" }
+        if let i = headerSetIndex[key] { return i }
+        let i = Int32(clamping: headerSets.count)
+        headerSets.append(hs)
+        headerSetIndex[key] = i
+        return i
+    }
+
+    /// A request's notable headers (Retry-After, X-Retry-Count, Content-Encoding, User-Agent, Content-Type).
+    public func headers(of r: Request) -> [(name: String, value: String)] {
+        headerSets.indices.contains(Int(r.headerSet)) ? headerSets[Int(r.headerSet)] : []
     }
 
     /// The part of a body kept for the detail pane and the report, within the budget.
@@ -224,11 +265,11 @@ public struct ServeSession: Sendable {
         case .attempts(let name, let k):
             let es = named(name)
             guard !es.isEmpty else { return (false, "no event named \(name) arrived") }
-            let off = es.filter { $0.attempts.count != k }
+            let off = es.filter { $0.attemptCount != k }
             guard let o = off.first else { return (true, "") }
-            return (false, "event \(o.id) arrived \(o.attempts.count) time\(o.attempts.count == 1 ? "" : "s")")
+            return (false, "event \(o.id) arrived \(o.attemptCount) time\(o.attemptCount == 1 ? "" : "s")")
         case .received(let name, let k):
-            let got = named(name).reduce(0) { $0 + $1.attempts.count }
+            let got = named(name).reduce(0) { $0 + $1.attemptCount }
             return (got == k, "\(got) received")
         case .counted(let name, let k):
             let got = named(name).filter(\.delivered).count

@@ -35,6 +35,9 @@ public final class ServeHub: @unchecked Sendable {
 
     /// A copy of the session as it is now.
     public var snapshot: ServeSession { lock.withLock { session } }
+
+    /// Reads the session where it is, under the lock (no copy).
+    public func reading<T>(_ body: (ServeSession) -> T) -> T { lock.withLock { body(session) } }
 }
 
 /// `outbox serve`'s HTTP/1.1 server: SwiftNIO's parser and pipeline (keep-alive,
@@ -130,6 +133,7 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
     public func now() -> Millis { hub.now() }
     public func tick() -> Bool { hub.tick() }
     public var snapshot: ServeSession { hub.snapshot }
+    public func reading<T>(_ body: (ServeSession) -> T) -> T { hub.reading(body) }
 
     /// `ServeListeners.make`: the executable sets it to this.
     public static func start(host: String, port: Int, session: ServeSession) throws -> any ServeListener {

@@ -22,6 +22,7 @@ public let packageRoot: String = {
 public func cli(_ args: [String]) -> (Int32, String, String) {
     // `outbox serve` in-process has the executable's server.
     if ServeListeners.make == nil { ServeListeners.make = ServeServer.start }
+    if ServeBenchmarks.throughput == nil { ServeBench.install() }
     let console = Console.capturing()
     let status = CLI.main(args, console: console)
     return (status, console.out, console.err)
