@@ -96,6 +96,12 @@ struct ServeCommand: OutboxSubcommand {
         return .success((host, port))
     }
 
+    /// Whether a listen host is this machine's loopback only (127.0.0.0/8, ::1, localhost).
+    static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased()
+        return h == "localhost" || h == "::1" || h == "0:0:0:0:0:0:0:1" || h.hasPrefix("127.")
+    }
+
     static func parseUntil(_ s: String?) -> Result<End, Problem> {
         guard let s else { return .success(.idle(5000)) }
         let idle = s.hasPrefix("idle:")
@@ -199,6 +205,11 @@ struct ServeCommand: OutboxSubcommand {
         let hub = server
         let shownHost = listenAt.0.contains(":") ? "[\(listenAt.0)]" : listenAt.0
         console.print("outbox serve: listening on http://\(shownHost):\(server.port)")
+        if !Self.isLoopback(listenAt.0) {
+            console.error(
+                "outbox serve: listening on \(shownHost), not loopback only: any device that can reach this machine can send to it, and what the SDKs send (payloads can hold personal data) crosses the network unencrypted"
+            )
+        }
         if parsed.skipped > 0 {
             console.print(
                 "outbox serve: \(parsed.skipped) line\(parsed.skipped == 1 ? "" : "s") of \(parsed.file) skipped (the app's actions: the real SDK makes them)"

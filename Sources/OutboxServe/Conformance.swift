@@ -35,6 +35,34 @@ public enum Conformance {
         return VirtualTime.duration(low) + " to " + VirtualTime.duration(high) + " (± " + a + ")"
     }
 
+    /// What a profile predicts after one attempt: when its answer reached the
+    /// SDK, what comes next, and the next attempt's window (times since the
+    /// start, the allowance included), when it predicts one.
+    public struct Prediction: Equatable, Sendable {
+        public let answeredAt: Millis
+        public let expectation: Expectation
+        /// Added on both sides of the window: a held answer's end is known to the profile's timeout only.
+        public let slack: Millis
+        public var window: (from: Millis, to: Millis)? {
+            guard case .retry(let low, let high) = expectation.next else { return nil }
+            let a = allowance(high) + slack
+            return (max(answeredAt, answeredAt + low - a), VirtualTime.later(answeredAt, by: high + a))
+        }
+    }
+
+    /// The prediction after request `r`, attempt `n` of an event.
+    public static func prediction(
+        after r: ServeSession.Request, attempt n: Int, profile: Profile, settings: Settings
+    ) -> Prediction {
+        // A held answer ends when the SDK gives up on it: its timeout, which the
+        // profile's `timeout` stands for; the others after the answer's delay.
+        let held = r.answer == .timeout
+        return Prediction(
+            answeredAt: r.time + (held ? settings.timeout : r.delay),
+            expectation: profile.expectation(afterAttempt: n, answer: r.answer, settings: settings),
+            slack: held ? settings.timeout : 0)
+    }
+
     /// The verdict on event `e` of session `s`, the run having ended at `end`.
     public static func verdict(
         _ e: ServeSession.Event, in s: ServeSession, profile: Profile, settings: Settings, endedAt end: Millis
@@ -43,13 +71,9 @@ public enum Conformance {
         let name = profile.name
         for (k, r) in rs.enumerated() {
             let n = k + 1
-            let exp = profile.expectation(afterAttempt: n, answer: r.answer, settings: settings)
+            let p = prediction(after: r, attempt: n, profile: profile, settings: settings)
+            let exp = p.expectation, answeredAt = p.answeredAt, slack = p.slack
             let rule = "rule " + profile.rule(exp.rule).id
-            // A held answer ends when the SDK gives up on it: its timeout, which the
-            // profile's `timeout` stands for; the others after the answer's delay.
-            let held = r.answer == .timeout
-            let answeredAt = r.time + (held ? settings.timeout : r.delay)
-            let slack: Millis = held ? settings.timeout : 0
             let answer = r.answer.word
             if k + 1 < rs.count {
                 let gap = rs[k + 1].time - answeredAt

@@ -56,6 +56,11 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
     /// The open connections (no weak reference to the server: the channels' closures hold this).
     private let tracker = Connections()
 
+    /// The most connections open at once: 512 (each SDK opens one or a few).
+    public static let defaultMaxConnections = 512
+    /// The most connections open at once for this server.
+    public let maxConnections: Int
+
     /// A connection silent this long is closed.
     public static let idleSeconds: Int64 = 300
 
@@ -72,8 +77,9 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
     }
 
     /// Binds `host:port` (port 0: a free one) and starts serving.
-    public init(host: String, port: Int, hub: ServeHub) throws {
+    public init(host: String, port: Int, hub: ServeHub, maxConnections: Int = ServeServer.defaultMaxConnections) throws {
         self.hub = hub
+        self.maxConnections = maxConnections
         self.host = host
         self.port = port
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -89,8 +95,12 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
         ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelInitializer { [tracker, hub] channel in
-                tracker.track(channel)
+            .childChannelInitializer { [tracker, hub, maxConnections] channel in
+                // Past the limit a new connection is closed at once (a client that
+                // opens thousands cannot take the process's descriptors).
+                guard tracker.track(channel, limit: maxConnections) else {
+                    return channel.close()
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     // A connection that sends nothing for 5 minutes is closed (a
                     // client that opens many and goes quiet does not hold them for ever).
@@ -159,12 +169,19 @@ final class Connections: @unchecked Sendable {
     private let lock = NIOLock()
     private var open: [ObjectIdentifier: Channel] = [:]
 
-    func track(_ channel: Channel) {
+    /// Tracks a new connection; false (and not tracked) when `limit` are open.
+    func track(_ channel: Channel, limit: Int) -> Bool {
         let id = ObjectIdentifier(channel)
-        lock.withLock { open[id] = channel }
+        let taken = lock.withLock { () -> Bool in
+            guard open.count < limit else { return false }
+            open[id] = channel
+            return true
+        }
+        guard taken else { return false }
         channel.closeFuture.whenComplete { [self] _ in
             _ = lock.withLock { open.removeValue(forKey: id) }
         }
+        return true
     }
 
     var all: [Channel] { lock.withLock { Array(open.values) } }

@@ -192,4 +192,59 @@ final class ServeServerTests: XCTestCase {
         XCTAssertEqual(out, "HTTP/1.1 400 Bad Request\nHTTP/1.1 400 Bad Request\nHTTP/1.1 200 OK\n")
         XCTAssertEqual(s.hub.snapshot.events.map(\.id), ["m1"])
     }
+
+    /// A flood on loopback: 40 connections at once, 25 keep-alive POSTs each,
+    /// every one answered and every event counted; then, past the connection
+    /// limit (10 here), new connections are closed at once, and once those held
+    /// are gone a new one is served again.
+    func test_aFloodFromManyConnections_isAnswered_andPastTheLimitConnectionsAreClosed() throws {
+        guard case .success(let plan) = ServeScript.parse("", file: "t.outbox") else { return XCTFail() }
+        let s = try ServeServer(host: "127.0.0.1", port: 0, hub: ServeHub(ServeSession(script: plan)), maxConnections: 10)
+        addTeardownBlock { s.shutdown() }
+        let flood = """
+            import socket, sys, threading
+            port = int(sys.argv[1])
+            ok = [0]
+            lock = threading.Lock()
+            def conn(k):
+                c = socket.create_connection(("127.0.0.1", port)); c.settimeout(10)
+                f = c.makefile("rb")
+                for n in range(25):
+                    body = b'{"batch":[{"type":"track","event":"f","messageId":"m%d-%d"}]}' % (k, n)
+                    c.sendall(b"POST /v1/batch HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\n\\r\\n" % len(body) + body)
+                    status = f.readline()
+                    length = 0
+                    while True:
+                        h = f.readline()
+                        if h in (b"\\r\\n", b""): break
+                        if h.lower().startswith(b"content-length:"): length = int(h.split(b":")[1])
+                    f.read(length)
+                    if status.startswith(b"HTTP/1.1 200"):
+                        with lock: ok[0] += 1
+                c.close()
+            # 40 at once would pass the limit of 10: in waves of 8.
+            for wave in range(5):
+                ts = [threading.Thread(target=conn, args=(wave * 8 + i,)) for i in range(8)]
+                for t in ts: t.start()
+                for t in ts: t.join()
+            print(ok[0])
+            held = [socket.create_connection(("127.0.0.1", port)) for _ in range(10)]
+            extra = socket.create_connection(("127.0.0.1", port)); extra.settimeout(5)
+            try:
+                extra.sendall(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+                print("closed" if extra.recv(64) == b"" else "served")
+            except (ConnectionResetError, BrokenPipeError):
+                print("closed")
+            for c in held: c.close()
+            import time; time.sleep(0.5)
+            c = socket.create_connection(("127.0.0.1", port)); c.settimeout(5)
+            c.sendall(b"GET / HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            print(c.recv(64).split(b"\\r\\n")[0].decode())
+            """
+        let path = try tmp("flood.py", Array(flood.utf8))
+        let (status, out, err) = try runProgram("/usr/bin/env", ["python3", path, String(s.port)])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(out, "1000\nclosed\nHTTP/1.1 200 OK\n")
+        XCTAssertEqual(s.hub.reading { $0.events.count }, 1000)
+    }
 }

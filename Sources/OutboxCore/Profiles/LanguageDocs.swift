@@ -132,7 +132,7 @@ public enum LanguageDocs {
         for st in Policy.documented {
             w.append(st.keyword)
             for form in st.forms
-                + st.doc.flatMap({ st.headings($0) }).flatMap({ $0.split(separator: " · ").map(String.init) })
+                + st.doc.compactMap({ st.headings($0) }).flatMap({ $0.split(separator: " · ").map(String.init) })
             {
                 w += fixedWords(form)
             }
