@@ -14,7 +14,7 @@ struct ServeCommand: OutboxSubcommand {
     }
     static var synopsis: String {
         "outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] --headless [--until D|idle:D]\n"
-            + "                    [--format text|jsonl|junit]"
+            + "                    [--format text|jsonl|junit|html]"
     }
 
     @Option(
@@ -44,9 +44,9 @@ struct ServeCommand: OutboxSubcommand {
 
     @Option(
         help: ArgumentHelp(
-            "text for people (default), jsonl one JSON object a line, junit a test case per event and per check",
-            valueName: "text|jsonl|junit"),
-        completion: .list(["text", "jsonl", "junit"]))
+            "text for people (default), jsonl one JSON object a line, junit a test case per event and per check, html a page with a lane per event (and the profile's predicted windows)",
+            valueName: "text|jsonl|junit|html"),
+        completion: .list(["text", "jsonl", "junit", "html"]))
     var format: String?
 
     @Option(help: ArgumentHelp("the seed of chance answers (`server 503 30%`)", valueName: "N"))
@@ -135,9 +135,9 @@ struct ServeCommand: OutboxSubcommand {
         case .failure(let p): return bad(p)
         case .success(let e): end = e
         }
-        if let f = format, !["text", "jsonl", "junit"].contains(f) {
+        if let f = format, !["text", "jsonl", "junit", "html"].contains(f) {
             return bad(
-                Problem("outbox serve: --format needs text, jsonl or junit, not `\(SafeText.escaped(f, max: 40))`"))
+                Problem("outbox serve: --format needs text, jsonl, junit or html, not `\(SafeText.escaped(f, max: 40))`"))
         }
         var seedValue: UInt64 = 1
         if let s = seed {
@@ -287,11 +287,12 @@ struct ServeCommand: OutboxSubcommand {
             snap.events.map { Conformance.verdict($0, in: snap, profile: p, settings: st, endedAt: endedAt) }
         }
         let r = ServeReport(
-            session: snap, results: results, verdicts: verdicts, profile: held?.0.name, endedAt: endedAt, why: why,
-            file: parsed.file)
+            session: snap, results: results, verdicts: verdicts, profile: held?.0.name, held: held, endedAt: endedAt,
+            why: why, file: parsed.file)
         switch format {
         case "jsonl": console.printExact(r.jsonl, terminator: "")
         case "junit": console.printExact(r.junit, terminator: "")
+        case "html": console.printExact(r.html, terminator: "")
         default: console.print(r.text, terminator: "")
         }
         for (e, v) in zip(snap.events, verdicts ?? []) where v.kind == .diverges {
@@ -361,6 +362,8 @@ struct ServeReport {
     /// Each event's verdict under `--profile`, in the events' order; nil without one.
     let verdicts: [Conformance.Verdict]?
     let profile: String?
+    /// The profile and settings the events were held to (the picture draws their windows).
+    var held: (Profile, Settings)? = nil
     let endedAt: Millis
     let why: String
     let file: String

@@ -176,10 +176,7 @@ public struct ServeSession: Sendable {
         if case .ok = answer { for i in indices { events[i].delivered = true } }
         if case .partial = answer { for i in indices { events[i].delivered = true } }
         if case .status(let s) = answer, (200...299).contains(s) { for i in indices { events[i].delivered = true } }
-        let notable = r.headers.filter {
-            ["retry-after", "x-retry-count", "content-encoding", "user-agent", "content-type"].contains(
-                $0.name.lowercased())
-        }
+        let notable = r.headers.filter { h in ServeSession.notable.contains { $0.isCaseless(h.name) } }
         requests.append(
             Request(
                 time: now, method: r.method, target: r.target, format: reading.format, carried: carried,
@@ -187,6 +184,9 @@ public struct ServeSession: Sendable {
                 bodyBytes: r.body.count, delay: latency, body: keep(reading.body)))
         return reply(answer, reading.format)
     }
+
+    /// The headers a request's record keeps.
+    static let notable = ["retry-after", "x-retry-count", "content-encoding", "user-agent", "content-type"]
 
     /// The index of a set of notable headers in `headerSets`, added when new.
     mutating func headerSet(_ hs: [(name: String, value: String)]) -> Int32 {
@@ -277,6 +277,22 @@ public struct ServeSession: Sendable {
         case .unrecognised(let k):
             let got = requests.filter { $0.format == nil }.count
             return (got == k, "\(got) unrecognised")
+        }
+    }
+}
+
+extension String {
+    /// Whether `other` is this lowercase ASCII word in any case (no allocation).
+    func isCaseless(_ other: String) -> Bool {
+        var a = utf8.makeIterator(), b = other.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return true
+            case (let x?, let y?):
+                let lower = y >= 0x41 && y <= 0x5A ? y + 0x20 : y
+                if x != lower { return false }
+            default: return false
+            }
         }
     }
 }

@@ -210,14 +210,14 @@ final class ServeHandler: ChannelInboundHandler, RemovableChannelHandler {
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: h.version, status: .continue))))
                     .whenFailure { _ in }
             }
-        case .body(var buf):
+        case .body(let buf):
             if tooBig { return }
             if body.count + buf.readableBytes > ServeServer.maxRawBody {
                 tooBig = true
                 body = []
                 return
             }
-            body += buf.readBytes(length: buf.readableBytes) ?? []
+            body.append(contentsOf: buf.readableBytesView)
         case .end:
             guard let h = head else { return }
             head = nil
