@@ -64,6 +64,13 @@ public enum JSONValue: Equatable, Sendable {
         }
     }
 
+    /// An id field's text, nil when it is empty: an event whose id is `""` has
+    /// none (events keyed by it would all be one event).
+    public var idText: String? {
+        guard let t = text, !t.isEmpty else { return nil }
+        return t
+    }
+
     /// Compact JSON, keys in their order.
     public var json: String {
         switch self {

@@ -147,7 +147,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
         let kindOfPath = String(path.dropFirst(4))
         var out: [WireEvent] = []
         for (i, e) in items.enumerated() {
-            guard let id = e["messageId"]?.text else {
+            guard let id = e["messageId"]?.idText else {
                 return .failure(WireProblem("Segment event \(i + 1) has no `messageId`"))
             }
             let kind = e["type"]?.string ?? (kindOfPath == "batch" ? "track" : kindOfPath)
@@ -162,7 +162,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
         let items = json.array ?? json["batch"]?.array ?? [json]
         var out: [WireEvent] = []
         for (i, e) in items.enumerated() {
-            guard let id = e["uuid"]?.text ?? e["properties"]?["$insert_id"]?.text else {
+            guard let id = e["uuid"]?.idText ?? e["properties"]?["$insert_id"]?.idText else {
                 return .failure(WireProblem("PostHog event \(i + 1) has no `uuid`"))
             }
             let name = e["event"]?.string ?? "event"
@@ -177,7 +177,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
         }
         var out: [WireEvent] = []
         for (i, e) in events.enumerated() {
-            guard let id = e["insert_id"]?.text else {
+            guard let id = e["insert_id"]?.idText else {
                 return .failure(WireProblem("Amplitude event \(i + 1) has no `insert_id`"))
             }
             let name = e["event_type"]?.string ?? "event"
@@ -203,7 +203,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
         var out: [WireEvent] = []
         for (i, e) in items.enumerated() {
             let props = e["properties"] ?? e
-            let id = props["$insert_id"]?.text ?? e["$insert_id"]?.text
+            let id = props["$insert_id"]?.idText ?? e["$insert_id"]?.idText
             guard let id else { return .failure(WireProblem("Mixpanel \(last) item \(i + 1) has no `$insert_id`")) }
             let name = e["event"]?.string ?? last
             out.append(WireEvent(id: id, name: name, kind: last, payload: e))
@@ -227,7 +227,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
             return .failure(WireProblem("a Sentry envelope whose first line is not a JSON header"))
         }
         var out: [WireEvent] = []
-        let envelopeID = header["event_id"]?.text
+        let envelopeID = header["event_id"]?.idText
         while i < body.count {
             guard let ih = line() else { break }
             if ih.isEmpty { continue }
@@ -248,7 +248,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
             }
             let p = JSONValue.parse(payload) ?? .null
             guard ["event", "transaction", "error"].contains(type) else { continue }
-            guard let id = p["event_id"]?.text ?? envelopeID else { continue }
+            guard let id = p["event_id"]?.idText ?? envelopeID else { continue }
             out.append(WireEvent(id: id, name: sentryName(p, type: type), kind: type, payload: p))
         }
         // An envelope of client reports, sessions or attachments alone carries no event.
@@ -256,7 +256,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
     }
 
     static func readSentryStore(_ body: [UInt8]) -> Result<[WireEvent], WireProblem> {
-        guard let p = JSONValue.parse(body), let id = p["event_id"]?.text else {
+        guard let p = JSONValue.parse(body), let id = p["event_id"]?.idText else {
             return .failure(WireProblem("a Sentry store request without an `event_id`"))
         }
         return .success([WireEvent(id: id, name: sentryName(p, type: "event"), kind: "event", payload: p)])
@@ -281,7 +281,7 @@ public enum WireFormat: String, Sendable, CaseIterable {
         }
         var out: [WireEvent] = []
         for e in items {
-            guard let id = e[idField]?.text else { continue }
+            guard let id = e[idField]?.idText else { continue }
             let name = e["event"]?.string ?? e["name"]?.string ?? e["type"]?.string ?? "event"
             out.append(WireEvent(id: id, name: name, kind: e["type"]?.string ?? "event", payload: e))
         }

@@ -97,4 +97,19 @@ final class WireFormatTests: XCTestCase {
             XCTAssertEqual(r.body.first, UInt8(ascii: "{"), name)
         }
     }
+
+    /// An empty id is no id (found by the `wire` fuzz target: events keyed by
+    /// `""` would all be one event): a Segment event without one makes the
+    /// request unrecognised; a generic item without one is not an event.
+    func test_anEmptyId_isNoId() {
+        func read(_ path: String, _ body: String, idField: String? = nil) -> WireFormat.Reading {
+            WireFormat.read(
+                WireRequest(method: "POST", target: path, headers: [], body: Array(body.utf8)), idField: idField)
+        }
+        let seg = read("/v1/batch", #"{"batch":[{"type":"track","event":"a","messageId":""}]}"#)
+        XCTAssertNil(seg.format)
+        XCTAssertEqual(seg.problem, "Segment event 1 has no `messageId`")
+        let gen = read("/events", #"{"items":[{"eid":"a1","event":"open"},{"eid":""}]}"#, idField: "eid")
+        XCTAssertEqual(gen.events.map(\.id), ["a1"])
+    }
 }
