@@ -14,7 +14,7 @@ struct ServeCommand: OutboxSubcommand {
     }
     static var synopsis: String {
         "outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] --headless [--until D|idle:D]\n"
-            + "                    [--format text|jsonl|junit|html]"
+            + "                    [--format text|jsonl|junit|html] [--report FILE] [--profile P] [--record FILE]"
     }
 
     @Option(
@@ -48,6 +48,13 @@ struct ServeCommand: OutboxSubcommand {
             valueName: "text|jsonl|junit|html"),
         completion: .list(["text", "jsonl", "junit", "html"]))
     var format: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "write the report to FILE when the run ends (whole; one that exists is replaced) instead of stdout, which keeps the address: a JUnit or HTML file for CI",
+            valueName: "FILE"),
+        completion: .file())
+    var report: String?
 
     @Option(help: ArgumentHelp("the seed of chance answers (`server 503 30%`)", valueName: "N"))
     var seed: String?
@@ -174,6 +181,15 @@ struct ServeCommand: OutboxSubcommand {
                 }
             }
         }
+        if let path = report {
+            if path.isEmpty { return bad(Problem("outbox serve: --report needs a file name")) }
+            if Platform.exists(path), let what = Platform.notAFile(path) {
+                return bad(Problem("outbox serve: cannot write the report to \(SafeText.escaped(path, max: 200)): " + what))
+            }
+            if let path2 = record, path2 == path {
+                return bad(Problem("outbox serve: --report and --record name the same file"))
+            }
+        }
         if let path = record {
             guard held != nil else {
                 return bad(
@@ -289,11 +305,26 @@ struct ServeCommand: OutboxSubcommand {
         let r = ServeReport(
             session: snap, results: results, verdicts: verdicts, profile: held?.0.name, held: held, endedAt: endedAt,
             why: why, file: parsed.file)
+        let reportText: String
         switch format {
-        case "jsonl": console.printExact(r.jsonl, terminator: "")
-        case "junit": console.printExact(r.junit, terminator: "")
-        case "html": console.printExact(r.html, terminator: "")
-        default: console.print(r.text, terminator: "")
+        case "jsonl": reportText = r.jsonl
+        case "junit": reportText = r.junit
+        case "html": reportText = r.html
+        default: reportText = r.text
+        }
+        var reportFailed = false
+        if let path = report {
+            if let why = Self.writeWhole(path, Array(reportText.utf8)) {
+                console.error("outbox serve: the report \(SafeText.escaped(path, max: 200)) was not written: " + why)
+                console.print(reportText, terminator: "")
+                reportFailed = true
+            } else {
+                console.print("outbox serve: the report is in \(SafeText.escaped(path, max: 200))")
+            }
+        } else if format == nil || format == "text" {
+            console.print(reportText, terminator: "")
+        } else {
+            console.printExact(reportText, terminator: "")
         }
         for (e, v) in zip(snap.events, verdicts ?? []) where v.kind == .diverges {
             console.error("outbox serve: \(e.name) (\(e.id)) diverges from \(held!.0.name): \(v.why)")
@@ -312,7 +343,7 @@ struct ServeCommand: OutboxSubcommand {
             }
         }
         if stoppedBy != 0 { return 130 }
-        if recordFailed { return 1 }
+        if recordFailed || reportFailed { return 1 }
         let diverged = verdicts?.contains { $0.kind == .diverges } ?? false
         return results.allSatisfy(\.ok) && !diverged ? 0 : 1
     }

@@ -122,6 +122,33 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertTrue(doc.contains("<system-out>1 attempt: ok</system-out>"), doc)
     }
 
+    /// `--report FILE`: the JUnit or HTML document alone in the file, whole (a CI
+    /// step reads it), and stdout keeps the address and says where the report is.
+    func test_reportFile_holdsTheWholeDocument_stdoutTheAddress() throws {
+        let dir = NSTemporaryDirectory() + "serve-report-\(getpid())"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for (format, head, tail) in [
+            ("junit", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites", "</testsuites>\n"),
+            ("html", "<!DOCTYPE html>\n", "</html>\n"),
+        ] {
+            let path = dir + "/report." + format
+            try "old".write(toFile: path, atomically: true, encoding: .utf8)
+            let r = try start(["--format", format, "--until", "1s", "--report", path])
+            try post(r.port, Self.body)
+            let (status, out, err) = finish(r)
+            XCTAssertEqual(status, 0, err)
+            XCTAssertTrue(r.firstLine.hasPrefix("outbox serve: listening on "), r.firstLine)
+            XCTAssertEqual(out, "outbox serve: the report is in \(path)\n")
+            let doc = try String(contentsOfFile: path, encoding: .utf8)
+            XCTAssertTrue(doc.hasPrefix(head) && doc.hasSuffix(tail), doc)
+            XCTAssertTrue(doc.contains("signup"), doc)
+        }
+        let (status, _, err) = cli(["serve", "--headless", "--report", dir])
+        XCTAssertEqual(status, 2)
+        XCTAssertTrue(err.contains("cannot write the report to \(dir): "), err)
+    }
+
     func test_badInput_isRefusedBeforeListening_exit2() throws {
         let bin = try Self.binary()
         let cases: [([String], String)] = [
@@ -143,7 +170,7 @@ final class ServeCommandTests: XCTestCase {
             ),
             (
                 ["serve", "--headless", "--format", "xml"],
-                "outbox serve: --format needs text, jsonl or junit, not `xml`"
+                "outbox serve: --format needs text, jsonl, junit or html, not `xml`"
             ),
             (["serve", "--headless", "--script", "/nonexistent/x.outbox"], "outbox serve: /nonexistent/x.outbox: "),
             (["serve", "--headless", "--listen", "256.1.1.1:0"], "outbox serve: cannot listen on 256.1.1.1:0: "),
