@@ -489,7 +489,15 @@ enum Help {
         lines (attempts NAME N, received NAME N, counted NAME N, unrecognised N),
         checked at their time or, without one, at the end. --format jsonl writes a
         JSON object per attempt, event, check and a summary; junit a test case per
-        event and per check.
+        event and per check; html a page with a lane per event (each attempt in its
+        answer's colour, --profile's predicted windows behind them) and the tables.
+        --report FILE writes the report to FILE (whole, at the end) and leaves
+        stdout the address.
+
+        It listens on loopback unless --listen names another address, and then says
+        on stderr that what the SDKs send crosses the network. Nothing is written to
+        disk unless --report or --record asks. At most 512 connections are open at
+        once; bodies above 16 MB (32 MB inflated) are answered 413.
 
         exit status: 0 every check held, 1 a check failed or an event diverged from
         --profile, 2 bad input (a bad
@@ -505,7 +513,7 @@ enum Help {
         tracked at its first arrival, its answers as server lines for its name, so
         `outbox run FILE` replays it on the profile's model.
 
-        Not built yet (issue 25): the live screen, the HTML report, a TCP reset answer.
+        Not built yet (issue 25): the live screen, a TCP reset answer.
         """
 
     static let run = """
