@@ -42,6 +42,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // An event carried twice in one request counts two attempts there.
         fatalError("a retried event not counted again: attempt \(c.attempt)")
     }
-    if session.requests.contains(where: { $0.body.count > ServeSession.keptBody }) { fatalError("a body kept past keptBody") }
+    if session.requests.contains(where: { $0.body.count > ServeSession.keptBody }) {
+        fatalError("a body kept past keptBody")
+    }
     return 0
 }

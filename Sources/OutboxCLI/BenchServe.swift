@@ -38,7 +38,9 @@ enum BenchServe {
     }
 
     /// The serve figures, emitted; false when one could not be measured.
-    static func run(quick: Bool, memory: (one: Double, batched: Double, n: Int)?, emit: (String, [(String, String)], String) -> Void)
+    static func run(
+        quick: Bool, memory: (one: Double, batched: Double, n: Int)?, emit: (String, [(String, String)], String) -> Void
+    )
         -> Bool
     {
         func r3(_ v: Double) -> String { String(Double(Int(v * 1000)) / 1000) }

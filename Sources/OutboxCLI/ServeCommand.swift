@@ -144,7 +144,8 @@ struct ServeCommand: OutboxSubcommand {
         }
         if let f = format, !["text", "jsonl", "junit", "html"].contains(f) {
             return bad(
-                Problem("outbox serve: --format needs text, jsonl, junit or html, not `\(SafeText.escaped(f, max: 40))`"))
+                Problem(
+                    "outbox serve: --format needs text, jsonl, junit or html, not `\(SafeText.escaped(f, max: 40))`"))
         }
         var seedValue: UInt64 = 1
         if let s = seed {
@@ -184,7 +185,8 @@ struct ServeCommand: OutboxSubcommand {
         if let path = report {
             if path.isEmpty { return bad(Problem("outbox serve: --report needs a file name")) }
             if Platform.exists(path), let what = Platform.notAFile(path) {
-                return bad(Problem("outbox serve: cannot write the report to \(SafeText.escaped(path, max: 200)): " + what))
+                return bad(
+                    Problem("outbox serve: cannot write the report to \(SafeText.escaped(path, max: 200)): " + what))
             }
             if let path2 = record, path2 == path {
                 return bad(Problem("outbox serve: --report and --record name the same file"))

@@ -48,7 +48,9 @@ extension ServeReport {
             out +=
                 "<table class=\"events\"><tr><th>name</th><th>id</th><th>format</th><th>attempts</th><th>answers</th><th>verdict</th></tr>\n"
             for (i, e) in s.events.prefix(Self.tableRows).enumerated() {
-                let answers = e.attempts.map { VirtualTime.clock(s.requests[$0].time) + " " + s.requests[$0].answer.word }
+                let answers = e.attempts.map {
+                    VirtualTime.clock(s.requests[$0].time) + " " + s.requests[$0].answer.word
+                }
                 let v = verdicts?[i]
                 let verdict = v.map { $0.kind.rawValue + ($0.why.isEmpty ? "" : ": " + $0.why) } ?? "observed"
                 out += "<tr><td>\(x(e.name))</td><td>\(x(e.id))</td><td>\(e.format.rawValue)</td>"
@@ -57,7 +59,8 @@ extension ServeReport {
             }
             out += "</table>\n"
             if s.events.count > Self.tableRows {
-                out += "<p class=\"dim\">and \(s.events.count - Self.tableRows) more events (JSONL lists every one)</p>\n"
+                out +=
+                    "<p class=\"dim\">and \(s.events.count - Self.tableRows) more events (JSONL lists every one)</p>\n"
             }
         }
         out += "<h2>Checks</h2>\n"
@@ -77,7 +80,8 @@ extension ServeReport {
             out += "<tr><th>#</th><th>at</th><th>request</th><th>why</th><th>answer</th></tr>\n"
             for (n, r) in unread.prefix(Self.tableRows) {
                 out += "<tr><td>\(n + 1)</td><td>\(VirtualTime.clock(r.time))</td>"
-                out += "<td>\(x(r.method + " " + r.target))</td><td>\(x(r.problem ?? ""))</td><td>\(x(r.answer.word))</td></tr>\n"
+                out +=
+                    "<td>\(x(r.method + " " + r.target))</td><td>\(x(r.problem ?? ""))</td><td>\(x(r.answer.word))</td></tr>\n"
             }
             out += "</table>\n"
         }
@@ -110,12 +114,16 @@ extension ServeReport {
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(n(label + plot + 30))\" height=\"\(n(height))\" font-family=\"DejaVu Sans Mono, Menlo, monospace\" font-size=\"11\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
         // The axis: ticks at a round step, about eight of them.
-        let steps: [Millis] = [100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000]
+        let steps: [Millis] = [
+            100, 200, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000,
+            3_600_000,
+        ]
         let step = steps.first { end / $0 <= 8 } ?? 3_600_000
         let bottom = top + laneH * Double(max(lanes.count, 1))
         var t: Millis = 0
         while t <= end {
-            out += "<line x1=\"\(n(px(t)))\" y1=\"\(n(top - 6))\" x2=\"\(n(px(t)))\" y2=\"\(n(bottom))\" stroke=\"#e4e4e4\"/>\n"
+            out +=
+                "<line x1=\"\(n(px(t)))\" y1=\"\(n(top - 6))\" x2=\"\(n(px(t)))\" y2=\"\(n(bottom))\" stroke=\"#e4e4e4\"/>\n"
             out +=
                 "<text x=\"\(n(px(t)))\" y=\"\(n(top - 10))\" text-anchor=\"middle\" fill=\"#555\">\(VirtualTime.duration(t))</text>\n"
             t += step
@@ -175,7 +183,8 @@ extension ServeReport {
             lx += 120
         }
         if held != nil {
-            out += "<rect x=\"\(n(lx - 5))\" y=\"\(n(ly - 10))\" width=\"14\" height=\"12\" fill=\"#5b6bbf\" opacity=\"0.22\"/>\n"
+            out +=
+                "<rect x=\"\(n(lx - 5))\" y=\"\(n(ly - 10))\" width=\"14\" height=\"12\" fill=\"#5b6bbf\" opacity=\"0.22\"/>\n"
             out += "<text x=\"\(n(lx + 13))\" y=\"\(n(ly))\" fill=\"#333\">predicted next attempt</text>\n"
         }
         if s.events.count > lanes.count {

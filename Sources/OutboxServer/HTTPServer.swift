@@ -77,7 +77,8 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
     }
 
     /// Binds `host:port` (port 0: a free one) and starts serving.
-    public init(host: String, port: Int, hub: ServeHub, maxConnections: Int = ServeServer.defaultMaxConnections) throws {
+    public init(host: String, port: Int, hub: ServeHub, maxConnections: Int = ServeServer.defaultMaxConnections) throws
+    {
         self.hub = hub
         self.maxConnections = maxConnections
         self.host = host

@@ -47,7 +47,12 @@ public enum ServeBench {
                 }
                 .bind(host: "127.0.0.1", port: 0).wait()
             let port = ch.localAddress?.port ?? 0
-            return (port, { try? ch.close().wait(); try? group.syncShutdownGracefully() }, { 0 })
+            return (
+                port,
+                {
+                    try? ch.close().wait(); try? group.syncShutdownGracefully()
+                }, { 0 }
+            )
         }
     }
 
@@ -64,24 +69,9 @@ public enum ServeBench {
         let counter = NIOLockedValueBox(0)
         let stopAt = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
         let started = NIODeadline.now()
-        var done: [EventLoopFuture<Void>] = []
-        for c in 0..<connections {
-            let finished = client.next().makePromise(of: Void.self)
-            let handler = LoadHandler(
-                connection: c, stopAt: stopAt, interval: nil, finished: finished,
-                answered: { _ in counter.withLockedValue { $0 += 1 } })
-            let connected = ClientBootstrap(group: client)
-                .channelInitializer { ch in
-                    ch.eventLoop.makeCompletedFuture {
-                        try ch.pipeline.syncOperations.addHTTPClientHandlers()
-                        try ch.pipeline.syncOperations.addHandler(handler)
-                    }
-                }
-                .connect(host: "127.0.0.1", port: s.port)
-            connected.whenFailure { finished.fail($0) }
-            done.append(finished.futureResult)
+        drive(client, port: s.port, connections: connections, stopAt: stopAt, interval: nil) { _ in
+            counter.withLockedValue { $0 += 1 }
         }
-        for f in done { try? f.wait() }
         let elapsed = Double((NIODeadline.now() - started).nanoseconds) / 1e9
         let n = counter.withLockedValue { $0 }
         return n == 0 ? nil : (Double(n) / elapsed, s.events())
@@ -100,12 +90,26 @@ public enum ServeBench {
         let connections = 8
         let interval = TimeAmount.nanoseconds(Int64(1e9 * Double(connections) / Double(rate)))
         let stopAt = NIODeadline.now() + .nanoseconds(Int64(seconds * 1e9))
+        drive(client, port: s.port, connections: connections, stopAt: stopAt, interval: interval) { us in
+            samples.withLockedValue { $0.append(us) }
+        }
+        let all = samples.withLockedValue { $0 }.sorted()
+        return all.isEmpty ? nil : all
+    }
+}
+
+extension ServeBench {
+    /// Opens `connections` load connections to `port` and waits until each has
+    /// stopped (at `stopAt`, its last answer read) or failed.
+    static func drive(
+        _ client: MultiThreadedEventLoopGroup, port: Int, connections: Int, stopAt: NIODeadline,
+        interval: TimeAmount?, answered: @escaping @Sendable (Double) -> Void
+    ) {
         var done: [EventLoopFuture<Void>] = []
         for c in 0..<connections {
             let finished = client.next().makePromise(of: Void.self)
             let handler = LoadHandler(
-                connection: c, stopAt: stopAt, interval: interval, finished: finished,
-                answered: { us in samples.withLockedValue { $0.append(us) } })
+                connection: c, stopAt: stopAt, interval: interval, finished: finished, answered: answered)
             let connected = ClientBootstrap(group: client)
                 .channelInitializer { ch in
                     ch.eventLoop.makeCompletedFuture {
@@ -113,13 +117,11 @@ public enum ServeBench {
                         try ch.pipeline.syncOperations.addHandler(handler)
                     }
                 }
-                .connect(host: "127.0.0.1", port: s.port)
+                .connect(host: "127.0.0.1", port: port)
             connected.whenFailure { finished.fail($0) }
             done.append(finished.futureResult)
         }
         for f in done { try? f.wait() }
-        let all = samples.withLockedValue { $0 }.sorted()
-        return all.isEmpty ? nil : all
     }
 }
 
@@ -133,7 +135,8 @@ final class BareHandler: ChannelInboundHandler {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: "2")
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok, headers: headers))), promise: nil)
         var buf = context.channel.allocator.buffer(capacity: 2)
         buf.writeString("{}")
         context.write(wrapOutboundOut(.body(.byteBuffer(buf))), promise: nil)
@@ -195,7 +198,8 @@ final class LoadHandler: ChannelInboundHandler, @unchecked Sendable {
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.utf8.count))
         context.write(
-            wrapOutboundOut(.head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/batch", headers: headers))),
+            wrapOutboundOut(
+                .head(HTTPRequestHead(version: .http1_1, method: .POST, uri: "/v1/batch", headers: headers))),
             promise: nil)
         var buf = context.channel.allocator.buffer(capacity: body.utf8.count)
         buf.writeString(body)

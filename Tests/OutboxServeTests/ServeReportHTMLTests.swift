@@ -33,7 +33,8 @@ final class ServeReportHTMLTests: XCTestCase {
         XCTAssertTrue(html.contains("attempt 2 predicted 00:00:27.000 to 00:00:33.000"), html)
         XCTAssertTrue(html.contains("attempt 3 predicted 00:01:24.000 to 00:01:36.000"), html)
         XCTAssertEqual(html.components(separatedBy: "<rect class=\"window\"").count - 1, 2)
-        XCTAssertTrue(html.contains("✗<title>diverges: attempt 3 came 50s after attempt 2&#39;s 503; ios predicts 1m ± 6s"), html)
+        XCTAssertTrue(
+            html.contains("✗<title>diverges: attempt 3 came 50s after attempt 2&#39;s 503; ios predicts 1m ± 6s"), html)
         XCTAssertTrue(html.contains("<td class=\"diverges\">diverges: attempt 3 came 50s"))
         XCTAssertTrue(html.hasPrefix("<!DOCTYPE html>") && html.hasSuffix("</html>\n"))
     }

@@ -199,7 +199,8 @@ final class ServeServerTests: XCTestCase {
     /// are gone a new one is served again.
     func test_aFloodFromManyConnections_isAnswered_andPastTheLimitConnectionsAreClosed() throws {
         guard case .success(let plan) = ServeScript.parse("", file: "t.outbox") else { return XCTFail() }
-        let s = try ServeServer(host: "127.0.0.1", port: 0, hub: ServeHub(ServeSession(script: plan)), maxConnections: 10)
+        let s = try ServeServer(
+            host: "127.0.0.1", port: 0, hub: ServeHub(ServeSession(script: plan)), maxConnections: 10)
         addTeardownBlock { s.shutdown() }
         let flood = """
             import socket, sys, threading
