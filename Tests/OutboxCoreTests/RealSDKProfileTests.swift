@@ -157,6 +157,28 @@ final class RealSDKProfileTests: XCTestCase {
         XCTAssertEqual(p.request(1).budgetUsed, 1, "the paused attempts are not counted")
     }
 
+    /// segment-swift-retry: the 100th rate-limit pause since the last 2xx
+    /// (rateLimitConfig maxRetryCount) drops the batch; each 429 without the
+    /// header waits the default 300 s, so it comes after 100 attempts, 8¼ h on.
+    func test_segmentSwiftRetry_the100thPauseDropsTheBatch() {
+        guard
+            let sim = Self.play(
+                "segment-swift-retry",
+                """
+                at 0 server 429 always
+                at 0 track a
+                expect at 30m attempts a 6
+                """)
+        else { return }
+        let s = Self.sends(sim)
+        XCTAssertEqual(s.count, 100)
+        XCTAssertEqual(s.first, 30_000)
+        XCTAssertEqual(s.last, 30_000 + 99 * 300_200)
+        XCTAssertEqual(last(sim)?.to, .dropped)
+        XCTAssertEqual(last(sim)?.reason, .exhausted)
+        XCTAssertEqual(last(sim)?.time, 30_000 + 99 * 300_200 + 200)
+    }
+
     // MARK: Amplitude
 
     /// Amplitude-Swift marks itself offline after more than six failures and
@@ -320,6 +342,26 @@ final class RealSDKProfileTests: XCTestCase {
         XCTAssertEqual(w.count, 3)
         XCTAssertEqual(w[0], 0)
         XCTAssertTrue((500...550).contains(w[1]) && (1000...1100).contains(w[2]), "\(w)")
+    }
+
+    /// segment-python: a rate-limit episode lasts at most 1800 s from its
+    /// first pause; a Retry-After of 300 s every time pauses six times (the
+    /// sixth ends 30 min and 1 s after the first: each answer takes 200 ms), then the
+    /// seventh wait would end past the episode and the batch is dropped.
+    func test_segmentPython_rateLimitEpisodeBoundedAt1800s() {
+        guard
+            let sim = Self.play(
+                "segment-python",
+                """
+                at 0 server 429 retry-after 300s always
+                at 0 track a
+                """)
+        else { return }
+        let s = Self.sends(sim)
+        XCTAssertEqual(s.count, 6, "\(s.prefix(10))")
+        XCTAssertEqual(last(sim)?.to, .dropped)
+        XCTAssertEqual(last(sim)?.reason, .exhausted)
+        XCTAssertEqual(last(sim).map { sim.profile.rule($0.rule).id }, "SGP-8")
     }
 
     /// rudder-python's quirk: a 400 whose body names no error (Outbox's) is

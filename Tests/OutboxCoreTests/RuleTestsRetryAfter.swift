@@ -457,6 +457,140 @@ final class RuleTestsRetryAfter: XCTestCase {
             ), "\(U.logs(r.sim))")
     }
 
+    /// `limit 3`: the third pause since the last success drops what it paused
+    /// `exhausted`, and the count starts over; a success starts it over too
+    /// (Segment Swift's rate-limit maxRetryCount).
+    func test_pause_limitDropsTheNthPauseSinceASuccess() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after pause limit 3 rule ACME-5\non 429 retry rule ACME-2"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 retry-after 1s x2
+                at 0 track a
+                at 3s server 429 retry-after 1s always
+                at 3s track b
+                expect at 2.6s state a delivered
+                expect at 5.6s dropped b exhausted
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                "a: 200 in-flight>retrying #1 429 ACME-5",
+                "a: 1200 retrying>in-flight #2 ACME-5",
+                "a: 1400 in-flight>retrying #2 429 ACME-5",
+                "a: 2400 retrying>in-flight #3 ACME-5",
+                "a: 2600 in-flight>delivered #3 200 ACME-1",
+                "b: 3000 new>pending #0 ACME-1",
+                "b: 3000 pending>in-flight #1 ACME-1",
+                "b: 3200 in-flight>retrying #1 429 ACME-5",
+                "b: 4200 retrying>in-flight #2 ACME-5",
+                "b: 4400 in-flight>retrying #2 429 ACME-5",
+                "b: 5400 retrying>in-flight #3 ACME-5",
+                "b: 5600 in-flight>dropped #3 429 exhausted ACME-5",
+            ])
+        XCTAssertEqual(
+            U.logs(r.sim).filter { $0.contains("budget") },
+            [
+                "5600 [ACME-5] rate-limit budget spent: 3 pauses since the last success (limit 3); #2 'b' is dropped after 429"
+            ])
+    }
+
+    /// `within 2.5s`: a pause that would end past the episode's first pause +
+    /// 2.5s drops what it paused and ends the episode and the pause; an answer
+    /// that pauses nothing ends the episode too (segment-python's 1800 s).
+    func test_pause_withinBoundsAnEpisode() {
+        guard
+            let r = U.play(
+                profile: Self.acme("retry-after pause within 2.5s rule ACME-5\non 429 retry rule ACME-2"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 retry-after 1s always
+                at 0 track a
+                at 0.5s track b
+                at 3s server 429 retry-after 1s x1
+                at 3s track c
+                expect at 3s dropped a exhausted
+                expect at 4.4s state c delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                "a: 200 in-flight>retrying #1 429 ACME-5",
+                "b: 500 new>pending #0 ACME-1",
+                "b: 500 pending>retrying #0 ACME-5",
+                "a: 1200 retrying>in-flight #2 ACME-5",
+                "b: 1200 retrying>in-flight #1 ACME-5",
+                "a: 1400 in-flight>retrying #2 429 ACME-5",
+                "b: 1400 in-flight>retrying #1 429 ACME-5",
+                "a: 2400 retrying>in-flight #3 ACME-5",
+                "b: 2400 retrying>in-flight #2 ACME-5",
+                "a: 2600 in-flight>dropped #3 429 exhausted ACME-5",
+                "b: 2600 in-flight>retrying #2 429 ACME-5",
+                "c: 3000 new>pending #0 ACME-1",
+                "c: 3000 pending>retrying #0 ACME-5",
+                "b: 3600 retrying>in-flight #3 ACME-5",
+                "c: 3600 retrying>in-flight #1 ACME-5",
+                "b: 3800 in-flight>retrying #3 429 ACME-5",
+                "c: 3800 in-flight>delivered #1 200 ACME-1",
+                "b: 4800 retrying>in-flight #4 ACME-5",
+                "b: 5000 in-flight>delivered #4 200 ACME-1",
+            ])
+        XCTAssertEqual(
+            U.logs(r.sim).filter { $0.contains("budget") || $0.contains("paused") },
+            [
+                "200 [ACME-5] paused for 1s (until 00:00:01.200) after 429 on #1 'a'; the attempt is not counted",
+                "1400 [ACME-5] paused for 1s (until 00:00:02.400) after 429 on #1 'a'; the attempt is not counted",
+                "1400 [ACME-5] paused for 1s (until 00:00:02.400) after 429 on #2 'b'; the attempt is not counted",
+                "2600 [ACME-5] rate-limit budget spent: the pause would end at 00:00:03.600, past the 2.5s begun by the pause at 00:00:00.200 (within 2.5s); #1 'a' is dropped after 429",
+                "2600 [ACME-5] paused for 1s (until 00:00:03.600) after 429 on #2 'b'; the attempt is not counted",
+                "3800 [ACME-5] paused for 1s (until 00:00:04.800) after 429 on #2 'b'; the attempt is not counted",
+            ])
+    }
+
+    /// Batched, the limit drops the whole batch that was paused.
+    func test_pause_limitDropsABatch() {
+        guard
+            let r = U.play(
+                profile: Self.acme("batch up to 2 rule ACME-8\nretry-after pause on 429 limit 2 rule ACME-5"),
+                """
+                profile acme
+                at 0 launch
+                at 0 server 429 retry-after 1s always
+                at 0 track a
+                at 0 track b
+                expect at 2s dropped b exhausted
+                """)
+        else { return }
+        XCTAssertEqual(
+            RuleTestsBatching.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "b: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-8 b1",
+                "b: 0 pending>in-flight #1 ACME-8 b1",
+                "a: 200 in-flight>retrying #1 429 ACME-5 b1",
+                "b: 200 in-flight>retrying #1 429 ACME-5 b1",
+                "a: 1200 retrying>in-flight #2 ACME-5 b1",
+                "b: 1200 retrying>in-flight #2 ACME-5 b1",
+                "a: 1400 in-flight>dropped #2 429 exhausted ACME-5 b1",
+                "b: 1400 in-flight>dropped #2 429 exhausted ACME-5 b1",
+            ])
+        XCTAssertEqual(
+            U.logs(r.sim).filter { $0.contains("budget") },
+            [
+                "1400 [ACME-5] rate-limit budget spent: 2 pauses since the last success (limit 2); batch 1 (#1 'a' …) is dropped after 429"
+            ])
+    }
+
     /// Batched, a floor reads the oldest member's answer: the batch waits the
     /// header (2s) over its backoff (1s); a batch made meanwhile goes at once.
     func test_floor_aBatchWaitsTheLargerOfItsBackoffAndTheHeader() {
@@ -643,7 +777,7 @@ final class RuleTestsRetryAfter: XCTestCase {
 
     func test_errors_badLinesSayWhatWasExpected() {
         let form =
-            "expected `retry-after floor|replace|pause|mute [on CLASS...] [default D] [cap D] rule ID` or `retry-after ignore`"
+            "expected `retry-after floor|replace|pause|mute [on CLASS...] [default D] [cap D] [limit N] [within D] rule ID` or `retry-after ignore`"
         let classes = "expected statuses (429) or hundreds (5xx)"
         let cases: [(String, String)] = [
             ("retry-after", "bad retry-after line, " + form),
@@ -668,6 +802,24 @@ final class RuleTestsRetryAfter: XCTestCase {
             ),
             ("retry-after floor cap 5s cap 6s rule ACME-5", "`cap` twice in a retry-after line, " + form),
             ("retry-after pause on rule ACME-5", "`on` needs answer classes after it, " + form),
+            (
+                "retry-after floor limit 3 rule ACME-5",
+                "`limit` in a retry-after floor line: it bounds pauses, expected `retry-after pause ... limit N`"
+            ),
+            (
+                "retry-after mute within 30m rule ACME-5",
+                "`within` in a retry-after mute line: it bounds pauses, expected `retry-after pause ... within D`"
+            ),
+            (
+                "retry-after pause limit 0 rule ACME-5",
+                "bad retry-after limit `0`, expected a whole number of pauses from 1 (limit 100)"
+            ),
+            (
+                "retry-after pause limit many rule ACME-5",
+                "bad retry-after limit `many`, expected a whole number of pauses from 1 (limit 100)"
+            ),
+            ("retry-after pause within 0 rule ACME-5", "bad retry-after within `0`, expected a time above 0"),
+            ("retry-after pause limit 2 limit 3 rule ACME-5", "`limit` twice in a retry-after line, " + form),
             (
                 "retry-after pause on 4o4 rule ACME-5",
                 "unknown answer class `4o4` in a retry-after line, " + classes + "; did you mean `404`?"

@@ -12,9 +12,9 @@ rule SGP-4 "A 2xx ends the batch (segment/analytics/consumer.py)."
 rule SGP-5 "408, 410, 429, 460 and 5xx but 501 and 505 are retried (consumer.py L281-297); the first retry at once, then min(0.5 x 2^(n-2) + U[0, 10%], 60) s (consumer.py L299-374)."
 rule SGP-6 "Any other answer drops the batch (consumer.py L281-297)."
 rule SGP-7 "After max_retries 10 retries, or 12 h, the batch is dropped (client.py L34-43, consumer.py L20-31)."
-rule SGP-8 "Retry-After (clamped to 300 s, request.py L22) pauses the pipeline and is not counted as a retry (consumer.py L299-374)."
+rule SGP-8 "Retry-After (clamped to 300 s, request.py L22) pauses the pipeline and is not counted as a retry (consumer.py L299-374); a rate-limit episode lasts at most max_rate_limit_duration 1800 s from its first pause: a wait that would end past it drops the batch (consumer.py L20-31, upload L153-190)."
 rule SGP-9 assumption "The consumer thread sends one batch at a time and waits out its retries (head-of-line); what waits in memory is lost when the process ends; network errors are retried like a 5xx."
-rule SGP-10 assumption "The 10% jitter is added to the whole wait and the cap bounds it; DEFAULT_MAX_RATE_LIMIT_DURATION 1800 s, the bound on pauses, is not modelled."
+rule SGP-10 assumption "The 10% jitter is added to the whole wait and the cap bounds it."
 
 set retry.attempts 11
 backoff ladder 0s,0.5s,1s,2s,4s,8s,16s,32s,60s
@@ -41,4 +41,4 @@ on 501 drop rejected rule SGP-6
 on 505 drop rejected rule SGP-6
 on transport retry rule SGP-9
 on exhausted drop exhausted rule SGP-7
-retry-after pause cap 300s rule SGP-8
+retry-after pause cap 300s within 30m rule SGP-8

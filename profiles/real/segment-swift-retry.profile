@@ -18,7 +18,7 @@ rule SGR-9 assumption "Offline an upload fails as a network error and is retried
 rule SGR-10 assumption "A retry goes when its wait ends (the SDK checks the wait at its next upload, up to an interval later)."
 rule SGR-12 "Background: enterBackground() flushes and the interval timer is suspended (SegmentDestination.swift L113-115, IntervalBasedFlushPolicy.swift L64-67)."
 rule SGR-13 assumption "Each upload runs in a beginBackgroundTask that is cancelled on expiry (iOSLifecycleMonitor.swift L190-206); iOS gives it about 30 s."
-rule SGR-11 assumption "A 429 (or Retry-After on any retried answer) pauses the whole pipeline until Retry-After (default and clamp 300 s), without counting an attempt (RetryStateMachine.swift L16-56, L208-212)."
+rule SGR-11 assumption "A 429 (or Retry-After on any retried answer) pauses the whole pipeline until Retry-After (default and clamp 300 s), without counting an attempt (RetryStateMachine.swift L16-56, L208-212); the 100th pause since the last 2xx (rateLimitConfig maxRetryCount) drops the batch, here at that answer where the SDK drops it at the upload after the pause (shouldUploadBatch L58-119)."
 
 requests screen
 
@@ -52,4 +52,4 @@ on background flush rule SGR-12
 background limit 30s rule SGR-13
 
 # What the answers' Retry-After header does (Policy/RetryAfter.swift).
-retry-after pause default 5m cap 5m rule SGR-11
+retry-after pause default 5m cap 5m limit 100 rule SGR-11

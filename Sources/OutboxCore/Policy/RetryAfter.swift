@@ -1,6 +1,6 @@
 /// What the SDK does with an answer's Retry-After header (`retry-after ignore`,
 /// the default: the header is not read; `retry-after floor|replace|pause|mute
-/// [on CLASS...] [default D] [cap D] rule ID`): take it as a floor of the
+/// [on CLASS...] [default D] [cap D] [limit N] [within D] rule ID`): take it as a floor of the
 /// backoff, let it replace the backoff, pause the whole pipeline until it ends
 /// without counting the attempt, or mute the request's kind until it ends,
 /// dropping what would go out meanwhile (`rate-limited`).
@@ -31,6 +31,13 @@ public struct RetryAfterRule: Equatable, Sendable {
     public let defaultWait: Millis?
     /// The longest Retry-After (or default) taken, or nil.
     public let cap: Millis?
+    /// `pause ... limit N`: the Nth pause since the last success drops what it
+    /// paused (Segment Swift's rate-limit `maxRetryCount`), or nil.
+    public var limit: Int32? = nil
+    /// `pause ... within D`: a pause that would end more than D after the first
+    /// pause of its episode drops what it paused and ends the episode
+    /// (segment-python's `max_rate_limit_duration`), or nil.
+    public var within: Millis? = nil
     public let rule: RuleID
 
     /// Whether the statement reads the header of a status `s` whose response is `resp`.
@@ -53,6 +60,10 @@ struct RetryAfterState: Sendable {
     var pausedUntil: Millis = .min
     /// Each kind's mute's end, by `RequestKind.rawValue` (`retry-after mute`); empty until one.
     var mutedUntil: [Millis] = []
+    /// Pauses since the last success (`pause ... limit N`).
+    var pauses: Int32 = 0
+    /// When the pause episode began (`pause ... within D`): its first pause; `.min`: none.
+    var episodeStart: Millis = .min
 
     @inline(__always)
     static func key(_ id: Int32, _ attempt: Int32) -> UInt64 {
@@ -62,7 +73,8 @@ struct RetryAfterState: Sendable {
 
 enum RetryAfterPolicy {
     static let forms = [
-        "retry-after ignore", "retry-after floor|replace|pause|mute [on CLASS...] [default D] [cap D] rule ID",
+        "retry-after ignore",
+        "retry-after floor|replace|pause|mute [on CLASS...] [default D] [cap D] [limit N] [within D] rule ID",
     ]
 
     static let statement: Statement = Statement(
@@ -103,7 +115,8 @@ enum RetryAfterPolicy {
                 return t
             }
         }
-        let keywords: Set<String> = ["on", "default", "cap", "rule"]
+        var limit: Int32?, within: Millis?
+        let keywords: Set<String> = ["on", "default", "cap", "limit", "within", "rule"]
         var seen: Set<String> = []
         while i < w.count && w[i] != "rule" {
             let k = w[i]
@@ -149,6 +162,26 @@ enum RetryAfterPolicy {
                 guard let t = time("default") else { return }
                 defaultWait = t
                 i += 2
+            case "limit", "within":
+                guard mode == .pause else {
+                    return p.fail(
+                        n,
+                        "`\(k)` in a retry-after \(mode.rawValue) line: it bounds pauses, expected `retry-after pause ... \(k) \(k == "limit" ? "N" : "D")`"
+                    )
+                }
+                if k == "within" {
+                    guard let t = time("within") else { return }
+                    within = t
+                } else {
+                    guard i + 1 < w.count, let v = Int32(w[i + 1]), v >= 1 else {
+                        return p.fail(
+                            n,
+                            "bad retry-after limit \(i + 1 < w.count ? ProfileParser.q(w[i + 1]) : "(nothing)"), expected a whole number of pauses from 1 (limit 100)"
+                        )
+                    }
+                    limit = v
+                }
+                i += 2
             default:
                 guard let t = time("cap") else { return }
                 cap = t
@@ -160,7 +193,8 @@ enum RetryAfterPolicy {
                 n, i == w.count - 1 ? "`rule` needs a rule ID after it, " + form : "bad retry-after line, " + form)
         }
         guard let r = p.cite(n, w[i + 1]) else { return }
-        p.d.retryAfter = RetryAfterRule(mode: mode, classes: classes, defaultWait: defaultWait, cap: cap, rule: r)
+        p.d.retryAfter = RetryAfterRule(
+            mode: mode, classes: classes, defaultWait: defaultWait, cap: cap, limit: limit, within: within, rule: r)
         p.retryAfterLine = n
     }
 
@@ -241,10 +275,21 @@ extension Simulation {
     mutating func answeredWithRetryAfter(_ id: Int32, _ outcome: Outcome, _ resp: Response, _ ra: RetryAfterRule)
         -> Bool
     {
-        guard ra.mode == .pause || ra.mode == .mute,
-            let h = retryAfterWait(id, outcome, ra, retried: resp.action == .retry)
-        else { return false }
+        guard ra.mode == .pause || ra.mode == .mute else { return false }
+        guard let h = retryAfterWait(id, outcome, ra, retried: resp.action == .retry) else {
+            if ra.mode == .pause { answeredWithoutPause(outcome) }
+            return false
+        }
         let until = VirtualTime.later(now, by: h)
+        if ra.mode == .pause, let why = pauseSpendsBudget(ra, until: until) {
+            log(.outbox, .note, request: id, rule: ra.rule) {
+                "rate-limit budget spent: \(why); \($0.label(id)) is dropped after \(outcome.word)"
+            }
+            drop(
+                id, reason: .exhausted, rule: ra.rule, outcome: outcome, attempts: request(id).budgetUsed,
+                key: .completionExhausted)
+            return true
+        }
         retryAfterState.holdUntil = max(retryAfterState.holdUntil, until)
         if ra.mode == .mute {
             let k = Int(requests[Int(id) - 1].kind.rawValue)
@@ -361,10 +406,24 @@ extension Simulation {
     mutating func batchAnsweredWithRetryAfter(
         _ n: Int32, _ ms: [Int32], _ outcome: Outcome, _ resp: Response, _ ra: RetryAfterRule
     ) -> Bool {
-        guard ra.mode == .pause || ra.mode == .mute, let lead = ms.first,
-            let h = retryAfterWait(lead, outcome, ra, retried: resp.action == .retry)
-        else { return false }
+        guard ra.mode == .pause || ra.mode == .mute, let lead = ms.first else { return false }
+        guard let h = retryAfterWait(lead, outcome, ra, retried: resp.action == .retry) else {
+            if ra.mode == .pause { answeredWithoutPause(outcome) }
+            return false
+        }
         let until = VirtualTime.later(now, by: h)
+        if ra.mode == .pause, let why = pauseSpendsBudget(ra, until: until) {
+            log(.outbox, .note, request: lead, rule: ra.rule) {
+                "rate-limit budget spent: \(why); batch \(n) (\($0.label(lead)) …) is dropped after \(outcome.word)"
+            }
+            for m in ms {
+                drop(
+                    m, reason: .exhausted, rule: ra.rule, outcome: outcome, attempts: request(m).budgetUsed,
+                    key: .completionExhausted)
+            }
+            endBatch(n)
+            return true
+        }
         retryAfterState.holdUntil = max(retryAfterState.holdUntil, until)
         if ra.mode == .mute {
             for m in ms {
@@ -400,6 +459,48 @@ extension Simulation {
         retryAfterState.holdUntil = .min
         retryAfterState.pausedUntil = .min
         retryAfterState.mutedUntil = []
+        retryAfterState.pauses = 0
+        retryAfterState.episodeStart = .min
+    }
+
+    /// `pause ... limit N|within D`: counts a pause that would end at `until`
+    /// and starts its episode; says why when it spends the rate-limit budget
+    /// (the caller drops what it paused), nil when it pauses.
+    ///
+    /// `limit N` (Segment Swift's `globalRetryCount >= maxRetryCount`): the Nth
+    /// pause since the last success drops, and the count starts over; the pause
+    /// itself stays (the SDK drops the batch at the upload after it: D338).
+    /// `within D` (segment-python's `wait_time > remaining`): a pause ending past
+    /// the episode's first pause + D drops, and ends the episode and the pause,
+    /// as the SDK's `clear_rate_limit_state` does.
+    mutating func pauseSpendsBudget(_ ra: RetryAfterRule, until: Millis) -> String? {
+        if let l = ra.limit {
+            retryAfterState.pauses += 1
+            if retryAfterState.pauses >= l {
+                retryAfterState.pauses = 0
+                return "\(l) pause\(l == 1 ? "" : "s") since the last success (limit \(l))"
+            }
+        }
+        if let d = ra.within {
+            if retryAfterState.episodeStart == .min { retryAfterState.episodeStart = now }
+            let start = retryAfterState.episodeStart
+            if until > VirtualTime.later(start, by: d) {
+                retryAfterState.episodeStart = .min
+                retryAfterState.pausedUntil = .min
+                retryAfterState.holdUntil = .min
+                return
+                    "the pause would end at \(VirtualTime.clock(until)), past the \(VirtualTime.duration(d)) begun by the pause at \(VirtualTime.clock(start)) (within \(VirtualTime.duration(d)))"
+            }
+        }
+        return nil
+    }
+
+    /// An answer that pauses nothing (`pause`): the episode `within` bounds is
+    /// over (the SDK clears its rate-limit state on any answer without one); a
+    /// success starts `limit`'s count over.
+    mutating func answeredWithoutPause(_ outcome: Outcome) {
+        retryAfterState.episodeStart = .min
+        if outcome.isSuccess { retryAfterState.pauses = 0 }
     }
 }
 
@@ -408,7 +509,7 @@ extension RetryAfterPolicy {
     static let doc: [StatementDoc] = [
         StatementDoc(
             headings: [
-                "`retry-after ignore` · `retry-after floor|replace|pause|mute [on CLASS...] [default D] [cap D] rule R`"
+                "`retry-after ignore` · `retry-after floor|replace|pause|mute [on CLASS...] [default D] [cap D] [limit N] [within D] rule R`"
             ],
             text: """
                 What the SDK does with the Retry-After header of an answer (a scenario's `server
@@ -432,6 +533,14 @@ extension RetryAfterPolicy {
                   (PostHog Android reads it only when above 0); a `default` is above 0.
                 - `cap D`: the longest header (or default) taken (Segment's 300 s clamp,
                   posthog-python's 30 s).
+                - `limit N` (`pause` only): the Nth pause since the last success spends
+                  the rate-limit budget: what it paused is dropped `exhausted` citing `R`
+                  (a log line says why), the pause stays, and the count starts over
+                  (Segment Swift's 100 rate-limit retries). A launch starts it over too.
+                - `within D` (`pause` only): a pause episode, from its first pause to the
+                  next answer that pauses nothing, lasts at most D: a pause that would end
+                  later drops what it paused `exhausted` citing `R` and ends the episode
+                  and the pause (segment-python's 1800 s `max_rate_limit_duration`).
 
                 With `batch`, a batch's answer is its oldest request's: `floor` and `replace`
                 read its header for the batch's wait, a pause holds whole batches (they go

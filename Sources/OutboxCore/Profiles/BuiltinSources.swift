@@ -714,9 +714,9 @@ rule SGP-4 "A 2xx ends the batch (segment/analytics/consumer.py)."
 rule SGP-5 "408, 410, 429, 460 and 5xx but 501 and 505 are retried (consumer.py L281-297); the first retry at once, then min(0.5 x 2^(n-2) + U[0, 10%], 60) s (consumer.py L299-374)."
 rule SGP-6 "Any other answer drops the batch (consumer.py L281-297)."
 rule SGP-7 "After max_retries 10 retries, or 12 h, the batch is dropped (client.py L34-43, consumer.py L20-31)."
-rule SGP-8 "Retry-After (clamped to 300 s, request.py L22) pauses the pipeline and is not counted as a retry (consumer.py L299-374)."
+rule SGP-8 "Retry-After (clamped to 300 s, request.py L22) pauses the pipeline and is not counted as a retry (consumer.py L299-374); a rate-limit episode lasts at most max_rate_limit_duration 1800 s from its first pause: a wait that would end past it drops the batch (consumer.py L20-31, upload L153-190)."
 rule SGP-9 assumption "The consumer thread sends one batch at a time and waits out its retries (head-of-line); what waits in memory is lost when the process ends; network errors are retried like a 5xx."
-rule SGP-10 assumption "The 10% jitter is added to the whole wait and the cap bounds it; DEFAULT_MAX_RATE_LIMIT_DURATION 1800 s, the bound on pauses, is not modelled."
+rule SGP-10 assumption "The 10% jitter is added to the whole wait and the cap bounds it."
 
 set retry.attempts 11
 backoff ladder 0s,0.5s,1s,2s,4s,8s,16s,32s,60s
@@ -743,7 +743,7 @@ on 501 drop rejected rule SGP-6
 on 505 drop rejected rule SGP-6
 on transport retry rule SGP-9
 on exhausted drop exhausted rule SGP-7
-retry-after pause cap 300s rule SGP-8
+retry-after pause cap 300s within 30m rule SGP-8
 """### + "\n",
         "segment-swift-retry": ###"""
 # Segment's analytics-swift at commit c9a0d63 with its "smart retry" mode on
@@ -766,7 +766,7 @@ rule SGR-9 assumption "Offline an upload fails as a network error and is retried
 rule SGR-10 assumption "A retry goes when its wait ends (the SDK checks the wait at its next upload, up to an interval later)."
 rule SGR-12 "Background: enterBackground() flushes and the interval timer is suspended (SegmentDestination.swift L113-115, IntervalBasedFlushPolicy.swift L64-67)."
 rule SGR-13 assumption "Each upload runs in a beginBackgroundTask that is cancelled on expiry (iOSLifecycleMonitor.swift L190-206); iOS gives it about 30 s."
-rule SGR-11 assumption "A 429 (or Retry-After on any retried answer) pauses the whole pipeline until Retry-After (default and clamp 300 s), without counting an attempt (RetryStateMachine.swift L16-56, L208-212)."
+rule SGR-11 assumption "A 429 (or Retry-After on any retried answer) pauses the whole pipeline until Retry-After (default and clamp 300 s), without counting an attempt (RetryStateMachine.swift L16-56, L208-212); the 100th pause since the last 2xx (rateLimitConfig maxRetryCount) drops the batch, here at that answer where the SDK drops it at the upload after the pause (shouldUploadBatch L58-119)."
 
 requests screen
 
@@ -800,7 +800,7 @@ on background flush rule SGR-12
 background limit 30s rule SGR-13
 
 # What the answers' Retry-After header does (Policy/RetryAfter.swift).
-retry-after pause default 5m cap 5m rule SGR-11
+retry-after pause default 5m cap 5m limit 100 rule SGR-11
 """### + "\n",
         "segment-swift": ###"""
 # Segment's analytics-swift at commit c9a0d63 (segmentio/analytics-swift,
