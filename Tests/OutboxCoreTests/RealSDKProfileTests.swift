@@ -398,6 +398,25 @@ final class RealSDKProfileTests: XCTestCase {
         XCTAssertEqual(Self.waits(sim), [100, 100, 200, 200, 400])
     }
 
+    /// amplitude-python, as running it under `outbox serve` showed and its
+    /// source says: an event is sent at most 12 times (not 13); a 400 or a 429
+    /// that names no event re-queues the batch as any failure; a connection
+    /// closed without an answer (`lost`) loses it, neither retried nor called back.
+    func test_amplitudePython_twelveSends_400And429Requeue_lostIsGone() {
+        guard let sim = Self.play("amplitude-python", "at 0 server 503 always\nat 0 track a\n") else { return }
+        XCTAssertEqual(Self.sends(sim).count, 12)
+        XCTAssertEqual(last(sim)?.reason, .exhausted)
+        for status in ["400", "429"] {
+            guard let s = Self.play("amplitude-python", "at 0 server \(status) x1\nat 0 track a\n") else { return }
+            XCTAssertEqual(Self.waits(s), [100], status)
+            XCTAssertEqual(last(s)?.to, .delivered, status)
+        }
+        guard let l = Self.play("amplitude-python", "at 0 server lost x1\nat 0 track a\n") else { return }
+        XCTAssertEqual(Self.sends(l).count, 1)
+        XCTAssertEqual(last(l).map { l.profile.rule($0.rule).id }, "AMP-11")
+        XCTAssertEqual(last(l)?.to, .dropped)
+    }
+
     /// sentry-python never retries.
     func test_sentryPython_neverRetries() {
         guard

@@ -10,13 +10,14 @@ rule AMP-2 "The buffer holds at most MAX_BUFFER_CAPACITY 20000 events (amplitude
 rule AMP-3 "A flush sends batches of flush_queue_size 200, or what waits every flush_interval 10 s (constants.py L50-52)."
 rule AMP-4 "A 2xx ends the batch (amplitude/processor.py L15-67)."
 rule AMP-5 "Timeouts, failures and unknown answers are re-queued, each event waiting 100 x 2^((r-1)//2) ms, 3200 ms after 12 (processor.py L15-67, storage.py L118-123)."
-rule AMP-6 "After FLUSH_MAX_RETRIES 12 the event is dropped (constants.py L50-52)."
+rule AMP-6 "An event is sent at most FLUSH_MAX_RETRIES 12 times: each failure counts one retry, and a push with retry >= max_retry drops it (constants.py L50-52, storage.py push L64-70)."
 rule AMP-7 "413 splits the batch (processor.py L15-67)."
-rule AMP-8 "400 drops the invalid events (processor.py L15-67)."
-rule AMP-9 "429 delays the throttled events by 30 s (processor.py L15-67)."
-rule AMP-10 assumption "Full, the buffer refuses the new event (retries are disabled above it); a 400 that names no event (one planned for every request) drops the whole batch; batches go side by side."
+rule AMP-8 "400 drops the events it names invalid and re-queues the others as a failure; one that names none (Outbox's) re-queues them all (processor.py L32-49)."
+rule AMP-9 "429 re-queues the events as a failure; those its body names in throttled_events wait 30 s more, and Outbox's 429 names none (processor.py L50-64)."
+rule AMP-10 assumption "Full, the buffer refuses the new event (retries are disabled above it); batches go side by side."
+rule AMP-11 "A connection closed without an answer raises RemoteDisconnected, which HttpClient.post does not catch (http_client.py L125-141 catch timeout, HTTPError and URLError); it ends send() in a thread-pool future nothing reads (worker.py L78-85, L106-108): the batch is neither retried nor called back."
 
-set retry.attempts 13
+set retry.attempts 12
 backoff ladder 100ms,100ms,200ms,200ms,400ms,400ms,800ms,800ms,1600ms,1600ms,3200ms
 
 save never rule AMP-10
@@ -32,8 +33,10 @@ batch names 400 rule AMP-8
 
 on 2xx deliver rule AMP-4
 on 4xx drop rejected rule AMP-8
-on 429 retry wait 30s rule AMP-9
+on 400 retry rule AMP-8
+on 429 retry rule AMP-9
 on 408 retry rule AMP-5
 on 5xx retry rule AMP-5
 on transport retry rule AMP-5
+on lost drop rejected rule AMP-11
 on exhausted drop exhausted rule AMP-6
