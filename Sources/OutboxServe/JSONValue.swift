@@ -230,16 +230,20 @@ struct JSONReader {
     mutating func string() -> String? {
         i += 1
         let start = i
-        // The common case: no escape, taken as it is.
+        // The common case: no escape, taken as it is. ASCII needs no validation
+        // (`String(validating:)` costs a generic metadata lookup a call: perf).
+        var ascii = true
         while i < b.count {
             let c = b[i]
             if c == UInt8(ascii: "\"") {
-                let s = String(validating: UnsafeBufferPointer(rebasing: b[start..<i]), as: UTF8.self)
+                let run = UnsafeBufferPointer(rebasing: b[start..<i])
+                let s = ascii ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
                 i += 1
                 return s
             }
             if c == UInt8(ascii: "\\") { break }
             if c < 0x20 { return nil }
+            if c >= 0x80 { ascii = false }
             i += 1
         }
         guard i < b.count else { return nil }

@@ -97,6 +97,7 @@ public struct ServeSession: Sendable {
     /// The distinct sets of notable headers requests came with; each request names one.
     public private(set) var headerSets: [[(name: String, value: String)]] = []
     var headerSetIndex: [String: Int32] = [:]
+    var lastHeaderSet: Int32?
 
     /// The body bytes each request keeps for the detail pane and the report.
     public static let keptBody = 64 * 1024
@@ -190,6 +191,22 @@ public struct ServeSession: Sendable {
 
     /// The index of a set of notable headers in `headerSets`, added when new.
     mutating func headerSet(_ hs: [(name: String, value: String)]) -> Int32 {
+        // An SDK sends the same set again and again: the last one, compared in
+        // place, saves building the key (an allocation a request).
+        if let l = lastHeaderSet, Self.same(headerSets[Int(l)], hs) { return l }
+        let i = internHeaderSet(hs)
+        lastHeaderSet = i
+        return i
+    }
+
+    static func same(_ a: [(name: String, value: String)], _ b: [(name: String, value: String)]) -> Bool {
+        guard a.count == b.count else { return false }
+        for k in a.indices where a[k].name != b[k].name || a[k].value != b[k].value { return false }
+        return true
+    }
+
+    /// `headerSet` past its fast path: the set by its key (names in lower case), added when new.
+    mutating func internHeaderSet(_ hs: [(name: String, value: String)]) -> Int32 {
         var key = ""
         for h in hs { key += h.name.lowercased() + "\u{0}" + h.value + "\u{0}" }
         if let i = headerSetIndex[key] { return i }

@@ -43,6 +43,10 @@ final class JSONReaderTests: XCTestCase {
         XCTAssertNil(read(#"{"a":1,}"#))
         // Not UTF-8 inside a string.
         XCTAssertNil(JSONValue.parse([0x22, 0xFF, 0x22]))
+        XCTAssertNil(JSONValue.parse([0x22, 0x61, 0xC3, 0x22]), "a sequence cut short after ASCII")
+        // UTF-8 as it is, unescaped, and ASCII: taken whole.
+        XCTAssertEqual(JSONValue.parse(Array("\"é😀\"".utf8)), .string("é😀"))
+        XCTAssertEqual(JSONValue.parse(Array("\"plain\"".utf8)), .string("plain"))
     }
 
     func test_deepNesting_isRefusedPastTheLimit_withoutExhaustingTheStack() {
