@@ -21,7 +21,7 @@ extension ServeReport {
             if (200...299).contains(s) { return "ok" }
             if s == 429 || s >= 500 { return "retry" }
             return "reject"
-        case .timeout, .lost: return "held"
+        case .timeout, .lost, .reset: return "held"
         }
     }
 

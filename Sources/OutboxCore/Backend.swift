@@ -38,7 +38,7 @@ public struct Backend: Sendable {
         receivedByName[n] += 1
         let accepted: Bool
         switch answer {
-        case .ok, .partial, .lost: accepted = true
+        case .ok, .partial, .lost, .reset: accepted = true
         case .status(let s), .retryAfter(let s, _): accepted = (200...299).contains(s)
         case .timeout: accepted = false  // never reaches; kept for completeness
         }

@@ -58,6 +58,7 @@ extension Profile {
         case .status(let s), .retryAfter(let s, _): outcome = .http(s)
         case .timeout, .lost: outcome = .timeout
         case .partial: outcome = .partial
+        case .reset: outcome = .reset
         }
         let resp = spec.response(outcome, planned: answer)
         switch resp.action {

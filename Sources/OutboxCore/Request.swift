@@ -116,6 +116,7 @@ public struct Request: Sendable, BitwiseCopyable {
             case -1: return .timeout
             case -2: return .lost
             case -3: return .partial
+            case -4: return .reset
             default: return .status(Int(answerCode))
             }
         }
@@ -125,6 +126,7 @@ public struct Request: Sendable, BitwiseCopyable {
             case .timeout: answerCode = -1
             case .lost: answerCode = -2
             case .partial: answerCode = -3
+            case .reset: answerCode = -4
             case .status(let s): answerCode = Int16(clamping: max(1, s))  // ANS: 100-599
             // The header is kept beside the request (`Simulation.retryAfters`, Policy/RetryAfter.swift).
             case .retryAfter(let s, _): answerCode = Int16(clamping: max(1, s))

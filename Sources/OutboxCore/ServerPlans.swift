@@ -279,6 +279,7 @@ extension Answer {
         case .timeout: return -1
         case .lost: return -2
         case .partial: return -3
+        case .reset: return -4
         }
     }
 }

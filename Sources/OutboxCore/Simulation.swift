@@ -299,6 +299,7 @@ public struct Simulation {
             case .ok: outcome = .http(200)
             case .status(let s), .retryAfter(let s, _): outcome = .http(s)
             case .partial: outcome = .partial
+            case .reset: outcome = .reset
             }
             finishAttempt(t.request, outcome)
         case .retry:
@@ -827,6 +828,10 @@ public struct Simulation {
                 let dropped = $0.attributes(of: id).map(\.key)
                 return "backend: #\(id) '\($0.name(of: id))' accepted in part"
                     + (dropped.isEmpty ? "" : ", attributes dropped: " + dropped.joined(separator: ", "))
+            }
+        case .counted where r.plannedAnswer == .reset:
+            log(.backend, .backendAnswerLost, request: id, rule: .backend) {
+                "backend: #\(id) '\($0.name(of: id))' recorded; its connection will be reset"
             }
         case .counted where r.plannedAnswer == .lost:
             log(.backend, .backendAnswerLost, request: id, rule: .lost) {

@@ -63,6 +63,9 @@ public enum Answer: Equatable, Sendable {
     case timeout
     case lost
     case partial
+    /// The backend records the request, then resets the connection (`server
+    /// reset`): the client sees the connection reset when the answer was due.
+    case reset
     /// A status with a Retry-After header (`server 429 retry-after 10s`): the
     /// status (100-599) and the header's value, whole milliseconds (0 allowed).
     case retryAfter(Int, Millis)
@@ -76,6 +79,7 @@ public enum Answer: Equatable, Sendable {
         case .timeout: return "timeout"
         case .lost: return "lost"
         case .partial: return "partial"
+        case .reset: return "reset"
         }
     }
 
@@ -86,6 +90,7 @@ public enum Answer: Equatable, Sendable {
         case "timeout": self = .timeout
         case "lost": self = .lost
         case "partial": self = .partial
+        case "reset": self = .reset
         default:
             guard word.count == 3, let n = Int(word), (100...599).contains(n) else { return nil }
             self = .status(n)
@@ -121,12 +126,14 @@ public struct Outcome: Equatable, Hashable, Sendable, BitwiseCopyable {
     public static let networkLost = Outcome(code: -3)
     /// The backend accepted the event but dropped some attributes (a 2xx).
     public static let partial = Outcome(code: -4)
+    /// The connection was reset when the answer was due (`server reset`).
+    public static let reset = Outcome(code: -5)
 
     public static func http(_ status: Int) -> Outcome { Outcome(code: Int16(status)) }
 
     public var isNone: Bool { code == 0 }
     public var httpStatus: Int? { code > 0 ? Int(code) : nil }
-    public var isTransportError: Bool { code == -1 || code == -2 || code == -3 }
+    public var isTransportError: Bool { code == -1 || code == -2 || code == -3 || code == -5 }
     public var isSuccess: Bool { code == -4 || (200...299).contains(Int(code)) }
     public var is5xx: Bool { (500...599).contains(Int(code)) }
 
@@ -138,6 +145,7 @@ public struct Outcome: Equatable, Hashable, Sendable, BitwiseCopyable {
         case -2: return "offline"
         case -3: return "network-lost"
         case -4: return "partial"
+        case -5: return "reset"
         default: return String(code)
         }
     }

@@ -61,6 +61,8 @@ public struct ServeSession: Sendable {
         case hold
         /// Read the request and close without a response (`lost`).
         case close
+        /// Read the request and reset the connection (`reset`): a TCP RST, no response.
+        case reset
     }
 
     /// An event carried by a request: its index in `events`, and its attempt number there.
@@ -234,6 +236,7 @@ public struct ServeSession: Sendable {
         switch answer {
         case .timeout: return .hold
         case .lost: return .close
+        case .reset: return .reset
         case .ok, .partial:
             return .respond(status: 200, retryAfter: nil, body: ServeSession.body(200, format), delay: latency)
         case .status(let s):

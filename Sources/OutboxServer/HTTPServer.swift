@@ -235,6 +235,12 @@ final class ServeHandler: ChannelInboundHandler, RemovableChannelHandler {
                 break
             case .close:
                 context.close(promise: nil)
+            case .reset:
+                // SO_LINGER on, 0 s: the close sends a TCP RST instead of a FIN.
+                guard let socket = context.channel as? SocketOptionProvider else { return context.close(promise: nil) }
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in bound.value.close(promise: nil)
+                }
             case .respond(let status, let ra, let text, let delay):
                 if delay <= 0 {
                     respond(context, h, status: status, retryAfter: ra, body: text, close: false)

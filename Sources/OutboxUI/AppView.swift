@@ -771,6 +771,7 @@ public enum AppView {
         case .ok: return "ok (200)"
         case .timeout: return "timeout (never recorded)"
         case .lost: return "lost (recorded, answer lost)"
+        case .reset: return "reset (recorded, connection reset)"
         case .partial: return "partial accept (2xx)"
         case .status(let s): return "\(s)"
         case .retryAfter(let s, let t): return "\(s) (retry-after \(VirtualTime.duration(t)))"

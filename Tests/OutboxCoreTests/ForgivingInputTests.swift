@@ -204,7 +204,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("on 5O3 retry"),
             [
-                "p.profile:\(last): unknown answer class `5O3`, expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, partial, offline, transport or exhausted; did you mean `503`?"
+                "p.profile:\(last): unknown answer class `5O3`, expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, reset, partial, offline, transport or exhausted; did you mean `503`?"
             ])
         XCTAssertEqual(
             with("on 4xx drop rejectd"),

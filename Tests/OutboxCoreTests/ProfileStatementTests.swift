@@ -254,6 +254,50 @@ final class ProfileStatementTests: XCTestCase {
             ])
     }
 
+    /// `server reset`: the backend records the request, then the connection is
+    /// reset when the answer is due (its latency, not the timeout): the
+    /// `reset` class, falling back to `lost`, then `timeout`, then `transport`.
+    func test_reset_recordedThenTheConnectionResetAtTheAnswersTime() {
+        guard
+            let r = U.play(
+                profile: Self.acme(more: ""),
+                """
+                profile acme
+                at 0 launch
+                at 0 server reset x1
+                at 0 track a
+                expect at 1.4s state a delivered
+                """)
+        else { return }
+        XCTAssertEqual(
+            U.trails(r.sim),
+            [
+                "a: 0 new>pending #0 ACME-1",
+                "a: 0 pending>in-flight #1 ACME-1",
+                "a: 200 in-flight>retrying #1 reset ACME-2",
+                "a: 1200 retrying>in-flight #2 ACME-2",
+                "a: 1400 in-flight>delivered #2 200 ACME-1",
+            ])
+        XCTAssertEqual(
+            U.logs(r.sim).filter { $0.contains("backend") },
+            [
+                "0 [ANS] backend will answer: reset ×1",
+                "100 [BACKEND] backend: #1 'a' recorded; its connection will be reset",
+            ])
+        XCTAssertEqual(r.sim.backend.received, 2)
+        for (more, rule) in [
+            ("on lost drop rejected rule ACME-5", "ACME-5"), ("on reset drop rejected rule ACME-6", "ACME-6"),
+        ] {
+            guard
+                let d = U.play(
+                    profile: Self.acme(more: more),
+                    "profile acme\nat 0 launch\nat 0 server reset x1\nat 0 track a\nexpect at 0.2s dropped a rejected\n"
+                )
+            else { return }
+            XCTAssertEqual(d.sim.history(of: 1).last.map { d.sim.profile.rule($0.rule).id }, rule, more)
+        }
+    }
+
     func test_on_lostFallsBackToTimeoutBeforeTransport() {
         let text = Self.everyClass.split(separator: "\n").filter { !$0.hasPrefix("on lost") }.joined(separator: "\n")
         guard let r = U.play(profile: text, Self.oneOfEachClass) else { return }
@@ -969,7 +1013,7 @@ final class ProfileStatementTests: XCTestCase {
         let quit = "bad quit line, expected `quit keeps saved rule ID`"
         let on = "expected `on CLASS deliver|retry [wait DURATION]|queue|stall|drop REASON [rule ID]`"
         let classes =
-            "expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, partial, offline, transport or exhausted"
+            "expected a status (403), 1xx, 2xx, 3xx, 4xx, 5xx, timeout, lost, reset, partial, offline, transport or exhausted"
         let resend =
             "expected `resend on launch|network|getinstance [via getinstance] rule ID` or `resend on TRIGGER none`"
         let report = "bad report line, expected `report none`, `report onerror` or `report completion rule ID`"

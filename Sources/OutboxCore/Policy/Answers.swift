@@ -44,16 +44,19 @@ enum AnswerClass: Hashable, Sendable {
     case status(Int)
     /// A hundred of statuses, 1 to 5 (`on 4xx`).
     case hundred(Int)
-    case timeout, lost, partial, offline, transport
+    case timeout, lost, partial, offline, transport, reset
 
     /// The class words that are not a status, as the messages list them.
-    static let words = ["1xx", "2xx", "3xx", "4xx", "5xx", "timeout", "lost", "partial", "offline", "transport"]
+    static let words = [
+        "1xx", "2xx", "3xx", "4xx", "5xx", "timeout", "lost", "reset", "partial", "offline", "transport",
+    ]
 
     /// `404`, `4xx`, `timeout`, ...; nil for any other word.
     init?(word w: String) {
         switch w {
         case "timeout": self = .timeout
         case "lost": self = .lost
+        case "reset": self = .reset
         case "partial": self = .partial
         case "offline": self = .offline
         case "transport": self = .transport
@@ -71,6 +74,7 @@ enum AnswerClass: Hashable, Sendable {
         case .hundred(let h): return String(h) + "xx"
         case .timeout: return "timeout"
         case .lost: return "lost"
+        case .reset: return "reset"
         case .partial: return "partial"
         case .offline: return "offline"
         case .transport: return "transport"
@@ -79,10 +83,12 @@ enum AnswerClass: Hashable, Sendable {
 
     /// The class this one falls back to when it has no `on` line, or nil.
     /// A status falls back to its hundred; 1xx and 3xx to 4xx (RETRYABLE);
-    /// lost to timeout; timeout and offline to transport; partial to 2xx.
+    /// reset to lost (the answer never came: `server reset`); lost to timeout;
+    /// timeout and offline to transport; partial to 2xx.
     var parent: AnswerClass? {
         switch self {
         case .hundred(1), .hundred(3): return .hundred(4)
+        case .reset: return .lost
         case .lost: return .timeout
         case .timeout, .offline: return .transport
         case .partial: return .hundred(2)
@@ -254,7 +260,8 @@ enum Answers {
 
     /// Slots of the answer table: HTTP statuses 100...599 at 0..<500, then these.
     static let timeoutSlot = 500, lostSlot = 501, offlineSlot = 502, networkLostSlot = 503, partialSlot = 504
-    static let tableSize = 505
+    static let resetSlot = 505
+    static let tableSize = 506
 
     /// The answer table of a whole profile: each class's response, and for each
     /// slot the index of the response it takes (its own class's or a broader one's).
@@ -282,6 +289,7 @@ enum Answers {
         table[offlineSlot] = slot(.offline)
         table[networkLostSlot] = slot(.transport)
         table[partialSlot] = slot(.partial)
+        table[resetSlot] = slot(.reset)
         return (responses, table)
     }
 }
@@ -297,6 +305,7 @@ extension ProfileSpec {
         case -2: slot = Answers.offlineSlot
         case -3: slot = Answers.networkLostSlot
         case -4: slot = Answers.partialSlot
+        case -5: slot = Answers.resetSlot
         default: slot = min(max(Int(outcome.code), 100), 599) - 100
         }
         return responses[Int(table[slot])]

@@ -473,6 +473,7 @@ extension Simulation {
         case .ok: outcome = .http(200)
         case .status(let s), .retryAfter(let s, _): outcome = .http(s)
         case .partial: outcome = .partial
+        case .reset: outcome = .reset
         }
         batchFinished(n, outcome)
     }
