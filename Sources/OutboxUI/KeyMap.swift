@@ -573,6 +573,7 @@ public enum KeyMap {
         out +=
             " then j, k, the arrows, PgUp, PgDn, Home and End scroll it. Enter shows the detail full-screen; Enter or Esc"
         out += " goes back.\n"
+        out += ServeKeys.markdown
         return out
     }
 }
