@@ -146,7 +146,7 @@ public struct ServeModel {
         case .normal:
             break
         }
-        if let h = s.held.first, let effect = heldKey(key, h) { return effect }
+        if let h = s.held.first, case .taken(let effect) = heldKey(key, h) { return effect }
         guard let action = ServeKeys.action(for: key) else {
             if case .char(let c) = key { message = ("no key `\(Character(c))` here; ? lists the keys", true) }
             return nil
@@ -177,34 +177,41 @@ public struct ServeModel {
         return nil
     }
 
+    /// What the held request's box did with a key.
+    enum HeldKey {
+        /// Taken by the box (and what it asks of the session, if anything).
+        case taken(ServeEffect?)
+        /// Not the box's: it keeps its meaning (`q`, `?`, moving).
+        case passed
+    }
+
     /// A key while a request is held at the breakpoint (its box is on screen):
-    /// an answer's letter picks it, `R` its Retry-After, Enter sends it; nil
-    /// for the keys that keep their meaning (`q`, `?`, moving).
-    mutating func heldKey(_ key: Key, _ h: ServeSession.Held) -> ServeEffect? {
+    /// an answer's letter picks it, `R` its Retry-After, Enter sends it.
+    mutating func heldKey(_ key: Key, _ h: ServeSession.Held) -> HeldKey {
         switch key {
         case .enter:
             let answer = heldAnswer
             heldAnswer = nil
             message = nil
-            return .release(token: h.token, answer: answer)
+            return .taken(.release(token: h.token, answer: answer))
         case .escape:
             heldAnswer = nil
-            return nil
+            return .taken(nil)
         case .char("R"):
             guard let next = heldAnswer?.nextRetryAfter else {
                 message = ("R adds a Retry-After to a status: pick one first (a to j)", true)
-                return nil
+                return .taken(nil)
             }
             heldAnswer = next
             message = nil
-            return nil
+            return .taken(nil)
         case .char(let c):
-            guard let pick = AppModel.answerChoices.first(where: { $0.key == c }) else { return nil }
+            guard let pick = AppModel.answerChoices.first(where: { $0.key == c }) else { return .passed }
             heldAnswer = pick.answer
             message = nil
-            return nil
+            return .taken(nil)
         default:
-            return nil
+            return .passed
         }
     }
 

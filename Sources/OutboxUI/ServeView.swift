@@ -63,13 +63,13 @@ public enum ServeView {
         let unrecognised = rows.count - s.events.count
         AppView.separator(
             &buf, y: y, width: d.width,
-            title: "Events \(s.events.count) \(g.sep) requests \(s.requests.count) \(g.sep) unrecognised \(unrecognised)",
+            title: "Events \(s.events.count) \(g.sep) requests \(s.requests.count) \(g.sep) unrecognised \(unrecognised) ",
             focused: m.focus == .list, rightTitle: nil, rightX: d.width, g: g)
         y += 1
         list(&buf, m, s, rows: rows, rect: Rect(x: 0, y: y, width: d.width, height: p.list + 1), g: g)
         y += p.list + 1
         AppView.separator(
-            &buf, y: y, width: d.width, title: detailTitle(m, s), focused: m.focus == .detail, rightTitle: nil,
+            &buf, y: y, width: d.width, title: detailTitle(m, s) + " ", focused: m.focus == .detail, rightTitle: nil,
             rightX: d.width, g: g)
         y += 1
         let doc = detailLines(m, s, width: d.width)
@@ -78,7 +78,7 @@ public enum ServeView {
             buf.put(AppView.glyphText(line.0, g), x: 1, y: y + i, role: line.1, limit: d.width - 2)
         }
         y += p.detail
-        let logTitle = m.logScroll > 0 ? "Log (\(m.logScroll) up; End: the newest)" : "Log"
+        let logTitle = m.logScroll > 0 ? "Log (\(m.logScroll) up; End: the newest) " : "Log "
         AppView.separator(
             &buf, y: y, width: d.width, title: logTitle, focused: m.focus == .log, rightTitle: nil, rightX: d.width,
             g: g)
@@ -102,7 +102,7 @@ public enum ServeView {
     static func header(_ buf: inout ScreenBuffer, _ m: ServeModel, _ s: ServeSession, g: Glyphs) {
         buf.fill(Rect(x: 0, y: 0, width: buf.width, height: 1), role: .header)
         var parts: [(String, Role)] = [
-            (" OUTBOX serve", .headerAccent), (m.address, .header), (VirtualTime.clock(m.now), .header),
+            (" OUTBOX serve", .headerAccent), (m.address, .header),
             s.online ? ("net \(g.dot) online", .online) : ("net \(g.none) offline", .offline),
             ("backend " + s.plans.summary, .header),
         ]
@@ -114,7 +114,8 @@ public enum ServeView {
             }
         }
         if !s.held.isEmpty { parts.append(("held \(s.held.count)", .banner)) }
-        if let p = m.profile { parts.append(("held to " + p.0.name, .header)) }
+        parts.append((m.profile.map { "held to " + $0.0.name } ?? "no profile", .header))
+        parts.append((VirtualTime.clock(m.now / 100 * 100), .header))
         var x = 0
         for (i, part) in parts.enumerated() {
             if i > 0 { x = buf.put(" \(g.vLine) ", x: x, y: 0, role: .header) }
@@ -128,7 +129,7 @@ public enum ServeView {
     /// profile its verdict and the next attempt it predicts.
     struct Columns {
         let name: Int
-        static let id = 9, format = 9, att = 3, last = 8, seen = 7, verdict = 9, next = 14
+        static let id = 9, format = 9, att = 3, last = 8, seen = 5, verdict = 9, next = 16
         init(width: Int, profile: Bool) {
             let fixed = 1 + Columns.id + 1 + 1 + Columns.format + 1 + Columns.att + 1 + Columns.last + 1 + Columns.seen
             name = max(8, width - fixed - (profile ? 1 + Columns.verdict + 1 + Columns.next : 0) - 1)
@@ -145,7 +146,7 @@ public enum ServeView {
         let c = Columns(width: rect.width, profile: m.profile != nil)
         var titles = [
             ("id", Columns.id), ("name", c.name), ("format", Columns.format), ("att", Columns.att),
-            ("last", Columns.last), ("seen", Columns.seen),
+            ("last", Columns.last), ("ago", Columns.seen),
         ]
         if m.profile != nil { titles += [("verdict", Columns.verdict), ("next", Columns.next)] }
         buf.put(" " + cells(titles), x: 0, y: rect.y, role: .columnHeader, limit: rect.width)
@@ -174,7 +175,7 @@ public enum ServeView {
                 x = column(&buf, e.format.rawValue, Columns.format, x: x, y: y, role: base)
                 x = column(&buf, String(e.attemptCount), Columns.att, x: x, y: y, role: base)
                 x = column(&buf, lastR.answer.word, Columns.last, x: x, y: y, role: picked ? base : answerRole(lastR.answer))
-                x = column(&buf, AppView.shortDuration(m.now - lastR.time) + " ago", Columns.seen, x: x, y: y, role: base)
+                x = column(&buf, AppView.shortDuration(m.now - lastR.time), Columns.seen, x: x, y: y, role: base)
                 if let (p, st) = m.profile {
                     let v = Conformance.verdict(e, in: s, profile: p, settings: st, endedAt: m.now)
                     x = column(&buf, v.kind.rawValue, Columns.verdict, x: x, y: y, role: picked ? base : verdictRole(v.kind))
@@ -189,7 +190,7 @@ public enum ServeView {
                 x = column(&buf, "unrecog.", Columns.format, x: x, y: y, role: picked ? base : .logWarning)
                 x = column(&buf, "", Columns.att, x: x, y: y, role: base)
                 x = column(&buf, r.answer.word, Columns.last, x: x, y: y, role: picked ? base : answerRole(r.answer))
-                x = column(&buf, AppView.shortDuration(m.now - r.time) + " ago", Columns.seen, x: x, y: y, role: base)
+                x = column(&buf, AppView.shortDuration(m.now - r.time), Columns.seen, x: x, y: y, role: base)
                 buf.put(firstBytes(r.body, 40), x: x, y: y, role: picked ? base : .dim, limit: max(0, rect.width - x))
             }
         }
