@@ -86,7 +86,7 @@ let package = Package(
             exclude: ["Snapshots"]),
         .testTarget(
             name: "OutboxServeTests",
-            dependencies: ["OutboxServe", "OutboxServer", "OutboxCore", "OutboxCLI", "OutboxTestSupport"]),
+            dependencies: ["OutboxServe", "OutboxServer", "OutboxCore", "OutboxCLI", "OutboxUI", "OutboxTestSupport"]),
         .testTarget(
             name: "OutboxStoreTests",
             dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI", "CSQLite", "OutboxTestSupport"]),
