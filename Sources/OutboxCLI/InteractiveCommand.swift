@@ -592,7 +592,8 @@ struct InteractiveCommand: OutboxSubcommand {
                 + instead
         case .noTerminfo(let t):
             return
-                command + ": no terminfo database was found to set up the terminal '\(shown(t))'; install ncurses' terminfo, or "
+                command
+                + ": no terminfo database was found to set up the terminal '\(shown(t))'; install ncurses' terminfo, or "
                 + instead
         case .unknownTerm(let t):
             return command + ": the terminal type '\(shown(t))' is unknown here (no terminfo entry); " + instead + ", "

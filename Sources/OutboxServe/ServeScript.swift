@@ -173,7 +173,8 @@ public struct ServeScript: Sendable {
         if first == "set", words.count == 3, words[1] == "latency",
             case .failure = VirtualTime.parseLimited(words[2])
         {
-            return .failure(WireProblem("bad latency `\(SafeText.escaped(words[2], max: 40))`, expected a time such as 200ms"))
+            return .failure(
+                WireProblem("bad latency `\(SafeText.escaped(words[2], max: 40))`, expected a time such as 200ms"))
         }
         switch step(words) {
         case .step(let st): return .success(st)

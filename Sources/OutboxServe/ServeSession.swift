@@ -211,7 +211,10 @@ public struct ServeSession: Sendable {
         guard let i = held.firstIndex(where: { $0.token == token }) else { return nil }
         let h = held.remove(at: i)
         let reply = record(h.request, h.reading, at: h.time, answer: answer, delay: max(0, now - h.time) + latency)
-        say(now, "breakpoint: \(h.request.method) \(SafeText.escaped(h.request.path, max: 80)) answered \(requests[requests.count - 1].answer.word)")
+        say(
+            now,
+            "breakpoint: \(h.request.method) \(SafeText.escaped(h.request.path, max: 80)) answered \(requests[requests.count - 1].answer.word)"
+        )
         return reply
     }
 
@@ -222,7 +225,10 @@ public struct ServeSession: Sendable {
         guard let i = held.firstIndex(where: { $0.token == token }) else { return }
         let h = held.remove(at: i)
         _ = record(h.request, h.reading, at: h.time, answer: answer, delay: max(0, now - h.time))
-        say(now, "breakpoint: \(h.request.method) \(SafeText.escaped(h.request.path, max: 80)) \(why): recorded as \(answer.word)")
+        say(
+            now,
+            "breakpoint: \(h.request.method) \(SafeText.escaped(h.request.path, max: 80)) \(why): recorded as \(answer.word)"
+        )
     }
 
     /// Records a request read so (its events' attempts, its answer: `answer`,

@@ -74,7 +74,8 @@ extension AnswerChoice {
             return .choosing(choice)
         default:
             return .hint(
-                "1, 3, 5 times, a(lways) or % a chance; R: a Retry-After; r or k: for the selected request; Esc cancels")
+                "1, 3, 5 times, a(lways) or % a chance; R: a Retry-After; r or k: for the selected request; Esc cancels"
+            )
         }
         return .plan(answer, rep, choice.target)
     }

@@ -66,21 +66,15 @@ public enum ServeKeys {
     }()
 
     /// Keys bound to more than one action: must be empty (tested).
-    public static var conflicts: [Key] {
-        var seen: [Key: ServeAction] = [:]
-        var out: [Key] = []
-        for b in bindings {
-            for k in b.keys {
-                if let a = seen[k], a != b.action { out.append(k) }
-                seen[k] = b.action
-            }
-        }
-        return out
-    }
+    public static var conflicts: [Key] { KeyMap.conflicts(bindings.map { ($0.keys, $0.action) }) }
 
     /// Not keys: what the held request's box takes (a breakpoint caught one).
     public static let heldLines: [(keys: String, help: String)] = [
-        ("letter", "an answer: " + AppModel.answerChoices.map { "\(Character($0.key)) \($0.answer.word)" }.joined(separator: ", ")),
+        (
+            "letter",
+            "an answer: "
+                + AppModel.answerChoices.map { "\(Character($0.key)) \($0.answer.word)" }.joined(separator: ", ")
+        ),
         ("R", "after a status: a Retry-After (1s, 10s, 60s, then none)"),
         ("Enter", "answer it (with none picked: the plan's answer, as if it had not been held)"),
         ("Esc", "unpick the answer; the request stays held"),

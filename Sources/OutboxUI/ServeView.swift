@@ -63,7 +63,8 @@ public enum ServeView {
         let unrecognised = rows.count - s.events.count
         AppView.separator(
             &buf, y: y, width: d.width,
-            title: "Events \(s.events.count) \(g.sep) requests \(s.requests.count) \(g.sep) unrecognised \(unrecognised) ",
+            title:
+                "Events \(s.events.count) \(g.sep) requests \(s.requests.count) \(g.sep) unrecognised \(unrecognised) ",
             focused: m.focus == .list, rightTitle: nil, rightX: d.width, g: g)
         y += 1
         list(&buf, m, s, rows: rows, rect: Rect(x: 0, y: y, width: d.width, height: p.list + 1), g: g)
@@ -174,11 +175,13 @@ public enum ServeView {
                 x = column(&buf, e.name, c.name, x: x, y: y, role: base)
                 x = column(&buf, e.format.rawValue, Columns.format, x: x, y: y, role: base)
                 x = column(&buf, String(e.attemptCount), Columns.att, x: x, y: y, role: base)
-                x = column(&buf, lastR.answer.word, Columns.last, x: x, y: y, role: picked ? base : answerRole(lastR.answer))
+                x = column(
+                    &buf, lastR.answer.word, Columns.last, x: x, y: y, role: picked ? base : answerRole(lastR.answer))
                 x = column(&buf, AppView.shortDuration(m.now - lastR.time), Columns.seen, x: x, y: y, role: base)
                 if let (p, st) = m.profile {
                     let v = Conformance.verdict(e, in: s, profile: p, settings: st, endedAt: m.now)
-                    x = column(&buf, v.kind.rawValue, Columns.verdict, x: x, y: y, role: picked ? base : verdictRole(v.kind))
+                    x = column(
+                        &buf, v.kind.rawValue, Columns.verdict, x: x, y: y, role: picked ? base : verdictRole(v.kind))
                     let pr = Conformance.prediction(after: lastR, attempt: e.attemptCount, profile: p, settings: st)
                     buf.put(nextText(pr, now: m.now, g: g), x: x, y: y, role: base, limit: max(0, rect.width - x))
                 }
@@ -267,7 +270,9 @@ public enum ServeView {
         func headers(_ r: ServeSession.Request) {
             let hs = s.headers(of: r)
             guard !hs.isEmpty else { return }
-            add(hs.map { $0.name + ": " + SafeText.escaped($0.value, max: 80) }.joined(separator: " · "), .dim, indent: "   ")
+            add(
+                hs.map { $0.name + ": " + SafeText.escaped($0.value, max: 80) }.joined(separator: " · "), .dim,
+                indent: "   ")
         }
         switch m.selectedRow(s) {
         case nil:
@@ -298,7 +303,9 @@ public enum ServeView {
             }
             if let (p, st) = m.profile, let last = rs.last {
                 let pr = Conformance.prediction(after: last, attempt: rs.count, profile: p, settings: st)
-                add("next: " + predictionText(pr, p, after: rs.count) + " · " + nextText(pr, now: m.now, g: .unicode), .dim)
+                add(
+                    "next: " + predictionText(pr, p, after: rs.count) + " · " + nextText(pr, now: m.now, g: .unicode),
+                    .dim)
             }
             if let last = rs.last { payload(last, into: &out, attempt: rs.count) }
         }
@@ -462,7 +469,8 @@ public enum ServeView {
             "answer: " + (m.heldAnswer.map { $0.word } ?? "the plan's (pick a letter)")
             + "  · Enter sends it · R retry-after · Esc unpicks"
         let bodyRoom = max(0, hgt - 2 - lines.count - answerRows.count - 2)
-        let text = JSONValue.parse(h.reading.body)?.pretty() ?? String(decoding: h.reading.body.prefix(4096), as: UTF8.self)
+        let text =
+            JSONValue.parse(h.reading.body)?.pretty() ?? String(decoding: h.reading.body.prefix(4096), as: UTF8.self)
         for l in text.split(separator: "\n").prefix(bodyRoom) {
             lines.append(("  " + SafeText.escaped(String(l), max: 200), .dim))
         }

@@ -118,7 +118,8 @@ final class ServeScreenTests: XCTestCase {
         XCTAssertEqual(
             s.receive(Self.posthog([("other", "u-2")]), at: 400),
             .respond(status: 200, retryAfter: nil, body: #"{"status":"Ok","results":{}}"#, delay: 0))
-        XCTAssertEqual(screen(m, s)[3], " u-1       signup                                  posthog   2   503      0.0s")
+        XCTAssertEqual(
+            screen(m, s)[3], " u-1       signup                                  posthog   2   503      0.0s")
         // `o` takes the network offline, as `network offline` would.
         _ = press(&m, &s, [.char("o")], at: 500)
         XCTAssertFalse(s.online)
@@ -169,7 +170,8 @@ final class ServeScreenTests: XCTestCase {
         XCTAssertEqual(s.requests.map(\.answer), [.retryAfter(429, 1000)])
         XCTAssertEqual(s.requests[0].time, 1000, "recorded as it came")
         XCTAssertEqual(s.requests[0].delay, 1000, "answered when released")
-        XCTAssertEqual(screen(m, s)[3], " u-1       signup                                  posthog   1   429 ret… 0.5s")
+        XCTAssertEqual(
+            screen(m, s)[3], " u-1       signup                                  posthog   1   429 ret… 0.5s")
     }
 
     func test_theBreakpointByName_letsOtherNamesThrough_andAClosedClientIsRecordedAsTimedOut() {

@@ -300,7 +300,8 @@ final class ServeServerTests: XCTestCase {
         Thread.detachNewThread {
             last =
                 (try? runProgram(
-                    "/usr/bin/curl", ["-sS", "--max-time", "10", "-o", "/dev/null", "--data-binary", "@" + body, target]))?
+                    "/usr/bin/curl",
+                    ["-sS", "--max-time", "10", "-o", "/dev/null", "--data-binary", "@" + body, target]))?
                 .0 ?? -1
             stopped.signal()
         }

@@ -32,7 +32,8 @@ extension EndToEndTests {
         guard waitFor("backend 503") else { return }
         XCTAssertEqual(sh(post).1, "503")
         guard waitFor("signup #2  → 503") else { return }
-        XCTAssertTrue(screen().contains("m-1       signup                                  segment   2   503"), screen())
+        XCTAssertTrue(
+            screen().contains("m-1       signup                                  segment   2   503"), screen())
         // o: offline, connections refused (curl exit 7); o again: online.
         slowKeys("o")
         guard waitFor("net — offline") else { return }
