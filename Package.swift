@@ -53,7 +53,7 @@ let package = Package(
         // The simulated device's storage on SQLite.
         .target(name: "OutboxStore", dependencies: ["CSQLite", "OutboxCore"]),
         // The interactive screen without curses: cells, roles, themes, keys, model, view.
-        .target(name: "OutboxUI", dependencies: ["OutboxCore"]),
+        .target(name: "OutboxUI", dependencies: ["OutboxCore", "OutboxServe"]),
         // ncurses, through a shim that wraps what Swift cannot import. A C target, not a
         // system library, so the library to link can differ per platform: Debian's
         // libncursesw (libncurses-dev) and forkpty's libutil; macOS's libncurses, whose
@@ -86,7 +86,7 @@ let package = Package(
             exclude: ["Snapshots"]),
         .testTarget(
             name: "OutboxServeTests",
-            dependencies: ["OutboxServe", "OutboxServer", "OutboxCore", "OutboxCLI", "OutboxTestSupport"]),
+            dependencies: ["OutboxServe", "OutboxServer", "OutboxCore", "OutboxCLI", "OutboxUI", "OutboxTestSupport"]),
         .testTarget(
             name: "OutboxStoreTests",
             dependencies: ["OutboxStore", "OutboxCore", "OutboxCLI", "CSQLite", "OutboxTestSupport"]),

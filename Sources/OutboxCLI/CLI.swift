@@ -483,8 +483,15 @@ enum Help {
         answer. A request it cannot read is shown as unrecognised and still
         answered by the plan.
 
-        The first line printed is the address. With --headless it reports when the
-        run ends (--until 30s, or idle:5s: once no request has come for 5 s): the
+        The first line printed is the address. Without --headless, on a terminal,
+        a live screen shows a row per event (its attempts, last answer, and with
+        --profile the verdict and when the next attempt is due), the selected
+        event's attempts, headers and payload, and the log; keys choose the next
+        answers (x, as in the simulator), take the network offline (o), run a
+        script line (:), and hold the next request at a breakpoint (b) until its
+        answer is picked; ? lists the keys, q restores the terminal and prints the
+        report below (--format, --report, --record as headless). With --headless it
+        reports when the run ends (--until 30s, or idle:5s: once no request has come for 5 s): the
         requests and their answers, each event's attempts, and the script's expect
         lines (attempts NAME N, received NAME N, counted NAME N, unrecognised N),
         checked at their time or, without one, at the end. --format jsonl writes a
@@ -513,7 +520,7 @@ enum Help {
         tracked at its first arrival, its answers as server lines for its name, so
         `outbox run FILE` replays it on the profile's model.
 
-        Not built yet (issue 25): the live screen, a TCP reset answer.
+        Not built yet (issue 25): a TCP reset answer.
         """
 
     static let run = """

@@ -582,26 +582,28 @@ struct InteractiveCommand: OutboxSubcommand {
     static let setTerm = "or set TERM to e.g. xterm-256color"
 
     /// Why the live screen does not start here, in one line.
-    static func refusal(_ why: Terminal.Unusable) -> String {
+    /// Why the live screen cannot start, and what to run instead (`outbox serve` says `--headless`).
+    static func refusal(_ why: Terminal.Unusable, command: String = "outbox", instead: String = runInstead) -> String {
         switch why {
         case .notATerminal:
-            return "outbox: the live screen needs a terminal, and standard input or output is not one; " + runInstead
+            return command + ": the live screen needs a terminal, and standard input or output is not one; " + instead
         case .termUnset:
-            return "outbox: TERM is not set, so the terminal cannot be known; set TERM to e.g. xterm-256color, or "
-                + runInstead
+            return command + ": TERM is not set, so the terminal cannot be known; set TERM to e.g. xterm-256color, or "
+                + instead
         case .noTerminfo(let t):
             return
-                "outbox: no terminfo database was found to set up the terminal '\(shown(t))'; install ncurses' terminfo, or "
-                + runInstead
+                command
+                + ": no terminfo database was found to set up the terminal '\(shown(t))'; install ncurses' terminfo, or "
+                + instead
         case .unknownTerm(let t):
-            return "outbox: the terminal type '\(shown(t))' is unknown here (no terminfo entry); " + runInstead + ", "
+            return command + ": the terminal type '\(shown(t))' is unknown here (no terminfo entry); " + instead + ", "
                 + setTerm
         case .hardcopy(let t):
-            return "outbox: the terminal '\(shown(t))' prints on paper and cannot show the live screen; " + runInstead
+            return command + ": the terminal '\(shown(t))' prints on paper and cannot show the live screen; " + instead
                 + ", " + setTerm
         case .noCursorAddressing(let t):
-            return "outbox: the terminal '\(shown(t))' cannot show the live screen (no cursor addressing); "
-                + runInstead + ", " + setTerm
+            return command + ": the terminal '\(shown(t))' cannot show the live screen (no cursor addressing); "
+                + instead + ", " + setTerm
         }
     }
 

@@ -3,9 +3,11 @@ import OutboxCore
 import OutboxFoundation
 import OutboxServe
 import OutboxTerminal
+import OutboxUI
 
-/// `outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] --headless
-/// [--until D|idle:D] [--format text|jsonl]`: a real HTTP backend for real SDKs.
+/// `outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] [--headless]
+/// [--until D|idle:D] [--format text|jsonl]`: a real HTTP backend for real SDKs,
+/// with a live screen (`ServeScreen`) unless headless.
 struct ServeCommand: OutboxSubcommand {
     static var configuration: CommandConfiguration {
         CommandConfiguration(
@@ -13,8 +15,9 @@ struct ServeCommand: OutboxSubcommand {
             usage: CLI.parserUsage(synopsis), discussion: Help.serve)
     }
     static var synopsis: String {
-        "outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] --headless [--until D|idle:D]\n"
-            + "                    [--format text|jsonl|junit|html] [--report FILE] [--profile P] [--record FILE]"
+        "outbox serve [--listen HOST:PORT] [--script FILE] [--id-field F] [--headless] [--until D|idle:D]\n"
+            + "                    [--format text|jsonl|junit|html] [--report FILE] [--profile P] [--record FILE]\n"
+            + "                    [--theme NAME|PATH]"
     }
 
     @Option(
@@ -33,8 +36,16 @@ struct ServeCommand: OutboxSubcommand {
             "read JSON bodies of no known SDK as events carrying this id field (the generic form)", valueName: "F"))
     var idField: String?
 
-    @Flag(help: "run without the screen, report at the end (the live screen of serve is not built yet)")
+    @Flag(
+        help:
+            "run without the live screen and report at the end (--until); without it a terminal shows the screen, and q prints the same report"
+    )
     var headless = false
+
+    @Option(
+        help: ArgumentHelp("the live screen's colours: a theme's name or a .theme file", valueName: "NAME|PATH"),
+        completion: .list(InteractiveCommand.themeNames))
+    var theme: String?
 
     @Option(
         help: ArgumentHelp(
@@ -84,6 +95,8 @@ struct ServeCommand: OutboxSubcommand {
 
     /// The longest `idle:D` waits for a first request.
     static let firstRequestWait: Millis = 60_000
+    /// What a terminal that cannot show the live screen is told to do instead.
+    static let runHeadless = "run `outbox serve --headless` instead (it reports when it ends: --until)"
 
     static func parseListen(_ s: String?) -> Result<(String, Int), Problem> {
         guard let s else { return .success(("127.0.0.1", 8080)) }
@@ -126,12 +139,6 @@ struct ServeCommand: OutboxSubcommand {
         func bad(_ p: Problem) -> Int32 {
             console.error(p.message)
             return 2
-        }
-        guard headless else {
-            return bad(
-                Problem(
-                    "outbox serve: the live screen of serve is not built yet; run it with --headless (it reports when it ends: --until)"
-                ))
         }
         let listenAt: (String, Int), end: End
         switch Self.parseListen(listen) {
@@ -211,6 +218,18 @@ struct ServeCommand: OutboxSubcommand {
                 }
             }
         }
+        // The live screen: its theme read and the terminal checked before the
+        // server listens, so a refusal leaves nothing started (exit 2).
+        var theme = Theme.monochrome
+        if !headless {
+            switch InteractiveCommand.loadTheme(self.theme ?? "default") {
+            case .success(let t): theme = t
+            case .failure(let why): return bad(Problem("outbox serve: " + SafeText.escaped(why.message, max: 1000)))
+            }
+            if let why = Terminal.unusable() {
+                return bad(Problem(InteractiveCommand.refusal(why, command: "outbox serve", instead: Self.runHeadless)))
+            }
+        }
         guard let make = ServeListeners.make else {
             return bad(Problem("outbox serve: this build has no HTTP server (the outbox executable sets one)"))
         }
@@ -241,19 +260,40 @@ struct ServeCommand: OutboxSubcommand {
         let timed = parsed.checks.filter { $0.time >= 0 }.sorted { $0.time < $1.time }
         var stoppedBy: Int32 = 0
         var endedAt: Millis = 0
-        while true {
-            let online = hub.tick()
-            try? server.follow(online: online)
-            let now = hub.now()
-            // Read where it is: a copy each tick would make the next request copy
-            // the whole session (copy on write), 50 times a second.
-            let (lastRequestAt, nextStepAt) = hub.reading { s in (s.lastRequestAt, s.nextStepAt) }
+        /// The `expect at T` checks due by `now`, on what was seen by then.
+        func checkDue(_ now: Millis) {
             while checkIndex < timed.count && timed[checkIndex].time <= now {
                 let c = timed[checkIndex]
                 let r = hub.reading { $0.evaluate(c.item) }
                 timedResults.append(.init(line: c.line, text: c.text, ok: r.ok, found: r.found))
                 checkIndex += 1
             }
+        }
+        var quitByKey = false
+        if !headless {
+            let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+            let model = ServeModel(address: "http://\(shownHost):\(server.port)", profile: held)
+            switch ServeScreen.run(
+                server: server, model: model, theme: theme, noColor: noColor, until: until == nil ? nil : end,
+                checkDue: checkDue)
+            {
+            case .failure(let why):
+                server.shutdown()
+                return bad(why)
+            case .success(let outcome):
+                stoppedBy = outcome.signal
+                endedAt = outcome.endedAt
+                quitByKey = outcome.quit
+            }
+        }
+        while headless {
+            let online = hub.tick()
+            try? server.follow(online: online)
+            let now = hub.now()
+            // Read where it is: a copy each tick would make the next request copy
+            // the whole session (copy on write), 50 times a second.
+            let (lastRequestAt, nextStepAt) = hub.reading { s in (s.lastRequestAt, s.nextStepAt) }
+            checkDue(now)
             if Terminal.stopSignal != 0 {
                 stoppedBy = Terminal.stopSignal
                 endedAt = now
@@ -292,6 +332,8 @@ struct ServeCommand: OutboxSubcommand {
         let why: String
         if stoppedBy != 0 {
             why = "stopped by \(Terminal.signalName(stoppedBy))"
+        } else if quitByKey {
+            why = "quit on the live screen"
         } else if case .idle(let d) = end, snap.lastRequestAt == nil {
             why =
                 "no request came in \(VirtualTime.duration(Self.firstRequestWait)) (--until idle:\(VirtualTime.duration(d)))"

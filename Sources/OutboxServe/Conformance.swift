@@ -29,7 +29,7 @@ public enum Conformance {
     public static func allowance(_ high: Millis) -> Millis { max(300, high / 10) }
 
     /// `1s`, or `1s to 2s`, with its allowance: `4s ± 400ms`, `0 to 2s (± 300ms)`.
-    static func window(_ low: Millis, _ high: Millis) -> String {
+    public static func window(_ low: Millis, _ high: Millis) -> String {
         let a = VirtualTime.duration(allowance(high))
         if low == high { return VirtualTime.duration(low) + " ± " + a }
         return VirtualTime.duration(low) + " to " + VirtualTime.duration(high) + " (± " + a + ")"

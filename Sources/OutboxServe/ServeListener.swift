@@ -19,7 +19,14 @@ public protocol ServeListener: AnyObject {
     var snapshot: ServeSession { get }
     /// Reads the session where it is, under its lock: nothing is copied.
     func reading<T>(_ body: (ServeSession) -> T) -> T
-    /// Stops serving.
+    /// Changes the session where it is, under its lock, at the time now: the
+    /// live screen's plans, network and breakpoint.
+    func changing<T>(_ body: (inout ServeSession, Millis) -> T) -> T
+    /// Answers a request held at the breakpoint with `answer` (nil: the plan's);
+    /// false when it is held no longer (its client closed, or it was answered).
+    @discardableResult
+    func release(_ token: Int, answer: Answer?) -> Bool
+    /// Stops serving; requests still held are closed unanswered (recorded as lost).
     func shutdown()
 }
 

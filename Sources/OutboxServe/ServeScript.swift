@@ -112,33 +112,11 @@ public struct ServeScript: Sendable {
                     continue
                 }
                 last = t
-                let action = Array(words.dropFirst(2))
-                switch action[0] {
-                case "server", "network":
-                    guard let r = ActionSyntax.parse(action, vocabulary: vocabulary) else { continue }
-                    switch r {
-                    case .failure(let p): fail(p.message)
-                    case .success(.serverPlanned(let a, let rep, let target)):
-                        s.steps.append(Timed(time: t, line: n, item: .server(a, rep, target), text: line))
-                    case .success(.networkWentOnline):
-                        s.steps.append(Timed(time: t, line: n, item: .network(online: true), text: line))
-                    case .success(.networkWentOffline):
-                        s.steps.append(Timed(time: t, line: n, item: .network(online: false), text: line))
-                    case .success:
-                        fail(
-                            "`\(action.joined(separator: " "))` is not played by outbox serve, expected `network online` or `network offline`"
-                        )
-                    }
-                case "set":
-                    guard action.count == 3, action[1] == "latency",
-                        case .success(let d) = VirtualTime.parseLimited(action[2])
-                    else {
-                        s.skipped += 1
-                        continue
-                    }
-                    s.steps.append(Timed(time: t, line: n, item: .latency(d), text: line))
-                default:
-                    s.skipped += 1
+                switch step(Array(words.dropFirst(2))) {
+                case .step(let st): s.steps.append(Timed(time: t, line: n, item: st, text: line))
+                case .bad(let why): fail(why)
+                case .skipped: s.skipped += 1
+                case .ignored: continue
                 }
             default:
                 fail(
@@ -147,6 +125,63 @@ public struct ServeScript: Sendable {
             }
         }
         return errors.isEmpty ? .success(s) : .failure(Failure(messages: errors))
+    }
+
+    /// What an action (a line after `at T`) is to serve.
+    enum Reading {
+        case step(Step)
+        case bad(String)
+        /// The app's action: the real app makes it.
+        case skipped
+        /// Not read as an action at all.
+        case ignored
+    }
+
+    static func step(_ action: [String]) -> Reading {
+        switch action.first {
+        case "server", "network":
+            guard let r = ActionSyntax.parse(action, vocabulary: vocabulary) else { return .ignored }
+            switch r {
+            case .failure(let p): return .bad(p.message)
+            case .success(.serverPlanned(let a, let rep, let target)): return .step(.server(a, rep, target))
+            case .success(.networkWentOnline): return .step(.network(online: true))
+            case .success(.networkWentOffline): return .step(.network(online: false))
+            case .success:
+                return .bad(
+                    "`\(action.joined(separator: " "))` is not played by outbox serve, expected `network online` or `network offline`"
+                )
+            }
+        case "set":
+            guard action.count == 3, action[1] == "latency", case .success(let d) = VirtualTime.parseLimited(action[2])
+            else { return .skipped }
+            return .step(.latency(d))
+        default:
+            return .skipped
+        }
+    }
+
+    /// One line as the live screen's `:` takes it: `server ...`, `network
+    /// offline|online` or `set latency D`, read as a script's `at` line reads them.
+    public static func line(_ text: String) -> Result<Step, WireProblem> {
+        let forms = "expected `server ANSWER ...`, `network offline|online` or `set latency D`"
+        let words: [String]
+        switch LineLexer.words(text) {
+        case .failure(let p): return .failure(WireProblem(p.message))
+        case .success(let (w, _)): words = w
+        }
+        guard let first = words.first else { return .failure(WireProblem("an empty line, " + forms)) }
+        if first == "set", words.count == 3, words[1] == "latency",
+            case .failure = VirtualTime.parseLimited(words[2])
+        {
+            return .failure(
+                WireProblem("bad latency `\(SafeText.escaped(words[2], max: 40))`, expected a time such as 200ms"))
+        }
+        switch step(words) {
+        case .step(let st): return .success(st)
+        case .bad(let why): return .failure(WireProblem(why))
+        case .skipped, .ignored:
+            return .failure(WireProblem("`\(SafeText.escaped(first, max: 40))` is not a line serve plays, " + forms))
+        }
     }
 
     static func check(_ w: [String]) -> Result<Check, WireProblem> {

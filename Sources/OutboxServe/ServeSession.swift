@@ -63,6 +63,32 @@ public struct ServeSession: Sendable {
         case close
         /// Read the request and reset the connection (`reset`): a TCP RST, no response.
         case reset
+        /// Held at the breakpoint the live screen armed: not answered (nor recorded)
+        /// until `release(_:answer:at:)` names its answer; `token` names it there.
+        case held(token: Int)
+    }
+
+    /// The live screen's breakpoint (`b`): the next request, or the next carrying
+    /// an event of this name, is held until the user picks its answer. One-shot:
+    /// it disarms when it catches one. Headless runs never arm it.
+    public enum Breakpoint: Sendable, Equatable {
+        case next
+        case name(String)
+
+        public var label: String {
+            switch self {
+            case .next: return "the next request"
+            case .name(let n): return "the next request carrying " + n
+            }
+        }
+    }
+
+    /// A request caught by the breakpoint, read but not yet answered or recorded.
+    public struct Held: Sendable {
+        public let token: Int
+        public let time: Millis
+        public let request: WireRequest
+        public let reading: WireFormat.Reading
     }
 
     /// An event carried by a request: its index in `events`, and its attempt number there.
@@ -100,6 +126,11 @@ public struct ServeSession: Sendable {
     public private(set) var headerSets: [[(name: String, value: String)]] = []
     var headerSetIndex: [String: Int32] = [:]
     var lastHeaderSet: Int32?
+    /// The breakpoint armed, or nil.
+    public private(set) var breakpoint: Breakpoint?
+    /// The requests held at the breakpoint, oldest first.
+    public private(set) var held: [Held] = []
+    var nextToken = 1
 
     /// The body bytes each request keeps for the detail pane and the report.
     public static let keptBody = 64 * 1024
@@ -120,19 +151,23 @@ public struct ServeSession: Sendable {
         while next < script.steps.count && script.steps[next].time <= now {
             let s = script.steps[next]
             next += 1
-            switch s.item {
-            case .server(let a, let rep, let target):
-                plans.apply(a, rep, for: target, vocabulary: ServeScript.vocabulary)
-                say(s.time, "backend will answer: " + plans.summary)
-            case .network(let on):
-                online = on
-                say(
-                    s.time, on ? "network online: connections are accepted" : "network offline: connections are refused"
-                )
-            case .latency(let t):
-                latency = t
-                say(s.time, "latency \(VirtualTime.duration(t)): each answer waits this long")
-            }
+            play(s.item, at: s.time)
+        }
+    }
+
+    /// Plays one step at `t`: a script's line, or one the live screen chose (a
+    /// key, a `:` line), with its log line.
+    public mutating func play(_ step: ServeScript.Step, at t: Millis) {
+        switch step {
+        case .server(let a, let rep, let target):
+            plans.apply(a, rep, for: target, vocabulary: ServeScript.vocabulary)
+            say(t, "backend will answer: " + plans.summary)
+        case .network(let on):
+            online = on
+            say(t, on ? "network online: connections are accepted" : "network offline: connections are refused")
+        case .latency(let d):
+            latency = d
+            say(t, "latency \(VirtualTime.duration(d)): each answer waits this long")
         }
     }
 
@@ -141,11 +176,70 @@ public struct ServeSession: Sendable {
 
     mutating func say(_ t: Millis, _ text: String) { log.append(LogLine(time: t, text: text)) }
 
-    /// A request arrived at `now`: it is read, recorded, and answered by the plan.
+    /// A request arrived at `now`: it is read, recorded, and answered by the
+    /// plan; or, when it matches the armed breakpoint, held (`.held`) unrecorded.
     public mutating func receive(_ r: WireRequest, at now: Millis) -> Reply {
         advance(to: now)
         lastRequestAt = now
         let reading = WireFormat.read(r, idField: idField)
+        if let b = breakpoint, Self.catches(b, reading) {
+            breakpoint = nil
+            let token = nextToken
+            nextToken += 1
+            held.append(Held(token: token, time: now, request: r, reading: reading))
+            say(now, "breakpoint: holding \(r.method) \(SafeText.escaped(r.path, max: 80)) until its answer is chosen")
+            return .held(token: token)
+        }
+        return record(r, reading, at: now, answer: nil, delay: latency)
+    }
+
+    /// Whether a breakpoint catches a request read so.
+    static func catches(_ b: Breakpoint, _ reading: WireFormat.Reading) -> Bool {
+        switch b {
+        case .next: return true
+        case .name(let n): return reading.events.contains { $0.name == n }
+        }
+    }
+
+    /// Arms the breakpoint (nil disarms it), said in the log at `now`.
+    public mutating func arm(_ b: Breakpoint?, at now: Millis) {
+        breakpoint = b
+        say(now, b.map { "breakpoint armed: " + $0.label + " is held until its answer is chosen" } ?? "breakpoint off")
+    }
+
+    /// Answers a held request with `answer` (nil: the plan's, as if it had not
+    /// been held), recorded with it as it arrived, its answer `now`; the reply
+    /// to send, or nil when no request is held by that token.
+    public mutating func release(_ token: Int, answer: Answer?, at now: Millis) -> Reply? {
+        guard let i = held.firstIndex(where: { $0.token == token }) else { return nil }
+        let h = held.remove(at: i)
+        let reply = record(h.request, h.reading, at: h.time, answer: answer, delay: max(0, now - h.time) + latency)
+        say(
+            now,
+            "breakpoint: \(h.request.method) \(SafeText.escaped(h.request.path, max: 80)) answered \(requests[requests.count - 1].answer.word)"
+        )
+        return reply
+    }
+
+    /// A held request ended without an answer the user chose: the client closed
+    /// its connection (recorded as `timeout`: it saw none), or the server
+    /// stopped (`lost`: closed unanswered).
+    public mutating func abandon(_ token: Int, as answer: Answer, at now: Millis, why: String) {
+        guard let i = held.firstIndex(where: { $0.token == token }) else { return }
+        let h = held.remove(at: i)
+        _ = record(h.request, h.reading, at: h.time, answer: answer, delay: max(0, now - h.time))
+        say(
+            now,
+            "breakpoint: \(h.request.method) \(SafeText.escaped(h.request.path, max: 80)) \(why): recorded as \(answer.word)"
+        )
+    }
+
+    /// Records a request read so (its events' attempts, its answer: `answer`,
+    /// or the plan's when nil; `delay`: from its arrival to its answer) and
+    /// returns its reply.
+    mutating func record(
+        _ r: WireRequest, _ reading: WireFormat.Reading, at now: Millis, answer chosen: Answer?, delay: Millis
+    ) -> Reply {
         var carried: [Carried] = []
         carried.reserveCapacity(reading.events.count)
         let n = Int32(clamping: requests.count)
@@ -165,7 +259,9 @@ public struct ServeSession: Sendable {
         let indices = carried.map { Int($0.event) }
         // One answer a request: its first event's plan (as a batch takes its oldest request's).
         let answer: Answer
-        if let first = indices.first {
+        if let chosen {
+            answer = chosen
+        } else if let first = indices.first {
             let e = events[first]
             let kind = ServeScript.vocabulary.kind(e.kind) ?? ServeScript.vocabulary.kind("event")!
             answer = plans.answer(
@@ -184,7 +280,8 @@ public struct ServeSession: Sendable {
             Request(
                 time: now, method: r.method, target: r.target, format: reading.format, carried: carried,
                 answer: answer, problem: reading.problem, headerSet: headerSet(notable),
-                bodyBytes: r.body.count, delay: latency, body: keep(reading.body)))
+                bodyBytes: r.body.count, delay: delay, body: keep(reading.body)))
+        // The answer waits `set latency` from now (a held one's hold is in `delay` already).
         return reply(answer, reading.format)
     }
 

@@ -12,15 +12,72 @@ public final class ServeHub: @unchecked Sendable {
     private let lock = NIOLock()
     private var session: ServeSession
     private let start = NIODeadline.now()
+    /// Each request held at the breakpoint: what sends its reply once chosen
+    /// (on its channel's event loop).
+    private var parked: [Int: @Sendable (ServeSession.Reply) -> Void] = [:]
 
     public init(_ session: ServeSession) { self.session = session }
 
     /// Milliseconds since the start.
     public func now() -> Millis { Millis((NIODeadline.now() - start).nanoseconds / 1_000_000) }
 
-    public func receive(_ r: WireRequest) -> ServeSession.Reply {
+    /// Reads and answers a request; one held at the breakpoint is parked with
+    /// `whenReleased`, which later gets its reply (`release`, or `.close` when the
+    /// server stops).
+    public func receive(
+        _ r: WireRequest, whenReleased: @escaping @Sendable (ServeSession.Reply) -> Void = { _ in }
+    ) -> ServeSession.Reply {
         let t = now()
-        return lock.withLock { session.receive(r, at: t) }
+        return lock.withLock {
+            let reply = session.receive(r, at: t)
+            if case .held(let token) = reply { parked[token] = whenReleased }
+            return reply
+        }
+    }
+
+    /// Changes the session under the lock at the time now.
+    public func changing<T>(_ body: (inout ServeSession, Millis) -> T) -> T {
+        let t = now()
+        return lock.withLock { body(&session, t) }
+    }
+
+    /// Answers a held request: recorded with `answer` (nil: the plan's), then its
+    /// reply sent; false when it is held no longer.
+    @discardableResult
+    public func release(_ token: Int, answer: Answer?) -> Bool {
+        let t = now()
+        let out = lock.withLock { () -> (ServeSession.Reply, @Sendable (ServeSession.Reply) -> Void)? in
+            guard let send = parked.removeValue(forKey: token),
+                let reply = session.release(token, answer: answer, at: t)
+            else { return nil }
+            return (reply, send)
+        }
+        guard let (reply, send) = out else { return false }
+        send(reply)
+        return true
+    }
+
+    /// A held request's client closed its connection: recorded as timed out (it saw no answer).
+    func abandon(_ token: Int) {
+        let t = now()
+        lock.withLock {
+            guard parked.removeValue(forKey: token) != nil else { return }
+            session.abandon(token, as: .timeout, at: t, why: "closed by the client while held")
+        }
+    }
+
+    /// Every held request closed unanswered (the server stops): recorded as lost.
+    func releaseAll() {
+        let t = now()
+        let sends = lock.withLock { () -> [@Sendable (ServeSession.Reply) -> Void] in
+            let all = parked
+            parked = [:]
+            for token in all.keys.sorted() {
+                session.abandon(token, as: .lost, at: t, why: "closed unanswered: the server stopped")
+            }
+            return Array(all.values)
+        }
+        for send in sends { send(.close) }
     }
 
     /// Plays the script's steps due now; returns whether the backend is online.
@@ -145,14 +202,19 @@ public final class ServeServer: ServeListener, @unchecked Sendable {
     public func tick() -> Bool { hub.tick() }
     public var snapshot: ServeSession { hub.snapshot }
     public func reading<T>(_ body: (ServeSession) -> T) -> T { hub.reading(body) }
+    public func changing<T>(_ body: (inout ServeSession, Millis) -> T) -> T { hub.changing(body) }
+    @discardableResult
+    public func release(_ token: Int, answer: Answer?) -> Bool { hub.release(token, answer: answer) }
 
     /// `ServeListeners.make`: the executable sets it to this.
     public static func start(host: String, port: Int, session: ServeSession) throws -> any ServeListener {
         try ServeServer(host: host, port: port, hub: ServeHub(session))
     }
 
-    /// Stops serving: closes everything and the event loop.
+    /// Stops serving: closes everything and the event loop; held requests are
+    /// closed unanswered first (recorded as lost).
     public func shutdown() {
+        hub.releaseAll()
         let (l, cs) = lock.withLock { () -> (Channel?, [Channel]) in
             let l = listener
             listener = nil
@@ -197,8 +259,19 @@ final class ServeHandler: ChannelInboundHandler, RemovableChannelHandler {
     var head: HTTPRequestHead?
     var body: [UInt8] = []
     var tooBig = false
+    /// The request held at the breakpoint on this connection, until its reply.
+    var heldToken: Int?
 
     init(hub: ServeHub) { self.hub = hub }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // The client went away while its request was held: nothing is sent.
+        if let t = heldToken {
+            heldToken = nil
+            hub.abandon(t)
+        }
+        context.fireChannelInactive()
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
@@ -230,26 +303,45 @@ final class ServeHandler: ChannelInboundHandler, RemovableChannelHandler {
             let request = WireRequest(
                 method: h.method.rawValue, target: h.uri, headers: h.headers.map { ($0.name, $0.value) }, body: body)
             body = []
-            switch hub.receive(request) {
-            case .hold:
-                break
-            case .close:
-                context.close(promise: nil)
-            case .reset:
-                // SO_LINGER on, 0 s: the close sends a TCP RST instead of a FIN.
-                guard let socket = context.channel as? SocketOptionProvider else { return context.close(promise: nil) }
-                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in bound.value.close(promise: nil)
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            let reply = hub.receive(request) { reply in
+                // The user chose (another thread): answered on the channel's loop,
+                // unless the client closed meanwhile (channelInactive cleared the token).
+                bound.eventLoop.execute {
+                    let (handler, context) = bound.value
+                    guard handler.heldToken != nil else { return }
+                    handler.heldToken = nil
+                    handler.perform(reply, context, h)
                 }
-            case .respond(let status, let ra, let text, let delay):
-                if delay <= 0 {
-                    respond(context, h, status: status, retryAfter: ra, body: text, close: false)
-                } else {
-                    let loop = context.eventLoop.assumeIsolated()
-                    let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
-                    loop.scheduleTask(in: .milliseconds(Int64(delay))) {
-                        self.respond(bound.value, h, status: status, retryAfter: ra, body: text, close: false)
-                    }
+            }
+            if case .held(let token) = reply {
+                heldToken = token
+            } else {
+                perform(reply, context, h)
+            }
+        }
+    }
+
+    /// Sends a reply: an answer (after its delay), nothing (held), or a close.
+    func perform(_ reply: ServeSession.Reply, _ context: ChannelHandlerContext, _ h: HTTPRequestHead) {
+        switch reply {
+        case .hold, .held:
+            break
+        case .close:
+            context.close(promise: nil)
+        case .reset:
+            // SO_LINGER on, 0 s: the close sends a TCP RST instead of a FIN.
+            guard let socket = context.channel as? SocketOptionProvider else { return context.close(promise: nil) }
+            let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+            socket.setSoLinger(linger(l_onoff: 1, l_linger: 0)).whenComplete { _ in bound.value.close(promise: nil) }
+        case .respond(let status, let ra, let text, let delay):
+            if delay <= 0 {
+                respond(context, h, status: status, retryAfter: ra, body: text, close: false)
+            } else {
+                let loop = context.eventLoop.assumeIsolated()
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                loop.scheduleTask(in: .milliseconds(Int64(delay))) {
+                    self.respond(bound.value, h, status: status, retryAfter: ra, body: text, close: false)
                 }
             }
         }

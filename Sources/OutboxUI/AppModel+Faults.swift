@@ -36,99 +36,19 @@ extension AppModel {
         return (sim.name(of: n), sim.word(sim.request(n).kind))
     }
 
-    /// A key in the backend chooser: an answer's letter, then how often (`1`,
-    /// `3`, `5`, `a`, or `%` and a typed percent); `r` / `k` for the selected
-    /// request's name / kind only.
+    /// A key in the backend chooser (`AnswerChoice.step`): the plan it makes is performed.
     mutating func chooser(_ chosen: AnswerChoice, _ key: Key) -> UIEffect? {
-        var choice = chosen
-        if key == .escape || (key == .char("q") && choice.percent == nil) {
+        switch chosen.step(key, selected: selectedNameAndKind) {
+        case .unchanged: break
+        case .choosing(let c):
+            message = nil
+            mode = .chooseAnswer(c)
+        case .cancelled: mode = .normal
+        case .hint(let text): message = (text, true)
+        case .plan(let answer, let rep, let target):
             mode = .normal
-            return nil
+            planServer(answer, rep, for: target)
         }
-        if let typed = choice.percent, let answer = choice.answer {
-            switch key {
-            case .enter:
-                guard let bp = ServerRepeat.percent(typed + "%") else {
-                    message = ("type a percent from 0 to 100 (at most two decimals), then Enter; Esc cancels", true)
-                    return nil
-                }
-                mode = .normal
-                planServer(answer, .chance(bp), for: choice.target)
-                return nil
-            case .backspace, .delete: choice.percent = String(typed.dropLast())
-            case .tab:
-                let i = AppModel.percentChoices.firstIndex(of: typed).map { $0 + 1 } ?? 0
-                choice.percent = AppModel.percentChoices[i % AppModel.percentChoices.count]
-            case .char(let c) where (c.properties.numericType != nil && c.isASCII) || c == ".":
-                if typed.count < 6 { choice.percent = typed + String(Character(c)) }
-            default:
-                message = ("a percent: digits and `.`, Tab for 10/25/50/75, Enter; Esc cancels", true)
-                return nil
-            }
-            message = nil
-            mode = .chooseAnswer(choice)
-            return nil
-        }
-        guard case .char(let c) = key else { return nil }
-        if c == "r" || c == "k" {
-            guard let facts = selectedNameAndKind else {
-                message = ("no request is selected: j/k selects one; Esc cancels", true)
-                return nil
-            }
-            let t: ServerTarget = c == "r" ? .name(facts.name) : .kind(facts.kind)
-            choice.target = choice.target == t ? .all : t
-            message = nil
-            mode = .chooseAnswer(choice)
-            return nil
-        }
-        guard let answer = choice.answer else {
-            if let pick = AppModel.answerChoices.first(where: { $0.key == c }) {
-                if pick.answer == .ok {
-                    mode = .normal
-                    planServer(.ok, .times(1), for: choice.target)
-                } else {
-                    choice.answer = pick.answer
-                    message = nil
-                    mode = .chooseAnswer(choice)
-                }
-            } else {
-                message = ("no answer on `\(c)`; r or k: for the selected request; Esc cancels", true)
-            }
-            return nil
-        }
-        if c == "R" {
-            // A status answer's Retry-After header: 1s, 10s, 60s, then none.
-            guard case .status(let s) = answer.withoutRetryAfter else {
-                message = ("retry-after goes with a status answer (100-599), not \(answer.word)", true)
-                return nil
-            }
-            let all = AppModel.retryAfterChoices
-            let next = answer.retryAfter.flatMap { all.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
-            choice.answer = next < all.count ? .retryAfter(s, all[next]) : .status(s)
-            message = nil
-            mode = .chooseAnswer(choice)
-            return nil
-        }
-        let rep: ServerRepeat
-        switch c {
-        case "1": rep = .times(1)
-        case "3": rep = .times(3)
-        case "5": rep = .times(5)
-        case "a": rep = .always
-        case "%":
-            choice.percent = ""
-            message = nil
-            mode = .chooseAnswer(choice)
-            return nil
-        default:
-            message = (
-                "1, 3, 5 times, a(lways) or % a chance; R: a Retry-After; r or k: for the selected request; Esc cancels",
-                true
-            )
-            return nil
-        }
-        mode = .normal
-        planServer(answer, rep, for: choice.target)
         return nil
     }
 

@@ -14,13 +14,10 @@ extension AppModel {
         if case .mouse(let e) = key { return mouse(e) }
         switch mode {
         case .help(let scroll):
-            switch key {
-            case .char("j"), .down: mode = .help(scroll + 1)
-            case .char("k"), .up: mode = .help(max(0, scroll - 1))
-            case .pageDown, .char(" "): mode = .help(scroll + 10)
-            case .pageUp: mode = .help(max(0, scroll - 10))
-            case .char("q"): return .quit
-            default: mode = .normal
+            switch KeyMap.helpKey(key, scroll: scroll) {
+            case .scroll(let to): mode = .help(to)
+            case .quit: return .quit
+            case .close: mode = .normal
             }
             return nil
         case .command(var text):

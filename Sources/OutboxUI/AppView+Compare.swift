@@ -81,7 +81,7 @@ extension AppView {
         status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
         case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m), profiles: m.profiles)
-        case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
+        case .chooseAnswer(let a): chooser(&buf, chosen: a, g: g)
         case .chooseBreak: breakChooser(&buf, m, g: g)
         default: break
         }

@@ -73,7 +73,7 @@ public enum AppView {
         status(&buf, m, y: height - 1, width: width, g: g)
         switch m.mode {
         case .help(let scroll): help(&buf, scroll: scroll, g: g, extra: breakHelpRows(m), profiles: m.profiles)
-        case .chooseAnswer(let a): chooser(&buf, m, chosen: a, g: g)
+        case .chooseAnswer(let a): chooser(&buf, chosen: a, g: g)
         case .chooseBreak: breakChooser(&buf, m, g: g)
         default: break
         }
@@ -689,19 +689,32 @@ public enum AppView {
         _ buf: inout ScreenBuffer, scroll: Int, g: Glyphs, extra: [(String, String, Bool)] = [],
         profiles: [Profile]? = nil
     ) {
-        let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
+        var rows = helpRows(KeyMap.helpLines(ascii: g.isASCII, profiles: profiles))
+        rows += extra
+        rows.append(("timeline glyphs", "", true))
+        for (glyph, meaning) in timelineLegend(g) { rows.append((glyph, meaning, false)) }
+        helpBox(&buf, rows: rows, scroll: scroll, g: g)
+    }
+
+    /// Help lines as the help box's rows: each section's title before its keys.
+    static func helpRows(_ lines: [(keys: String, help: String, section: String)]) -> [(String, String, Bool)] {
         var rows: [(String, String, Bool)] = []
         var section = ""
-        for l in KeyMap.helpLines(ascii: g.isASCII, profiles: profiles) {
+        for l in lines {
             if l.section != section {
                 section = l.section
                 rows.append((section, "", true))
             }
             rows.append((l.keys, l.help, false))
         }
-        rows += extra
-        rows.append(("timeline glyphs", "", true))
-        for (glyph, meaning) in timelineLegend(g) { rows.append((glyph, meaning, false)) }
+        return rows
+    }
+
+    /// The help screen's box: rows of a key and what it does, or a section's
+    /// title (`true`), in one or two columns; j/k scroll when they do not fit.
+    static func helpBox(_ buf: inout ScreenBuffer, rows: [(String, String, Bool)], scroll: Int, g: Glyphs) {
+        var rows = rows
+        let r = Rect(x: 1, y: 1, width: buf.width - 2, height: buf.height - 2)
         let inner = r.height - 2
         let twoColumns = r.width >= 150 || (rows.count > inner && r.width >= 120)
         let colW = twoColumns ? (r.width - 4) / 2 : r.width - 4
@@ -743,7 +756,7 @@ public enum AppView {
         return "\(a.word)\(whom): 1, 3 or 5 times, a(lways) or % a chance? Esc cancels"
     }
 
-    static func chooser(_ buf: inout ScreenBuffer, _ m: AppModel, chosen c: AnswerChoice, g: Glyphs) {
+    static func chooser(_ buf: inout ScreenBuffer, chosen c: AnswerChoice, g: Glyphs) {
         let chosen = c.answer
         let h = min(buf.height - 2, AppModel.answerChoices.count + 3)
         let r = Rect(x: max(0, buf.width - 40), y: 1, width: min(38, buf.width), height: h)

@@ -372,16 +372,38 @@ public enum KeyMap {
     }
 
     /// Keys bound to more than one command: must be empty (tested).
-    public static var conflicts: [Key] {
-        var seen: [Key: Command] = [:]
+    public static var conflicts: [Key] { conflicts(bindings.map { ($0.keys, $0.command) }) }
+
+    /// The keys of a table bound to more than one of its commands.
+    static func conflicts<C: Equatable>(_ table: [(keys: [Key], command: C)]) -> [Key] {
+        var seen: [Key: C] = [:]
         var out: [Key] = []
-        for binding in bindings {
-            for k in binding.keys {
-                if let c = seen[k], c != binding.command { out.append(k) }
-                seen[k] = binding.command
+        for (keys, command) in table {
+            for k in keys {
+                if let c = seen[k], c != command { out.append(k) }
+                seen[k] = command
             }
         }
         return out
+    }
+
+    /// What a key does on a help screen scrolled by `scroll` rows (the
+    /// simulator's and serve's): j/k and the pages scroll, q quits, any other closes it.
+    enum HelpKey: Equatable {
+        case scroll(Int)
+        case quit
+        case close
+    }
+
+    static func helpKey(_ key: Key, scroll: Int) -> HelpKey {
+        switch key {
+        case .char("j"), .down: return .scroll(scroll + 1)
+        case .char("k"), .up: return .scroll(max(0, scroll - 1))
+        case .pageDown, .char(" "): return .scroll(scroll + 10)
+        case .pageUp: return .scroll(max(0, scroll - 10))
+        case .char("q"): return .quit
+        default: return .close
+        }
     }
 
     public static let sections = ["device", "requests", "backend", "clock", "moving", "timeline", "mouse", "general"]
@@ -573,6 +595,7 @@ public enum KeyMap {
         out +=
             " then j, k, the arrows, PgUp, PgDn, Home and End scroll it. Enter shows the detail full-screen; Enter or Esc"
         out += " goes back.\n"
+        out += ServeKeys.markdown
         return out
     }
 }

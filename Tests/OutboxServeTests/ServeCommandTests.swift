@@ -154,7 +154,8 @@ final class ServeCommandTests: XCTestCase {
         let cases: [([String], String)] = [
             (
                 ["serve"],
-                "outbox serve: the live screen of serve is not built yet; run it with --headless (it reports when it ends: --until)"
+                // No terminal here (the live screen's refusal, before listening).
+                "outbox serve: the live screen needs a terminal, and standard input or output is not one; run `outbox serve --headless` instead"
             ),
             (
                 ["serve", "--headless", "--listen", "localhost"],

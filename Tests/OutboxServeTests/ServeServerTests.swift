@@ -248,4 +248,67 @@ final class ServeServerTests: XCTestCase {
         XCTAssertEqual(out, "1000\nclosed\nHTTP/1.1 200 OK\n")
         XCTAssertEqual(s.hub.reading { $0.events.count }, 1000)
     }
+
+    /// The live screen's breakpoint on a real request: curl gets no answer while
+    /// it is held, then the status chosen (and its Retry-After); a client that
+    /// gives up while held is recorded as timed out; a stop closes what is held.
+    func test_breakpoint_holdsARealRequest_untilReleasedWithTheChosenStatus() throws {
+        let s = try serve()
+        let body = try tmp("held.json", Array(Self.segmentBody.utf8))
+        s.changing { session, t in session.arm(.next, at: t) }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: (Int32, String, String) = (-1, "", "")
+        let target = url(s, "/v1/batch")
+        Thread.detachNewThread {
+            result =
+                (try? runProgram(
+                    "/usr/bin/curl",
+                    [
+                        "-sS", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code} %header{retry-after}",
+                        "--data-binary", "@" + body, target,
+                    ])) ?? (-1, "", "")
+            done.signal()
+        }
+        var token: Int?
+        for _ in 0..<100 where token == nil {
+            token = s.reading { $0.held.first?.token }
+            if token == nil { usleep(50_000) }
+        }
+        guard let token else { return XCTFail("never held") }
+        XCTAssertEqual(done.wait(timeout: .now() + 1), .timedOut, "answered while held")
+        XCTAssertEqual(s.reading { $0.requests.count }, 0)
+        XCTAssertTrue(s.release(token, answer: .retryAfter(503, 5000)))
+        XCTAssertEqual(done.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(result.0, 0, result.2)
+        XCTAssertEqual(result.1, "503 5")
+        XCTAssertEqual(s.reading { $0.requests.map(\.answer) }, [.retryAfter(503, 5000)])
+        XCTAssertFalse(s.release(token, answer: .ok), "released once")
+
+        // A client that gives up (curl --max-time 1) while held: recorded as timed out.
+        s.changing { session, t in session.arm(.next, at: t) }
+        let (st, _, _) = try runProgram(
+            "/usr/bin/curl", ["-sS", "--max-time", "1", "--data-binary", "@" + body, url(s, "/v1/batch")])
+        XCTAssertEqual(st, 28, "curl timed out")
+        for _ in 0..<100 where s.reading({ $0.requests.count }) < 2 { usleep(50_000) }
+        XCTAssertEqual(s.reading { $0.requests.map(\.answer) }, [.retryAfter(503, 5000), .timeout])
+        XCTAssertTrue(s.reading { $0.held.isEmpty })
+
+        // Held when the server stops: closed unanswered, recorded as lost.
+        s.changing { session, t in session.arm(.next, at: t) }
+        let stopped = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var last: Int32 = -1
+        Thread.detachNewThread {
+            last =
+                (try? runProgram(
+                    "/usr/bin/curl",
+                    ["-sS", "--max-time", "10", "-o", "/dev/null", "--data-binary", "@" + body, target]))?
+                .0 ?? -1
+            stopped.signal()
+        }
+        for _ in 0..<100 where s.reading({ $0.held.isEmpty }) { usleep(50_000) }
+        s.shutdown()
+        XCTAssertEqual(stopped.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(last, 52, "curl: empty reply from server")
+        XCTAssertEqual(s.hub.snapshot.requests.last?.answer, .lost)
+    }
 }
