@@ -189,6 +189,18 @@ struct ServeCommand: OutboxSubcommand {
                 }
             }
         }
+        // The script's `set KEY VALUE` lines: the SDK as the run configures it (D347).
+        if var h = held {
+            for s in parsed.settings {
+                switch Settings.read(s.key, s.value, on: h.0) {
+                case .failure(let why): return bad(Problem("\(parsed.file):\(s.line): " + why.message))
+                case .success(let v): h.1.apply(v)
+                }
+            }
+            held = h
+        } else {
+            parsed.skipped += parsed.settings.count
+        }
         if let path = report {
             if path.isEmpty { return bad(Problem("outbox serve: --report needs a file name")) }
             if Platform.exists(path), let what = Platform.notAFile(path) {

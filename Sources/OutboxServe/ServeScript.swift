@@ -37,6 +37,10 @@ public struct ServeScript: Sendable {
     public var checks: [Timed<Check>] = []
     /// Lines that are the app's actions (skipped).
     public var skipped = 0
+    /// `set KEY VALUE` lines before the first `at` other than latency: the
+    /// SDK's configuration in the run, which `--profile`'s settings take (a
+    /// driver's `max_retries 2` is `set retry.attempts 3`); skipped without one.
+    public var settings: [(line: Int, key: String, value: String)] = []
     public var file = ""
 
     public init() {}
@@ -83,6 +87,8 @@ public struct ServeScript: Sendable {
                         continue
                     }
                     s.steps.append(Timed(time: 0, line: n, item: .latency(t), text: line))
+                } else if words.count == 3 {
+                    s.settings.append((line: n, key: words[1], value: words[2]))
                 } else {
                     s.skipped += 1
                 }

@@ -222,4 +222,22 @@ final class ServeCommandTests: XCTestCase {
         XCTAssertEqual(bad, 2)
         XCTAssertTrue(e2.hasPrefix("outbox serve: unknown profile `iso`"), e2)
     }
+
+    /// The script's `set KEY VALUE` lines are the SDK as the run configured it:
+    /// the same retry a tenth of a second after a 503 conforms to ios with
+    /// `set retry.delays 200ms`; a key the profile lacks is refused by line.
+    func test_profile_theScriptsSetLinesAreTheRunsConfiguration() throws {
+        let file = try script("set retry.delays 200ms\nat 0 server 503\n")
+        let r = try start(["--script", file, "--until", "idle:1s", "--profile", "ios"])
+        try post(r.port, Self.body)
+        try post(r.port, Self.body)
+        let (status, out, err) = finish(r)
+        XCTAssertEqual(status, 0, out + err)
+        XCTAssertTrue(out.contains("  signup  m-1  segment  2 attempts, answered 2xx, conforms"), out)
+        let bad = try script("set retry.atempts 3\n")
+        let (b, _, e) = try runProgram(try Self.binary(), ["serve", "--headless", "--script", bad, "--profile", "ios"])
+        XCTAssertEqual(b, 2)
+        XCTAssertTrue(e.hasPrefix("\(bad):1: unknown setting `retry.atempts`, expected one of: "), e)
+        XCTAssertTrue(e.contains("did you mean `retry.attempts`?"), e)
+    }
 }
