@@ -132,6 +132,18 @@ final class ServeServerTests: XCTestCase {
         XCTAssertEqual(snap.events.map(\.delivered), [true, true])
     }
 
+    /// `reset`: the request is read and recorded, then the connection is reset
+    /// (a TCP RST): curl reports a failure receiving (exit 56), not an empty reply.
+    func test_reset_isATCPResetAfterTheRequestWasRead() throws {
+        let s = try serve("at 0 server reset x1\n")
+        var (status, _, err) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 56, "reset: \(err)")
+        XCTAssertTrue(err.lowercased().contains("reset"), err)
+        (status, _, err) = try curl(["-d", Self.segmentBody, url(s, "/v1/batch")])
+        XCTAssertEqual(status, 0, err)
+        XCTAssertEqual(s.hub.snapshot.requests.map(\.answer), [.reset, .ok])
+    }
+
     func test_anUnreadableRequest_isRecordedAndStillAnsweredByThePlan() throws {
         let s = try serve("at 0 server 503 always")
         let (status, out, err) = try curl(["-o", "/dev/null", "-w", "%{http_code}", url(s, "/favicon.ico")])
