@@ -32,12 +32,13 @@ public struct RetryAfterRule: Equatable, Sendable {
     /// The longest Retry-After (or default) taken, or nil.
     public let cap: Millis?
     /// `pause ... limit N`: the Nth pause since the last success drops what it
-    /// paused (Segment Swift's rate-limit `maxRetryCount`), or nil.
-    public var limit: Int32? = nil
+    /// paused (Segment Swift's rate-limit `maxRetryCount`); 0: none (no optional:
+    /// the policy is read on every step, and stays small).
+    public var limit: Int32 = 0
     /// `pause ... within D`: a pause that would end more than D after the first
     /// pause of its episode drops what it paused and ends the episode
-    /// (segment-python's `max_rate_limit_duration`), or nil.
-    public var within: Millis? = nil
+    /// (segment-python's `max_rate_limit_duration`); 0: none.
+    public var within: Millis = 0
     public let rule: RuleID
 
     /// Whether the statement reads the header of a status `s` whose response is `resp`.
@@ -115,7 +116,7 @@ enum RetryAfterPolicy {
                 return t
             }
         }
-        var limit: Int32?, within: Millis?
+        var limit: Int32 = 0, within: Millis = 0
         let keywords: Set<String> = ["on", "default", "cap", "limit", "within", "rule"]
         var seen: Set<String> = []
         while i < w.count && w[i] != "rule" {
@@ -474,14 +475,16 @@ extension Simulation {
     /// the episode's first pause + D drops, and ends the episode and the pause,
     /// as the SDK's `clear_rate_limit_state` does.
     mutating func pauseSpendsBudget(_ ra: RetryAfterRule, until: Millis) -> String? {
-        if let l = ra.limit {
+        if ra.limit > 0 {
+            let l = ra.limit
             retryAfterState.pauses += 1
             if retryAfterState.pauses >= l {
                 retryAfterState.pauses = 0
                 return "\(l) pause\(l == 1 ? "" : "s") since the last success (limit \(l))"
             }
         }
-        if let d = ra.within {
+        if ra.within > 0 {
+            let d = ra.within
             if retryAfterState.episodeStart == .min { retryAfterState.episodeStart = now }
             let start = retryAfterState.episodeStart
             if until > VirtualTime.later(start, by: d) {
