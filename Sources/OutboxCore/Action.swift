@@ -25,6 +25,9 @@ public enum Action: Equatable, Sendable {
     case networkFlapping(up: Millis, down: Millis)
     /// `set KEY VALUE` mid-run: the setting read at the edge (`SettingChange.read`).
     case settingChanged(SettingChange)
+    /// `server A on sends N,...` (an extension, SENDS): the device's numbered
+    /// sends get A whatever the plan (what a fleet's backend answered it).
+    case sendsAnswered(Answer, [Int32])
 
     /// Whether the action needs the app to be running.
     public var needsRunningApp: Bool {

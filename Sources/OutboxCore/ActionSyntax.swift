@@ -105,7 +105,49 @@ public enum ActionSyntax {
             case .chance(let bp): return "server \(a.word) " + ServerRepeat.percentText(bp) + target.words
             }
         case .settingChanged(let c): return "set \(c.key) \(c.written)"
+        case .sendsAnswered(let a, let numbers): return "server \(a.word) on sends " + sendList(numbers)
         }
+    }
+
+    /// `3,7,12-15`: send numbers, ascending, runs of three or more as ranges.
+    public static func sendList(_ numbers: [Int32]) -> String {
+        var parts: [String] = []
+        var i = 0
+        while i < numbers.count {
+            var j = i
+            while j + 1 < numbers.count && numbers[j + 1] == numbers[j] + 1 { j += 1 }
+            if j - i >= 2 {
+                parts.append("\(numbers[i])-\(numbers[j])")
+            } else {
+                for k in i...j { parts.append(String(numbers[k])) }
+            }
+            i = j + 1
+        }
+        return parts.joined(separator: ",")
+    }
+
+    /// Reads `3,7,12-15` (`sendList`'s form, any order): each a send number from
+    /// 1 to 2^31 − 1, none twice.
+    static func sendNumbers(_ word: String) -> Result<[Int32], Problem> {
+        let form = "expected send numbers from 1, comma-separated, with ranges N-M (e.g. `4,9,12-15`)"
+        var out: [Int32] = []
+        for part in word.split(separator: ",", omittingEmptySubsequences: false) {
+            let ends = part.split(separator: "-", omittingEmptySubsequences: false)
+            guard (1...2).contains(ends.count), let a = Int32(ends[0]), a >= 1,
+                let b = ends.count == 2 ? Int32(ends[1]) : a, b >= a
+            else {
+                return .failure(Problem("bad send number `\(SafeText.escaped(String(part), max: 40))`, " + form))
+            }
+            guard Int(b) - Int(a) < 10_000_000 else {
+                return .failure(Problem("the range `\(part)` is too long (at most 10,000,000 sends), " + form))
+            }
+            out.append(contentsOf: a...b)
+        }
+        out.sort()
+        for k in out.indices.dropFirst() where out[k] == out[k - 1] {
+            return .failure(Problem("send \(out[k]) named twice, " + form))
+        }
+        return .success(out)
     }
 
     /// One word of a scenario line: as it is, or quoted with the escapes `LineLexer` reads back.
@@ -251,6 +293,30 @@ public enum ActionSyntax {
             }
             args.removeLast(2)
         }
+        // `on sends N,...` (SENDS): numbered sends, whatever the plan; no repeat, no target.
+        var sends: [Int32]?
+        if let k = args.firstIndex(of: "on"), k >= 1 {
+            guard k + 3 == args.count, args[k + 1] == "sends" else {
+                return .failure(
+                    Problem(
+                        "bad server line: `on` goes last, as `server <answer> [retry-after <time>] on sends N,...` (e.g. `server 503 on sends 4,9`)"
+                    ))
+            }
+            guard target == .all else {
+                return .failure(Problem("bad server line: `on sends` answers every request's sends, not `for` one"))
+            }
+            switch sendNumbers(args[k + 2]) {
+            case .failure(let p): return .failure(p)
+            case .success(let n): sends = n
+            }
+            args.removeLast(3)
+            guard args.count == 1 || (args.count == 3 && args[1] == "retry-after") else {
+                return .failure(
+                    Problem(
+                        "bad server line: `on sends` takes no repeat, expected `server <answer> [retry-after <time>] on sends N,...`"
+                    ))
+            }
+        }
         // `retry-after D` right after the answer: the header its answers carry.
         var retryAfter: Millis?
         if let k = args.firstIndex(of: "retry-after") {
@@ -309,6 +375,7 @@ public enum ActionSyntax {
             }
             planned = .retryAfter(status, t)
         }
+        if let sends { return .success(.sendsAnswered(planned, sends)) }
         if target == .all { return .success(.serverPlanned(planned, rep)) }
         return .success(.serverPlanned(planned, rep, for: target))
     }

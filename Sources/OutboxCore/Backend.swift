@@ -3,6 +3,9 @@ public struct Backend: Sendable {
     public private(set) var received = 0
     public private(set) var counted = 0
     public private(set) var duplicates = 0
+    /// Requests without an idempotency key counted again: an answer was lost and
+    /// the retry counted twice (what a fleet reports as delivered twice).
+    public private(set) var recounted = 0
     /// Answered with a status other than 2xx.
     public private(set) var rejected = 0
     /// Batches that reached it (Policy/Batching.swift); each of their requests is also `received`.
@@ -50,6 +53,7 @@ public struct Backend: Sendable {
             duplicates += 1
             return .duplicate
         }
+        if r.keyCounted { recounted += 1 }
         counted += 1
         countedByName[n] += 1
         if let v = value {

@@ -93,7 +93,8 @@ public struct Request: Sendable, BitwiseCopyable {
     }
     /// It carries revenue (`Simulation.value(of:)`).
     public var hasValue: Bool { flag(Flag.hasValue) }
-    /// The backend counted it under its idempotency key (LT-7, `Backend.receive`).
+    /// The backend counted it: under its idempotency key (LT-7), or, without
+    /// one, at least once before (`Backend.receive`, `recounted`).
     public internal(set) var keyCounted: Bool {
         get { flag(Flag.keyCounted) }
         set { set(Flag.keyCounted, newValue) }

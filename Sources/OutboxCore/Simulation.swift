@@ -44,6 +44,8 @@ public struct Simulation {
     /// What the backend will answer: the plan for every request, and plans for
     /// names and kinds (ANS, CHANCE, TARGET).
     public internal(set) var plans = ServerPlans()
+    /// Answers beside the plan: `on sends` lines and a fleet's backend (Admission.swift, SENDS).
+    var admission = Admission()
     /// The plan for every request, without its chance layers (the contract's plan).
     public var plan: ServerPlan { plans.all.base }
     /// The network flap in force (`network flap`, FLAP), or nil.
@@ -386,6 +388,12 @@ public struct Simulation {
             let rule: RuleID
             if case .chance = rep { rule = .chance } else { rule = target == .all ? .ans : .target }
             log(.outbox, .plan, rule: rule) { "backend will answer: " + $0.plans.text(for: target) }
+        case .sendsAnswered(let answer, let numbers):
+            admission.add(answer, sends: numbers)
+            log(.outbox, .plan, rule: .sends) {
+                "backend will answer \(answer.word) to send " + ActionSyntax.sendList(numbers)
+                    + " (\($0.admission.sends) sent so far)"
+            }
         case .settingChanged(let change):
             settings.apply(change.setting)
             // The value as written: the journal shows the line that set it.
@@ -761,7 +769,9 @@ public struct Simulation {
             finishAttempt(id, .offline)
             return
         }
-        let answer = plans.isPlain ? plans.all.base.take() : takeTargeted(id, attempt: attempts)
+        var answer = plans.isPlain ? plans.all.base.take() : takeTargeted(id, attempt: attempts)
+        admission.sends &+= 1
+        if admission.active { answer = admitted(answer) }
         let latency = settings.latency(ofAttempt: attempts, request: id), timeout = settings.timeout
         update(id) { r in
             r.plannedAnswer = answer
@@ -816,7 +826,7 @@ public struct Simulation {
     mutating func reachBackend(_ id: Int32) {
         let r = requests[Int(id) - 1]
         let verdict = backend.receive(r, answer: r.plannedAnswer, revenue: r.hasValue ? extras.revenue(id) : nil)
-        if verdict == .counted && r.idempotencyKey != 0 { requests[Int(id) - 1].keyCounted = true }
+        if verdict == .counted { requests[Int(id) - 1].keyCounted = true }
         switch verdict {
         case .duplicate:
             log(.backend, .backendDuplicate, request: id, rule: spec.policy.keysRule ?? .backend) {

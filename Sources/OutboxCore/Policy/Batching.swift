@@ -394,7 +394,7 @@ extension Simulation {
         }
         let leader = members[0]
         let attempts = requests[Int(leader) - 1].attempts
-        let answer: Answer
+        var answer: Answer
         if plans.isPlain {
             answer = plans.all.base.take()
         } else if let names = spec.policy.batch?.names {
@@ -402,6 +402,8 @@ extension Simulation {
         } else {
             answer = takeTargeted(leader, attempt: attempts)
         }
+        admission.sends &+= 1
+        if admission.active { answer = admitted(answer) }
         let latency = settings.latency(ofAttempt: attempts, request: leader), timeout = settings.timeout
         batches[Int(n) - 1].answer = answer
         batches[Int(n) - 1].outlastsTimeout = timeout < latency

@@ -18,6 +18,7 @@ extension RuleID {
     public static let target = RuleID(rawValue: 12)
     public static let flap = RuleID(rawValue: 13)
     public static let latJitter = RuleID(rawValue: 14)
+    public static let sends = RuleID(rawValue: 15)
 }
 
 public enum Rules {
@@ -38,6 +39,7 @@ public enum Rules {
         RuleInfo(id: "TARGET", text: "`server ... for NAME` or `for kind:K`: the name's plan, then the kind's, then the plan for all; used up, it falls through.", isAssumption: true, isShared: true),
         RuleInfo(id: "FLAP", text: "`network flap UP DOWN`: online UP, offline DOWN, repeating until the next network line; each toggle is a NET change.", isAssumption: true, isShared: true),
         RuleInfo(id: "LATJITTER", text: "latency.jitter D: each attempt's latency is drawn from latency ± D, never below 0, from seed, request and attempt.", isAssumption: true, isShared: true),
+        RuleInfo(id: "SENDS", text: "`server A on sends N,...`: the device's Nth attempt made online gets A whatever the plan (a fleet's backend, replayed).", isAssumption: true, isShared: true),
     ]
 
     public static let shared: [RuleID] = (0..<sharedInfo.count).map { RuleID(rawValue: UInt8($0)) }

@@ -1,0 +1,235 @@
+/// A lane of a fleet (docs/fleet.md, "How it runs"): some of its devices, each
+/// a `Simulation` of its profile, and the share of the backend they send to.
+///
+/// The lane steps second by second of virtual time. Each second it steps the
+/// devices that have something due in it, each through the whole second: its
+/// timers, the file's lines, its own events and churn, in the order a scenario
+/// plays them (ORDER). Devices meet only at the backend (`FleetGate`), so a
+/// lane is a value that one thread runs from start to end; lanes do not share.
+public struct FleetLane {
+    public let fleet: FleetFile
+    /// The devices' numbers in the fleet, by the lane's own index.
+    public let members: [Int]
+    var sims: [Simulation]
+    public let gate: FleetGate
+    let seconds: Int
+    /// Per device, by lane index: its profile's index in the mix, the next file
+    /// line it plays, when it next has something due and the second it is filed under.
+    var mixOf: [UInt8]
+    var lineNext: [Int32]
+    var due: [Millis]
+    var filed: [Int32]
+    /// Per device and stream (`index × streams + k`): the next event and the stream's state.
+    var eventNext: [Millis]
+    var eventState: [UInt64]
+    /// Per device and churn line: the next change, the stream's state, and
+    /// whether the device is in the churn's stretch (offline, closed, in the background).
+    var churnNext: [Millis]
+    var churnState: [UInt64]
+    var churnIn: [Bool]
+    /// The devices due in each second, by lane index; an entry whose `filed` is
+    /// another second is stale and skipped.
+    var buckets: [[Int32]]
+    var scratch: [JournalEntry] = []
+    public private(set) var result: FleetResult
+    /// `--device N`: the lane index of the device whose life is written, and its lines.
+    var recordIndex = -1
+    public private(set) var recordedLines: [(time: Millis, action: Action)] = []
+
+    /// The lane of `members` (fleet device numbers), sending to a backend of `capacity` a second.
+    public init(fleet: FleetFile, members: [Int], capacity: Int?, record device: Int? = nil) {
+        self.fleet = fleet
+        self.members = members
+        seconds = Int(fleet.duration / 1000)
+        gate = FleetGate(capacity: capacity, over: fleet.overAnswer, seconds: seconds)
+        let count = members.count, streams = fleet.events.count, churns = fleet.churn.count
+        sims = []
+        sims.reserveCapacity(count)
+        mixOf = [UInt8](repeating: 0, count: count)
+        lineNext = [Int32](repeating: 0, count: count)
+        due = [Millis](repeating: .max, count: count)
+        filed = [Int32](repeating: -1, count: count)
+        eventNext = [Millis](repeating: .max, count: count * streams)
+        eventState = [UInt64](repeating: 0, count: count * streams)
+        churnNext = [Millis](repeating: .max, count: count * churns)
+        churnState = [UInt64](repeating: 0, count: count * churns)
+        churnIn = [Bool](repeating: false, count: count * churns)
+        buckets = [[Int32]](repeating: [], count: seconds)
+        result = FleetResult(seconds: seconds)
+        result.devices = count
+        for (i, d) in members.enumerated() {
+            let m = fleet.mixIndex(of: d)
+            mixOf[i] = UInt8(m)
+            let scenario = fleet.scenarios[m]
+            var settings = scenario.settings
+            settings.seed = fleet.deviceSeed(d)
+            let store = InMemoryDeviceStore()
+            if !scenario.device.isEmpty { scenario.device.seed(store) }
+            var sim = Simulation(profile: scenario.profile, settings: settings, store: store)
+            sim.keepsLogLines = false
+            sim.send(to: gate)
+            sims.append(sim)
+            for k in 0..<streams {
+                var s = FleetDraw.stream(fleet.seed, device: d, stream: FleetDraw.eventStream + UInt64(k))
+                eventNext[i * streams + k] = FleetDraw.wait(&s, mean: fleet.events[k].mean)
+                eventState[i * streams + k] = s
+            }
+            for k in 0..<churns {
+                var s = FleetDraw.stream(fleet.seed, device: d, stream: FleetDraw.churnStream + UInt64(k))
+                churnNext[i * churns + k] = FleetDraw.wait(&s, mean: fleet.churn[k].every)
+                churnState[i * churns + k] = s
+            }
+            if d == device { recordIndex = i }
+            file(i, at: nextDue(i))
+        }
+    }
+
+    /// When device `i` next has something to do: a timer, a line, an event, a churn.
+    mutating func nextDue(_ i: Int) -> Millis {
+        var t = sims[i].nextDueTime() ?? .max
+        if let f = sims[i].nextFlapTime, f < t { t = f }
+        let steps = fleet.scenarios[Int(mixOf[i])].steps
+        let l = Int(lineNext[i])
+        if l < steps.count { t = min(t, steps.time(at: l)) }
+        let streams = fleet.events.count, churns = fleet.churn.count
+        for k in 0..<streams { t = min(t, eventNext[i * streams + k]) }
+        for k in 0..<churns { t = min(t, churnNext[i * churns + k]) }
+        return t
+    }
+
+    mutating func file(_ i: Int, at t: Millis) {
+        due[i] = t
+        guard t < fleet.duration else {
+            filed[i] = -1
+            return
+        }
+        let s = Int(t / 1000)
+        filed[i] = Int32(s)
+        buckets[s].append(Int32(i))
+    }
+
+    /// Runs the lane to the end of the fleet's duration.
+    public mutating func run() {
+        for s in 0..<seconds { runSecond(s) }
+        finish()
+    }
+
+    /// Steps every device due in second `s` through it.
+    public mutating func runSecond(_ s: Int) {
+        var list: [Int32] = []
+        swap(&list, &buckets[s])
+        let end = Millis(s) * 1000 + 999
+        // Which device meets the backend first turns with the second (a rotation drawn from it).
+        let start = list.isEmpty ? 0 : Int(FleetDraw.value(fleet.seed, device: s, stream: 3) % UInt64(list.count))
+        for k in 0..<list.count {
+            let i = Int(list[(start + k) % list.count])
+            guard filed[i] == Int32(s) else { continue }
+            step(i, through: end)
+        }
+    }
+
+    /// Steps device `i` through `end` (inclusive), then files it under its next second.
+    mutating func step(_ i: Int, through end: Millis) {
+        swap(&sims[i].journal, &scratch)
+        if i == recordIndex { gate.recording = true }
+        let streams = fleet.events.count, churns = fleet.churn.count
+        let m = Int(mixOf[i])
+        let steps = fleet.scenarios[m].steps
+        while true {
+            let t = nextDue(i)
+            guard t <= end else { break }
+            sims[i].advance(to: t)
+            // ORDER: the timers due at t fired; then the file's lines at t, then the device's own churn and events.
+            while Int(lineNext[i]) < steps.count && steps.time(at: Int(lineNext[i])) == t {
+                if case .action(let a) = steps[Int(lineNext[i])].content { play(i, a, at: t) }
+                lineNext[i] += 1
+            }
+            for k in 0..<churns where churnNext[i * churns + k] == t { churnTurns(i, k, at: t) }
+            for k in 0..<streams where eventNext[i * streams + k] == t {
+                let stream = fleet.events[k]
+                if sims[i].appRunning {
+                    let n = stream.names.count
+                    let pick = n == 1 ? 0 : FleetDraw.below(&eventState[i * streams + k], n)
+                    play(i, stream.actions[m][pick], at: t)
+                }
+                eventNext[i * streams + k] = t + FleetDraw.wait(&eventState[i * streams + k], mean: stream.mean)
+            }
+            sims[i].settle()
+        }
+        gate.recording = false
+        swap(&sims[i].journal, &scratch)
+        tally(i)
+        file(i, at: nextDue(i))
+    }
+
+    /// Applies an action to device `i`; kept for its scenario when it is the one recorded.
+    mutating func play(_ i: Int, _ a: Action, at t: Millis) {
+        guard sims[i].check(a) == nil else { return }  // e.g. a `track` while churn has the app closed
+        _ = sims[i].apply(a)
+        if i == recordIndex { recordedLines.append((t, a)) }
+    }
+
+    /// A churn line's change on device `i`: into its stretch, or out of it.
+    mutating func churnTurns(_ i: Int, _ k: Int, at t: Millis) {
+        let c = fleet.churn[k], slot = i * fleet.churn.count + k
+        if !churnIn[slot] {
+            switch c.kind {
+            case .offline: play(i, .networkWentOffline, at: t)
+            case .relaunch:
+                if sims[i].appRunning { play(i, .appQuit, at: t) }
+            case .background:
+                if sims[i].appRunning && !sims[i].appState.inBackground { play(i, .appBackgrounded, at: t) }
+            }
+            churnIn[slot] = true
+            churnNext[slot] = t + c.lasting
+            if c.lasting == 0 { churnTurns(i, k, at: t) }
+        } else {
+            switch c.kind {
+            case .offline: play(i, .networkWentOnline, at: t)
+            case .relaunch:
+                if !sims[i].appRunning { play(i, .appLaunched, at: t) }
+            case .background:
+                if sims[i].appRunning && sims[i].appState.inBackground { play(i, .appForegrounded, at: t) }
+            }
+            churnIn[slot] = false
+            churnNext[slot] = t + FleetDraw.wait(&churnState[slot], mean: c.every)
+        }
+    }
+
+    /// Counts what device `i` did in the step just made, from its transitions, and forgets them.
+    mutating func tally(_ i: Int) {
+        for e in scratch {
+            guard case .transition(let tr) = e else { continue }
+            let s = Int(tr.time / 1000)
+            guard s < seconds else { continue }
+            if tr.from == nil { result.new[s] += 1 }
+            if tr.to == .delivered && tr.from != .delivered {
+                result.delivered[s] += 1
+                result.addDelay(tr.time - sims[i].request(tr.request).createdAt)
+            } else if tr.to == .dropped && tr.from != .dropped {
+                result.dropped[s] += 1
+                if let r = tr.reason { result.dropReasons[Int(r.rawValue)] += 1 }
+            }
+        }
+        sims[i].journalStart += scratch.count
+        scratch.removeAll(keepingCapacity: true)
+    }
+
+    /// Adds the backend's counts and the devices' ends to the result.
+    mutating func finish() {
+        for s in 0..<seconds {
+            result.attempts[s] = Int64(gate.attempts[s])
+            result.over[s] = Int64(gate.overs[s])
+            result.failed[s] = Int64(gate.failed[s])
+        }
+        for sim in sims {
+            result.duplicates += Int64(sim.backend.duplicates + sim.backend.recounted)
+            result.live += Int64(sim.liveCount)
+        }
+    }
+
+    /// The over-capacity answers the recorded device got, by send number.
+    public var recordedAnswers: [(send: Int32, answer: Answer)] { gate.recorded }
+    /// The recorded device's simulation (tests compare it with its scenario's run).
+    public var recordedSimulation: Simulation? { recordIndex >= 0 ? sims[recordIndex] : nil }
+}
