@@ -331,7 +331,8 @@ extension OutboxSubcommand {
 struct OutboxCommand: ParsableCommand {
     /// Every command, in the order help and the man page show them.
     static let commands: [any OutboxSubcommand.Type] = [
-        InteractiveCommand.self, RunCommand.self, CompareCommand.self, ServeCommand.self, StateCommand.self,
+        InteractiveCommand.self, RunCommand.self, CompareCommand.self, FleetCommand.self, ServeCommand.self,
+        StateCommand.self,
         ProfilesCommand.self, BenchCommand.self, KeysCommand.self,
     ]
 
@@ -407,6 +408,8 @@ enum FormatWords {
     static let run = ["text", "jsonl", "junit", "html", "svg"]
     /// Every word `compare --format` takes (JUnit is `run`'s).
     static let compare = ["text", "jsonl", "html", "svg"]
+    /// Every word `fleet --format` takes.
+    static let fleet = ["text", "jsonl"]
     /// Every word any command takes (completions of the man page).
     static let declared = run
 
@@ -617,6 +620,30 @@ enum Help {
                        beside the three `outbox run`s back to back (text, jsonl)
         Build in release: swift run -c release outbox bench. docs/performance.md
         has the targets and the last figures.
+        """
+
+    static let fleet = """
+        Runs a fleet file (docs/fleet.md): N devices, each a model of its profile
+        playing the file's lines, tracking events at random (Poisson) times of
+        its own, and sending to one backend that serves at most `capacity R/s`
+        and answers the rest 503 (or as the capacity line says). Each device
+        draws from its own seeded stream: device 17 lives the same life in any
+        run, alone or in a shard. The report gives, per second of virtual time,
+        the attempts the backend saw, requests made, delivered, answered over
+        capacity, failed otherwise, dropped and still queued; then the summary:
+        amplification (attempts per event), the peak after the last outage and
+        when, the time to drain the backlog, drops by reason, requests counted
+        twice, and delivery delay p50/p99.
+
+        `--device N` writes device N's life as a scenario file instead, with the
+        backend's over-capacity answers to it as `server 503 on sends ...`:
+        `outbox run` plays it to the same transitions. `--shard I/N` runs the
+        devices whose number is I modulo N against 1/N of the capacity;
+        `outbox fleet merge` sums the shards' JSONL reports into one.
+
+        exit status: 0 done; 1 merge of an incomplete set of shards (the report
+        is written, the missing shards named); 2 bad input (the file, a report,
+        an option), with the line and what was expected.
         """
 
     static let compare = """

@@ -523,14 +523,14 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(out, "")
         XCTAssertEqual(
             err,
-            "outbox: unknown command `dance`, expected one of: live, run, compare, serve, state, profiles, bench, keys, help\n"
+            "outbox: unknown command `dance`, expected one of: live, run, compare, fleet, serve, state, profiles, bench, keys, help\n"
                 + "(`outbox help` says more)\n")
     }
 
     /// A mistyped command or action gets "did you mean" like a mistyped option
     /// (issue 22, newcomer 2.11).
     func testAMistypedCommandOrActionGetsDidYouMean() {
-        let commands = "live, run, compare, serve, state, profiles, bench, keys, help"
+        let commands = "live, run, compare, fleet, serve, state, profiles, bench, keys, help"
         for (args, message) in [
             (["rnu", "x.outbox"], "outbox: unknown command `rnu`, expected one of: \(commands); did you mean `run`?"),
             (

@@ -51,6 +51,11 @@ public struct FleetFile: Sendable {
         /// nil: to the end of the run.
         public let to: Millis?
         public let what: String
+        public init(from: Millis, to: Millis?, what: String) {
+            self.from = from
+            self.to = to
+            self.what = what
+        }
     }
 
     /// The profile of device `d`: drawn from the seed and its number only.

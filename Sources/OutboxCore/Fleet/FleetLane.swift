@@ -35,6 +35,8 @@ public struct FleetLane {
     /// `--device N`: the lane index of the device whose life is written, and its lines.
     var recordIndex = -1
     public private(set) var recordedLines: [(time: Millis, action: Action)] = []
+    /// The recorded device's transitions in the run, in order (tests compare them with its scenario's).
+    public private(set) var recordedTransitions: [Transition] = []
 
     /// The lane of `members` (fleet device numbers), sending to a backend of `capacity` a second.
     public init(fleet: FleetFile, members: [Int], capacity: Int?, record device: Int? = nil) {
@@ -202,6 +204,7 @@ public struct FleetLane {
             guard case .transition(let tr) = e else { continue }
             let s = Int(tr.time / 1000)
             guard s < seconds else { continue }
+            if i == recordIndex { recordedTransitions.append(tr) }
             if tr.from == nil { result.new[s] += 1 }
             if tr.to == .delivered && tr.from != .delivered {
                 result.delivered[s] += 1

@@ -165,3 +165,14 @@ public struct FleetSummary: Sendable, Equatable {
         delayP99 = r.delayQuantile(0.99)
     }
 }
+
+extension FleetResult {
+    /// The delay histogram's buckets that hold deliveries: each bucket's
+    /// smallest delay and its count (what a JSONL report writes).
+    public var delayCounts: [(floor: Millis, count: Int64)] {
+        delays.enumerated().compactMap { b, n in n == 0 ? nil : (FleetResult.delayFloor(b), n) }
+    }
+
+    /// Adds `count` deliveries to the bucket whose smallest delay is `floor` (a report read back).
+    public mutating func addDelays(floor: Millis, count: Int64) { delays[FleetResult.delayBucket(floor)] += count }
+}

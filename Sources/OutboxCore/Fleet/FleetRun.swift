@@ -63,7 +63,7 @@ public struct FleetRun {
     }
 
     /// Runs every lane: `parallel(n, body)` calls `body(0..<n)`, on threads or in turn.
-    public func run(parallel: (Int, (Int) -> Void) -> Void = { n, body in for k in 0..<n { body(k) } }) -> FleetResult {
+    public func run(parallel: (Int, @Sendable (Int) -> Void) -> Void = { n, body in for k in 0..<n { body(k) } }) -> FleetResult {
         let boxes = lanes
         parallel(boxes.count) { k in boxes[k].lane.run() }
         var total = FleetResult(seconds: Int(fleet.duration / 1000))

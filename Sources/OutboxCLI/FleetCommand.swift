@@ -1,0 +1,203 @@
+import ArgumentParser
+import Dispatch
+import OutboxCore
+import OutboxFoundation
+
+/// `outbox fleet FILE [--format text|jsonl] [--shard I/N] [--device N]` and
+/// `outbox fleet merge FILE.jsonl...`: many devices sending to one backend of
+/// limited capacity, reported second by second (issue 26, docs/fleet.md).
+struct FleetCommand: OutboxSubcommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "fleet",
+            abstract: "run many devices against one backend and report its load second by second",
+            usage: CLI.parserUsage(synopsis), discussion: Help.fleet)
+    }
+    static var synopsis: String {
+        "outbox fleet FILE [--format \(FormatWords.choices(FormatWords.fleet))] [--shard I/N] [--device N]\n"
+            + "       outbox fleet merge REPORT.jsonl... [--format \(FormatWords.choices(FormatWords.fleet))]"
+    }
+
+    @Argument(
+        help: ArgumentHelp(
+            "a fleet file (docs/fleet.md), or `merge` and the JSONL reports of its shards", valueName: "FILE"),
+        completion: .file(extensions: ["outbox", "jsonl"]))
+    var words: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "text a short table and the summary (default), jsonl an object per second of virtual time then the summary (what `merge` reads)",
+            valueName: FormatWords.choices(FormatWords.fleet)),
+        completion: .list(FormatWords.fleet))
+    var format: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "run only the devices whose number is I modulo N, sending to 1/N of the capacity; write it as jsonl and sum the shards with `outbox fleet merge`",
+            valueName: "I/N"))
+    var shard: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "write device N's life (0 to the devices count - 1) as a scenario file on stdout instead of the report: `outbox run` plays it to the same transitions",
+            valueName: "N"))
+    var device: String?
+
+    func execute(console: Console) -> Int32 {
+        let format: String
+        switch FormatWords.parse(self.format, command: Self.prefix, available: FormatWords.fleet) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let w): format = w
+        }
+        if words.first == "merge" {
+            if shard != nil || device != nil {
+                console.error("outbox fleet merge: --shard and --device are for a run, expected only report files and --format")
+                return 2
+            }
+            return merge(Array(words.dropFirst()), format: format, console: console)
+        }
+        guard words.count == 1 else {
+            console.error(
+                words.isEmpty
+                    ? "outbox fleet: no fleet file given" : "outbox fleet: \(words.count) files given, expected one fleet file (or `merge` and reports)")
+            console.error("usage: " + Self.synopsis)
+            return 2
+        }
+        var part = FleetRun.Shard.whole
+        if let shard {
+            switch FleetRun.Shard.parse(shard) {
+            case .failure(let why):
+                console.error("outbox fleet: --shard: " + why.message)
+                return 2
+            case .success(let s): part = s
+            }
+        }
+        if device != nil && self.format != nil {
+            console.error("outbox fleet: --device writes a scenario file, not a report; expected no --format with it")
+            return 2
+        }
+        let path = words[0]
+        let text: String
+        switch RunCommand.readText(path, streams: true) {
+        case .success(let t): text = t
+        case .failure(let why):
+            console.error(RunCommand.unreadable(path, why).replacingScenario())
+            return 2
+        }
+        let fleet: FleetFile
+        switch FleetFile.parse(text, file: path, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))) {
+        case .failure(let e):
+            for p in e.errors { console.error(p.description) }
+            return 2
+        case .success(let f): fleet = f
+        }
+        var record: Int?
+        if let device {
+            guard let d = Int(device), d >= 0, d < fleet.devices else {
+                console.error(
+                    "outbox fleet: --device needs a device number from 0 to \(fleet.devices - 1), not `\(SafeText.escaped(device, max: 30))`")
+                return 2
+            }
+            guard d % part.count == part.index else {
+                console.error("outbox fleet: device \(d) is not in shard \(part.text) (it holds the devices whose number is \(part.index) modulo \(part.count))")
+                return 2
+            }
+            record = d
+        }
+        let run = FleetRun(fleet, shard: part, record: record)
+        let result = run.run(parallel: { n, body in DispatchQueue.concurrentPerform(iterations: n, execute: body) })
+        if let record, let lane = run.recordedLane {
+            console.print(FleetCommand.deviceScenario(fleet, device: record, lane: lane), terminator: "")
+            return 0
+        }
+        let report = FleetReport(fleet: fleet, text: text, shard: part, result: result)
+        if format == "jsonl" {
+            console.printExact(report.jsonl, terminator: "")
+        } else {
+            console.print(report.text, terminator: "")
+        }
+        return 0
+    }
+
+    /// `outbox fleet merge FILE...`: the shards' reports summed into one.
+    func merge(_ files: [String], format: String, console: Console) -> Int32 {
+        guard !files.isEmpty else {
+            console.error("outbox fleet merge: no report files given, expected the JSONL files of `outbox fleet --shard I/N --format jsonl`")
+            return 2
+        }
+        var parts: [(path: String, report: FleetReport)] = []
+        var bad = false
+        for f in files {
+            switch RunCommand.readText(f, streams: true) {
+            case .failure(let why):
+                console.error(f + (why.line.map { ":\($0)" } ?? "") + ": cannot read the file: \(why.message)")
+                bad = true
+            case .success(let t):
+                switch FleetReport.read(t, path: f) {
+                case .failure(let why):
+                    console.error(why.message)
+                    bad = true
+                case .success(let r): parts.append((f, r))
+                }
+            }
+        }
+        if bad { return 2 }
+        let total: FleetReport
+        switch FleetReport.merge(parts) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let r): total = r
+        }
+        if !total.isWhole {
+            console.error(
+                "outbox fleet merge: shard\(total.missing.count == 1 ? "" : "s") \(total.missing.joined(separator: ", ")) missing: the report covers \(total.shards.count) of \(total.shard.count) shards"
+            )
+        }
+        if format == "jsonl" {
+            console.printExact(total.jsonl, terminator: "")
+        } else {
+            console.print(total.text, terminator: "")
+        }
+        return total.isWhole ? 0 : 1
+    }
+
+    /// Device `d`'s life as a scenario file (docs/fleet.md, "One device"): its
+    /// profile and the file's settings, its seed, the backend's over-capacity
+    /// answers to it by send number, then every line it played, at its time.
+    static func deviceScenario(_ fleet: FleetFile, device d: Int, lane: FleetLane) -> String {
+        let m = fleet.mixIndex(of: d)
+        var out = "# device \(d) of \(fleet.file) (\(fleet.devices) devices, seed \(fleet.seed)), written by `outbox fleet --device \(d)`\n"
+        out += "# `outbox run` plays it to the transitions it made in the fleet.\n"
+        out += "profile " + ActionSyntax.word(fleet.mix[m].profile.reference) + "\n"
+        for line in fleet.headerLines {
+            let w = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            if w.count >= 2 && w[0] == "set" && w[1] == "seed" { continue }
+            out += line + "\n"
+        }
+        out += "set seed \(fleet.deviceSeed(d))\n"
+        // The backend's answers beyond its capacity, by send number, grouped by answer.
+        var groups: [(answer: Answer, sends: [Int32])] = []
+        for (n, a) in lane.recordedAnswers {
+            if let k = groups.firstIndex(where: { $0.answer == a }) {
+                groups[k].sends.append(n)
+            } else {
+                groups.append((a, [n]))
+            }
+        }
+        for g in groups { out += "at 0s " + ActionSyntax.text(for: .sendsAnswered(g.answer, g.sends)) + "\n" }
+        for (t, a) in lane.recordedLines {
+            out += "at \(t == 0 ? "0s" : VirtualTime.duration(t)) " + ActionSyntax.text(for: a) + "\n"
+        }
+        return out
+    }
+}
+
+extension String {
+    /// A read failure's message for a fleet file rather than a scenario file.
+    fileprivate func replacingScenario() -> String {
+        hasSuffix("expected a readable scenario file") ? String(dropLast("scenario file".count)) + "fleet file" : self
+    }
+}

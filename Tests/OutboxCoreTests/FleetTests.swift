@@ -1,0 +1,365 @@
+import Foundation
+import OutboxCore
+import OutboxServe
+import OutboxTestSupport
+import XCTest
+
+/// `outbox fleet` (issue 26, docs/fleet.md): devices that share nothing but
+/// the backend are independent (the fleet is the sum of its devices' own
+/// runs, exactly); a device's life written by `--device` replays to the same
+/// transitions; shards merge to the single run; the load follows from the
+/// rules in the simple cases (amplification 1 + p + … + p^N).
+final class FleetTests: XCTestCase {
+    /// A fleet file written to a temporary folder; its path.
+    func write(_ text: String, name: String = "fleet.outbox") -> String {
+        let dir = NSTemporaryDirectory() + "outbox-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/" + name
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        return path
+    }
+
+    /// The per-second columns of a JSONL report and its summary object.
+    struct Rows: Equatable {
+        var attempts: [Int64] = [], new: [Int64] = [], delivered: [Int64] = [], over: [Int64] = []
+        var failed: [Int64] = [], dropped: [Int64] = [], queued: [Int64] = []
+    }
+
+    func rows(_ jsonl: String, file: StaticString = #filePath, line: UInt = #line) -> (Rows, JSONValue?) {
+        var r = Rows()
+        var summary: JSONValue?
+        for l in jsonl.split(separator: "\n") {
+            guard let v = JSONValue.parse(Array(l.utf8)) else {
+                XCTFail("not JSON: \(l)", file: file, line: line)
+                continue
+            }
+            if v["summary"] != nil {
+                summary = v
+                continue
+            }
+            func n(_ k: String) -> Int64 {
+                guard case .number(let d)? = v[k] else { return -1 }
+                return Int64(d)
+            }
+            r.attempts.append(n("attempts"))
+            r.new.append(n("new"))
+            r.delivered.append(n("delivered"))
+            r.over.append(n("over"))
+            r.failed.append(n("failed"))
+            r.dropped.append(n("dropped"))
+            r.queued.append(n("queued"))
+        }
+        return (r, summary)
+    }
+
+    static let mixed = """
+        # twelve devices of two SDKs through two outages, with churn
+        devices 12
+        profile ios 50% android 50%
+        events every 20s names open,buy
+        churn offline every 3m for 40s
+        churn relaunch every 4m closed 20s
+        duration 10m
+        seed 5
+        at 0s launch
+        at 2m server timeout always
+        at 4m server ok
+        at 6m server 503 30%
+        at 8m server ok
+        """
+
+    // MARK: Independence
+
+    /// With no capacity line the backend never refuses: each device's life is
+    /// its own, and the fleet's every column, second by second, is the sum of
+    /// its devices' single runs, each played from the scenario `--device N`
+    /// wrote, to the fleet's end.
+    func test_withoutCapacity_theFleetIsTheSumOfItsDevicesOwnRuns() throws {
+        let path = write(Self.mixed)
+        let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
+        XCTAssertEqual(status, 0, err)
+        let (fleet, summary) = rows(out)
+        XCTAssertEqual(fleet.attempts.count, 600)
+        var sum = Rows()
+        for k in [\Rows.attempts, \.new, \.delivered, \.over, \.failed, \.dropped, \.queued] {
+            sum[keyPath: k] = [Int64](repeating: 0, count: 600)
+        }
+        var devicesSeen = Set<String>()
+        for d in 0..<12 {
+            let (s, scenario, e) = cli(["fleet", path, "--device", "\(d)"])
+            XCTAssertEqual(s, 0, e)
+            devicesSeen.insert(scenario.split(separator: "\n")[2].description)  // its profile line
+            let one = try single(scenario, seconds: 600)
+            for k in [\Rows.attempts, \.new, \.delivered, \.over, \.failed, \.dropped] {
+                for t in 0..<600 { sum[keyPath: k][t] += one[keyPath: k][t] }
+            }
+        }
+        var level: Int64 = 0
+        for t in 0..<600 {
+            level += sum.new[t] - sum.delivered[t] - sum.dropped[t]
+            sum.queued[t] = level
+        }
+        XCTAssertEqual(devicesSeen, ["profile ios", "profile android"], "the mix gave both profiles")
+        XCTAssertEqual(fleet, sum)
+        XCTAssertGreaterThan(fleet.new.reduce(0, +), 300, "the devices tracked events")
+        XCTAssertGreaterThan(fleet.failed.reduce(0, +), 0, "the outages failed attempts")
+        XCTAssertEqual(summary?["summary"]?["over"], .number(0))
+    }
+
+    /// Plays a device's scenario on a model sending to a backend without a
+    /// limit, to `seconds`, and counts what the fleet counts.
+    func single(_ text: String, seconds: Int, file: StaticString = #filePath, line: UInt = #line) throws -> Rows {
+        guard case .success(let sc) = Scenario.parse(text, file: "device.outbox") else {
+            XCTFail("the device's scenario does not parse:\n\(text)", file: file, line: line)
+            return Rows()
+        }
+        var runner = ScenarioRunner(sc)
+        var sim = Simulation(profile: sc.profile, settings: sc.settings, store: InMemoryDeviceStore())
+        let gate = FleetGate(capacity: nil, over: .status(503), seconds: seconds)
+        sim.send(to: gate)
+        var r = Rows()
+        r.new = [Int64](repeating: 0, count: seconds)
+        r.delivered = r.new
+        r.dropped = r.new
+        let end = Millis(seconds) * 1000
+        while true {
+            let next = [runner.nextLineTime, sim.nextDueTime(), sim.nextFlapTime].compactMap { $0 }.min()
+            guard let next, next < end else { break }
+            _ = runner.step(on: &sim) { item, _ in
+                guard case .entry(.transition(let tr)) = item else { return }
+                let s = Int(tr.time / 1000)
+                if tr.from == nil { r.new[s] += 1 }
+                if tr.to == .delivered && tr.from != .delivered { r.delivered[s] += 1 }
+                if tr.to == .dropped && tr.from != .dropped { r.dropped[s] += 1 }
+            }
+        }
+        r.attempts = gate.attempts.map(Int64.init)
+        r.over = gate.overs.map(Int64.init)
+        r.failed = gate.failed.map(Int64.init)
+        return r
+    }
+
+    // MARK: One device up close
+
+    /// With a capacity that binds, a device's life depends on the others:
+    /// `--device N` writes the backend's refusals to it by send number, and
+    /// its scenario replays to the very transitions it made in the fleet.
+    func test_deviceScenario_replaysToTheSameTransitions_whenCapacityBinds() throws {
+        let text = """
+            devices 40
+            profile ios
+            events every 10s
+            capacity 2/s
+            duration 5m
+            at 0s launch
+            at 1m server timeout always
+            at 2m server ok
+            """
+        let path = write(text)
+        guard case .success(let fleet) = FleetFile.parse(text, file: path) else { return XCTFail("bad fleet file") }
+        var refused = 0
+        for d in [0, 7, 39] {
+            let run = FleetRun(fleet, record: d)
+            _ = run.run()
+            let lane = try XCTUnwrap(run.recordedLane)
+            refused += lane.recordedAnswers.count
+            let (s, scenario, e) = cli(["fleet", path, "--device", "\(d)"])
+            XCTAssertEqual(s, 0, e)
+            guard case .success(let sc) = Scenario.parse(scenario, file: "device.outbox") else {
+                return XCTFail("device \(d)'s scenario does not parse:\n\(scenario)")
+            }
+            var runner = ScenarioRunner(sc)
+            var replayed: [String] = []
+            runner.run { item, _ in
+                if case .entry(.transition(let t)) = item, t.time < 300_000 { replayed.append(Self.text(t)) }
+            }
+            XCTAssertEqual(replayed, lane.recordedTransitions.map(Self.text), "device \(d)")
+            XCTAssertGreaterThan(replayed.count, 20)
+            if !lane.recordedAnswers.isEmpty { XCTAssertTrue(scenario.contains("at 0s server 503 on sends ")) }
+        }
+        XCTAssertGreaterThan(refused, 0, "the capacity refused some of the three devices' sends")
+    }
+
+    static func text(_ t: Transition) -> String {
+        "\(t.time) #\(t.request) a\(t.attempt) b\(t.batch) \(t.from.map { "\($0)" } ?? "-")→\(t.to) \(t.reason.map(\.word) ?? "") \(t.rule) \(t.outcome)"
+    }
+
+    // MARK: Shards
+
+    /// Four shards, run one by one and merged, are the single run when the
+    /// capacity does not bind: the same rows and the same summary.
+    func test_fourShardsMerged_equalTheSingleRun() throws {
+        let path = write(Self.mixed)
+        let (s0, whole, e0) = cli(["fleet", path, "--format", "jsonl"])
+        XCTAssertEqual(s0, 0, e0)
+        var files: [String] = []
+        for i in 0..<4 {
+            let (s, out, e) = cli(["fleet", path, "--shard", "\(i)/4", "--format", "jsonl"])
+            XCTAssertEqual(s, 0, e)
+            let f = path + ".\(i).jsonl"
+            FileManager.default.createFile(atPath: f, contents: Data(out.utf8))
+            files.append(f)
+        }
+        let (sm, merged, em) = cli(["fleet", "merge"] + files.reversed() + ["--format", "jsonl"])
+        XCTAssertEqual(sm, 0, em)
+        let (a, sa) = rows(whole), (b, sb) = rows(merged)
+        XCTAssertEqual(a, b)
+        XCTAssertEqual(sa?["summary"], sb?["summary"])
+        XCTAssertEqual(sb?["shards"], .array([.number(0), .number(1), .number(2), .number(3)]))
+        XCTAssertEqual(sb?["shard"], .string("0/4"))
+
+        // Three of four: the report is written, the missing shard named, status 1.
+        let (s3, _, e3) = cli(["fleet", "merge", files[0], files[1], files[3]])
+        XCTAssertEqual(s3, 1)
+        XCTAssertEqual(e3, "outbox fleet merge: shard 2/4 missing: the report covers 3 of 4 shards\n")
+        // A shard twice is refused.
+        let (s2, _, e2) = cli(["fleet", "merge", files[0], files[0]])
+        XCTAssertEqual(s2, 2)
+        XCTAssertEqual(e2, "outbox fleet merge: shard 0/4 is in both \(files[0]) and \(files[0]); expected each shard once\n")
+    }
+
+    /// As the issue asks: the real program, four shards at once under `xargs -P 4`, merged.
+    func test_fourShardsUnderXargs_mergeToTheSingleRun() throws {
+        let outbox = try builtOutbox()
+        let path = write(Self.mixed)
+        let dir = (path as NSString).deletingLastPathComponent
+        let script = """
+            set -e
+            cd '\(dir)'
+            printf '0\\n1\\n2\\n3\\n' | xargs -P 4 -I{} sh -c '"$0" fleet fleet.outbox --shard {}/4 --format jsonl > shard-{}.jsonl' '\(outbox)'
+            '\(outbox)' fleet merge shard-0.jsonl shard-1.jsonl shard-2.jsonl shard-3.jsonl --format jsonl > merged.jsonl
+            '\(outbox)' fleet fleet.outbox --format jsonl > whole.jsonl
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/sh")
+        p.arguments = ["-c", script]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let merged = try String(contentsOfFile: dir + "/merged.jsonl", encoding: .utf8)
+        let whole = try String(contentsOfFile: dir + "/whole.jsonl", encoding: .utf8)
+        XCTAssertEqual(rows(merged).0, rows(whole).0)
+        XCTAssertEqual(rows(merged).1?["summary"], rows(whole).1?["summary"])
+    }
+
+    // MARK: The numbers follow from the rules
+
+    /// Failures of independent probability p and N retries: each event is
+    /// sent 1 + p + … + p^N times on average, and p^(N+1) of them are dropped
+    /// exhausted. ACME retries a 503 twice (3 attempts); p = 30%.
+    func test_amplification_isTheGeometricSumOfTheFailureChance() throws {
+        let profile = ProfileStatementTests.acme()
+        let dir = (write(profile, name: "acme.profile") as NSString).deletingLastPathComponent
+        let path = dir + "/amp.outbox"
+        FileManager.default.createFile(
+            atPath: path,
+            contents: Data(
+                """
+                devices 2000
+                profile acme.profile
+                events every 1m names screen
+                duration 30m
+                seed 11
+                at 0s launch
+                at 0s server 503 30%
+                """.utf8))
+        let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
+        XCTAssertEqual(status, 0, err)
+        let summary = try XCTUnwrap(rows(out).1?["summary"])
+        guard case .number(let events)? = summary["events"], case .number(let attempts)? = summary["attempts"],
+            case .number(let exhausted)? = summary["dropped"]?["exhausted"]
+        else { return XCTFail("no events, attempts or exhausted drops in \(summary)") }
+        XCTAssertGreaterThan(events, 55_000)
+        let p = 0.3
+        XCTAssertEqual(attempts / events, 1 + p + p * p, accuracy: 0.015)
+        XCTAssertEqual(exhausted / events, p * p * p, accuracy: 0.005)
+    }
+
+    // MARK: Bad input
+
+    func test_badFleetFiles_sayWhereAndWhatWasExpected() {
+        let path = write(
+            """
+            devices many
+            profile ios 70% andriod 30%
+            events every 0s
+            capacity 100
+            at 0s launch
+            expect at 1s state event delivered
+            """, name: "bad.outbox")
+        let (status, out, err) = cli(["fleet", path])
+        XCTAssertEqual(status, 2)
+        XCTAssertEqual(out, "")
+        let lines = err.split(separator: "\n").map { String($0).replacingOccurrences(of: path, with: "bad.outbox") }
+        XCTAssertEqual(
+            lines,
+            [
+                "bad.outbox:1: bad devices line, expected `devices N` with N from 1 to 10000000",
+                "bad.outbox:2: bad profile line: unknown profile `andriod`, expected linktrail, ios, android, flutter or a real SDK's name (`outbox profiles` lists them: posthog-ios, segment-swift, ...), or a profile file (a path ending .profile); did you mean `android`?",
+                "bad.outbox:3: bad events interval `0s`, expected a time of at least 1ms, expected `events every D [call WORD] [names A,B,...]` (e.g. `events every 1m names open,buy`)",
+                "bad.outbox:4: bad capacity line, expected `capacity R/s [answer STATUS [retry-after D]]` (e.g. `capacity 20000/s answer 429 retry-after 30s`)",
+                "bad.outbox:6: `expect` in a fleet file, expected checks in a device's own scenario: write one with `outbox fleet FILE --device N` and add them there",
+                "bad.outbox:1: no devices line, expected `devices N` (e.g. `devices 1000000`)",
+                "bad.outbox:1: no duration line, expected `duration D` (e.g. `duration 2h`)",
+            ])
+    }
+
+    func test_badOptions_areRefusedByName() {
+        let path = write(Self.mixed)
+        XCTAssertEqual(cli(["fleet", path, "--shard", "4/4"]).2.split(separator: "\n").first,
+            "outbox fleet: --shard: bad shard `4/4`, expected I/N with N from 1 to 100000 and I from 0 to N − 1 (e.g. 0/4)")
+        XCTAssertEqual(cli(["fleet", path, "--device", "12"]).2,
+            "outbox fleet: --device needs a device number from 0 to 11, not `12`\n")
+        XCTAssertEqual(cli(["fleet", path, "--device", "1", "--shard", "0/2"]).2,
+            "outbox fleet: device 1 is not in shard 0/2 (it holds the devices whose number is 0 modulo 2)\n")
+        XCTAssertEqual(cli(["fleet", path, "--format", "junit"]).0, 2)
+        let (s, _, e) = cli(["fleet", "merge", path])
+        XCTAssertEqual(s, 2)
+        XCTAssertTrue(e.hasSuffix(":1: not a JSON object, expected a line `outbox fleet --format jsonl` wrote\n"), e)
+    }
+}
+
+/// SENDS: `server A on sends N,...` answers the device's Nth attempt made
+/// online with A, whatever the plan; how `--device` replays a fleet's
+/// backend refusing a device.
+final class RuleTestsSends: XCTestCase {
+    func test_SENDS_answersTheNumberedAttemptsWhateverThePlan() throws {
+        let r = try XCTUnwrap(
+            play(
+                """
+                profile ios
+                at 0 launch
+                at 0 server 503 on sends 2,3
+                at 0 server timeout on sends 5
+                at 1s track a
+                at 2s track b
+                expect at 3m state b delivered
+                """))
+        XCTAssertEqual(RuleTestKit.trail(r.sim, "a"), ["1000 new>pending #0 IOS-1", "1000 pending>in-flight #1 IOS-2", "1200 in-flight>delivered #1 200 IOS-3"])
+        XCTAssertEqual(
+            RuleTestKit.trail(r.sim, "b"),
+            [
+                "2000 new>pending #0 IOS-1", "2000 pending>in-flight #1 IOS-2", "2200 in-flight>retrying #1 503 IOS-4",
+                "32200 retrying>in-flight #2 IOS-4", "32400 in-flight>retrying #2 503 IOS-4",
+                "92400 retrying>in-flight #3 IOS-4", "92600 in-flight>delivered #3 200 IOS-3",
+            ])
+        XCTAssertEqual(r.sim.sends, 4, "send 5 never came")
+        XCTAssertEqual(
+            RuleTestKit.logs(r.sim).filter { $0.contains("[SENDS]") },
+            ["0 [SENDS] backend will answer 503 to sends 2,3 (0 sent so far)", "0 [SENDS] backend will answer timeout to send 5 (0 sent so far)"])
+    }
+
+    func test_SENDS_badListsAreRefused() {
+        for (line, message) in [
+            ("at 0 server 503 on sends", "t.outbox:3: bad server line: `on` goes last, as `server <answer> [retry-after <time>] on sends N,...` (e.g. `server 503 on sends 4,9`)"), ("at 0 server 503 on sends 0", "t.outbox:3: bad send number `0`, expected send numbers from 1, comma-separated, with ranges N-M (e.g. `4,9,12-15`)"), ("at 0 server 503 on sends 3-1", "t.outbox:3: bad send number `3-1`, expected send numbers from 1, comma-separated, with ranges N-M (e.g. `4,9,12-15`)"),
+            ("at 0 server 503 x2 on sends 4", "t.outbox:3: bad server line: `on sends` takes no repeat, expected `server <answer> [retry-after <time>] on sends N,...`"),
+        ] {
+            guard case .failure(let e) = Scenario.parse("profile ios\nat 0 launch\n" + line, file: "t.outbox") else {
+                XCTFail("accepted: \(line)")
+                continue
+            }
+            XCTAssertEqual(e.errors.map(\.description), [message], line)
+        }
+    }
+}
