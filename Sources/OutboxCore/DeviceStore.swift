@@ -87,8 +87,10 @@ public final class InMemoryDeviceStore: DeviceStore {
         var hasAttributes: Bool
     }
 
-    static let chunkBits = 12
-    static let chunkSize = 1 << chunkBits
+    /// Rows sit in chunks of `1 << chunkBits` ids: 4,096 (196 KB) by default,
+    /// fewer for a fleet's devices, each of which holds a handful at a time.
+    let chunkBits: Int
+    let chunkSize: Int
     static let blank = Row(
         createdAt: 0, key: 0, valueMicros: 0, name: 0, currency: 0, attempts: 0, kind: .event,
         present: false, waiting: false, hasAttributes: false)
@@ -118,7 +120,18 @@ public final class InMemoryDeviceStore: DeviceStore {
     /// Chunks of rows allocated now, for tests.
     public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
-    public init() {}
+    /// A store whose rows come in chunks of `1 << chunkBits` ids (4 to 16).
+    public init(chunkBits: Int = 12) {
+        self.chunkBits = min(16, max(4, chunkBits))
+        chunkSize = 1 << self.chunkBits
+    }
+
+    /// A store whose string table starts as `names` (which holds "" first),
+    /// shared with the other devices of a fleet until this one meets a new name.
+    convenience init(chunkBits: Int, names: NameTable) {
+        self.init(chunkBits: chunkBits)
+        strings = names
+    }
 
     deinit {
         // Rows hold no references: freeing the memory is all.
@@ -129,14 +142,14 @@ public final class InMemoryDeviceStore: DeviceStore {
     /// The row of a saved id, or nil.
     @inline(__always)
     private func row(_ id: Int32) -> UnsafeMutablePointer<Row>? {
-        let c = Int(id) >> Self.chunkBits
+        let c = Int(id) >> chunkBits
         guard c < chunks.count, let chunk = chunks[c] else { return nil }
-        let r = chunk + (Int(id) & (Self.chunkSize - 1))
+        let r = chunk + (Int(id) & (chunkSize - 1))
         return r.pointee.present ? r : nil
     }
 
     public func save(_ r: SavedRequest) {
-        let c = Int(r.id) >> Self.chunkBits
+        let c = Int(r.id) >> chunkBits
         top = max(top, Int(r.id) + 1)
         while chunks.count <= c {
             chunks.append(nil)
@@ -150,12 +163,12 @@ public final class InMemoryDeviceStore: DeviceStore {
                 chunk = s
                 spare = nil
             } else {
-                chunk = .allocate(capacity: Self.chunkSize)
+                chunk = .allocate(capacity: chunkSize)
             }
-            chunk.initialize(repeating: Self.blank, count: Self.chunkSize)
+            chunk.initialize(repeating: Self.blank, count: chunkSize)
             chunks[c] = chunk
         }
-        let row = chunk + (Int(r.id) & (Self.chunkSize - 1))
+        let row = chunk + (Int(r.id) & (chunkSize - 1))
         if !row.pointee.present {
             count += 1
             present[c] += 1
@@ -183,7 +196,7 @@ public final class InMemoryDeviceStore: DeviceStore {
         if row.pointee.hasAttributes { attributeLists[id] = nil }
         row.pointee.present = false
         count -= 1
-        let c = Int(id) >> Self.chunkBits
+        let c = Int(id) >> chunkBits
         present[c] -= 1
         if present[c] == 0, let chunk = chunks[c] {
             chunks[c] = nil
@@ -197,9 +210,9 @@ public final class InMemoryDeviceStore: DeviceStore {
         for c in chunks.indices {
             guard let chunk = chunks[c] else { continue }
             // The last chunk is read only as far as the highest id saved.
-            for j in 0..<min(Self.chunkSize, top - c << Self.chunkBits) where chunk[j].present {
+            for j in 0..<min(chunkSize, top - c << chunkBits) where chunk[j].present {
                 let r = chunk[j]
-                let id = Int32(c << Self.chunkBits | j)
+                let id = Int32(c << chunkBits | j)
                 out.append(
                     SavedRequest(
                         id: id, kind: r.kind, name: strings[r.name], createdAt: r.createdAt, idempotencyKey: r.key,

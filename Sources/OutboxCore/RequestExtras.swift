@@ -8,8 +8,10 @@
 /// 10^6 (docs/reliability.md, "Big inputs"). An attribute list is shared, not
 /// copied, with the action that made it, so a list said by many lines is kept once.
 struct RequestExtras: Sendable {
-    /// By `id - 1`: the request's row, or -1. As long as the highest id with a row.
+    /// By `id - 1 - base`: the request's row, or -1. As long as the highest id with a row.
     private var rowOf: [Int32] = []
+    /// Requests forgotten (`forgetAll`): ids up to `base` have no row.
+    private var base = 0
     /// By row; meaningful when the request `hasValue`.
     private var revenues: [Revenue] = []
     /// By row; empty when the request has none.
@@ -18,7 +20,7 @@ struct RequestExtras: Sendable {
     /// Gives request `id` its row; nothing when it carries nothing.
     mutating func add(_ id: Int32, revenue: Revenue?, attributes: [Attribute]) {
         guard revenue != nil || !attributes.isEmpty else { return }
-        let i = Int(id) - 1
+        let i = Int(id) - 1 - base
         if rowOf.count <= i { rowOf.append(contentsOf: repeatElement(-1, count: i + 1 - rowOf.count)) }
         rowOf[i] = Int32(revenues.count)
         revenues.append(revenue ?? Revenue(amount: Amount(micros: 0), currencyID: 0))
@@ -27,7 +29,7 @@ struct RequestExtras: Sendable {
 
     @inline(__always)
     private func row(_ id: Int32) -> Int? {
-        let i = Int(id) - 1
+        let i = Int(id) - 1 - base
         guard i >= 0 && i < rowOf.count, rowOf[i] >= 0 else { return nil }
         return Int(rowOf[i])
     }
@@ -37,6 +39,12 @@ struct RequestExtras: Sendable {
 
     /// The attributes of `id`, empty when it has none.
     func attributes(_ id: Int32) -> [Attribute] { row(id).map { attributeLists[$0] } ?? [] }
+
+    /// Forgets every request up to id `last`: their rows go.
+    mutating func forgetAll(through last: Int32) {
+        self = RequestExtras()
+        base = Int(last)
+    }
 }
 
 /// Request ids by name, oldest first: each name's requests chained through
@@ -45,19 +53,21 @@ struct RequestExtras: Sendable {
 struct RequestsByName: Sendable {
     /// By name id: the first and last request with the name, or 0.
     private var first: [Int32] = [], last: [Int32] = []
-    /// By `id - 1`: the next request with the same name, or 0.
+    /// By `id - 1 - base`: the next request with the same name, or 0.
     private var next: [Int32] = []
+    /// Requests forgotten (`forgetAll`): the chains start after id `base`.
+    private var base = 0
 
     /// Adds the next request (ids come one by one from 1).
     mutating func add(_ id: Int32, name: Int32) {
-        precondition(Int(id) == next.count + 1, "requests are added in id order")
+        precondition(Int(id) == base + next.count + 1, "requests are added in id order")
         next.append(0)
         let n = Int(name)
         if first.count <= n {
             first.append(contentsOf: repeatElement(0, count: n + 1 - first.count))
             last.append(contentsOf: repeatElement(0, count: n + 1 - last.count))
         }
-        if first[n] == 0 { first[n] = id } else { next[Int(last[n]) - 1] = id }
+        if first[n] == 0 { first[n] = id } else { next[Int(last[n]) - 1 - base] = id }
         last[n] = id
     }
 
@@ -67,8 +77,14 @@ struct RequestsByName: Sendable {
         var id = Int(name) < first.count ? first[Int(name)] : 0
         while id != 0 {
             out.append(id)
-            id = next[Int(id) - 1]
+            id = next[Int(id) - 1 - base]
         }
         return out
+    }
+
+    /// Forgets every request up to id `last`: `ids` gives only later ones.
+    mutating func forgetAll(through last: Int32) {
+        self = RequestsByName()
+        base = Int(last)
     }
 }

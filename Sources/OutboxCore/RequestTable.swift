@@ -27,7 +27,8 @@ struct PODStorage<Element: BitwiseCopyable> {
     /// Adds `e` at the end, doubling the block when full; returns its index.
     @inline(__always)
     mutating func append(_ e: Element) -> Int {
-        if count == capacity { reserve(Swift.max(64, capacity * 2)) }
+        // From 4: a fleet holds a million small tables (docs/performance.md, "Fleets").
+        if count == capacity { reserve(Swift.max(4, capacity * 2)) }
         (base.unsafelyUnwrapped + count).initialize(to: e)
         count += 1
         return count - 1
@@ -47,11 +48,53 @@ struct PODStorage<Element: BitwiseCopyable> {
         return c
     }
 
+    /// Drops the first `n` values, moving the rest to the front.
+    mutating func removeFirst(_ n: Int) {
+        guard n > 0 else { return }
+        precondition(n <= count)
+        if n < count { base.unsafelyUnwrapped.update(from: base.unsafelyUnwrapped + n, count: count - n) }
+        count -= n
+    }
+
     /// Plain values need no deinitializing: freeing the block is all.
     func deallocate() { CorePlatform.free(base) }
 }
 
-/// Every request ever created, in id order: `table[id - 1]`.
+/// An array indexed by absolute positions (a request's `id - 1`, a batch's
+/// number − 1) that can let go of its first values: a fleet's device forgets
+/// the requests it is done with (`Simulation.forgetFinished`). Reading a
+/// forgotten position traps, as reading past the end does.
+struct ForgettingArray<Element>: Sendable where Element: Sendable {
+    /// How many values were forgotten: position `base` is `items[0]`.
+    private(set) var base = 0
+    private(set) var items: [Element] = []
+
+    init() {}
+
+    /// One past the last position ever held.
+    var count: Int { base + items.count }
+    var isEmpty: Bool { count == 0 }
+    /// The positions still held.
+    var indices: Range<Int> { base..<count }
+
+    subscript(_ i: Int) -> Element {
+        @inline(__always) get { items[i - base] }
+        @inline(__always) _modify { yield &items[i - base] }
+    }
+
+    mutating func append(_ e: Element) { items.append(e) }
+    mutating func append(contentsOf e: some Sequence<Element>) { items.append(contentsOf: e) }
+
+    /// Forgets every value held; positions go on from `end` (at least `count`).
+    mutating func forgetAll(upTo end: Int) {
+        base = Swift.max(count, end)
+        items = []
+    }
+}
+
+/// Every request ever created, in id order: `table[id - 1]`. A simulation
+/// that forgets what it is done with (a fleet's device) keeps only those from
+/// `startIndex` (`forget(upTo:)`); the next id is `endIndex + 1` either way.
 ///
 /// The requests in a `PODStorage` (a `Request` is a plain 64-byte value; a test
 /// checks it is POD), so a long run's millions of requests grow in place. A
@@ -66,23 +109,36 @@ public struct RequestTable: RandomAccessCollection, Sendable {
     }
 
     private var buffer = Buffer()
+    /// Requests forgotten: index `forgotten` is the buffer's first.
+    private var forgotten = 0
 
     public init() {}
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { buffer.items.count }
+    public var startIndex: Int { forgotten }
+    public var endIndex: Int { forgotten + buffer.items.count }
     public var count: Int { buffer.items.count }
 
     public subscript(_ i: Int) -> Request {
         @inline(__always) get {
-            precondition(i >= 0 && i < buffer.items.count, "request index out of range")
-            return buffer.items.base.unsafelyUnwrapped[i]
+            let j = i &- forgotten
+            precondition(j >= 0 && j < buffer.items.count, "request index out of range")
+            return buffer.items.base.unsafelyUnwrapped[j]
         }
         @inline(__always) _modify {
-            precondition(i >= 0 && i < buffer.items.count, "request index out of range")
+            let j = i &- forgotten
+            precondition(j >= 0 && j < buffer.items.count, "request index out of range")
             makeUnique()
-            yield &buffer.items.base.unsafelyUnwrapped[i]
+            yield &buffer.items.base.unsafelyUnwrapped[j]
         }
+    }
+
+    /// Forgets the requests before index `end`.
+    mutating func forget(upTo end: Int) {
+        let n = Swift.min(end, endIndex) - forgotten
+        guard n > 0 else { return }
+        makeUnique()
+        buffer.items.removeFirst(n)
+        forgotten += n
     }
 
     mutating func append(_ r: Request) {

@@ -90,13 +90,13 @@ public struct Simulation {
     /// Queued request ids, oldest first; stale entries are skipped when popped.
     var queuedHeap = IDHeap()
     /// What each request's earlier retries left, by id − 1, only for a backoff that keeps state (Policy/Backoff.swift).
-    var backoffStates: [BackoffState] = []
+    var backoffStates = ForgettingArray<BackoffState>()
     /// Retry-After headers of the answers, and the pause and mutes they started (Policy/RetryAfter.swift).
     var retryAfterState = RetryAfterState()
     /// Batching (Policy/Batching.swift): the batches so far, by number − 1, and
     /// each request's batch by id − 1 (0: none; empty on a profile without it).
-    var batches: [Batch] = []
-    var batchOf: [Int32] = []
+    var batches = ForgettingArray<Batch>()
+    var batchOf = ForgettingArray<Int32>()
     /// When the interval's next flush is due; `Millis.max` without one.
     var batchTickAt: Millis = .max
     /// Head-of-line: the batch the pipeline waits on (0: none), whether a flush
@@ -122,6 +122,14 @@ public struct Simulation {
         self.store = store
     }
 
+    /// A simulation whose name table starts as `names` (which holds "" first):
+    /// a fleet's devices share one table of the names they will use, copied by
+    /// a device only if it meets a new one (docs/performance.md, "Fleets").
+    init(profile: Profile, settings: Settings, store: any DeviceStore, names: NameTable) {
+        self.init(profile: profile, settings: settings, store: store)
+        nameTable = names
+    }
+
     // MARK: Reading
 
     public func request(_ id: Int32) -> Request { requests[Int(id) - 1] }
@@ -143,7 +151,7 @@ public struct Simulation {
         default: return liveSets.count(Int(state.rawValue))
         }
     }
-    public var liveCount: Int { (0..<4).reduce(0) { $0 + liveSets.count($1) } }
+    public var liveCount: Int { liveSets.total }
 
     /// Ids of the requests with this name, oldest first.
     public func requests(named name: String) -> [Int32] {
@@ -468,10 +476,13 @@ public struct Simulation {
     mutating func restoreSaved() {
         let rows = store.loadAll()
         // Which of the requests this process knew the store still holds.
+        // By index from the first request still held (a fleet's device forgets
+        // finished ones only when its store holds nothing: `forgetFinished`).
+        let first = requests.startIndex
         var seen = [Bool](repeating: false, count: requests.count)
         for row in rows {
-            if row.id >= 1 && Int(row.id) <= seen.count {
-                seen[Int(row.id) - 1] = true
+            if Int(row.id) > first && Int(row.id) <= requests.endIndex {
+                seen[Int(row.id) - 1 - first] = true
                 let r = requests[Int(row.id) - 1]
                 guard r.isLive && r.saved else {
                     // The device holds what the model had finished with: the model wins, the row goes.
@@ -494,9 +505,9 @@ public struct Simulation {
                 }
             }
         }
-        for i in seen.indices where requests[i].saved && requests[i].isLive && !seen[i] {
+        for k in seen.indices where requests[first + k].saved && requests[first + k].isLive && !seen[k] {
             // The store is the truth: what it does not hold did not survive.
-            move(requests[i].id, to: .dropped, rule: spec.policy.survivesRule, reason: .notSaved)
+            move(requests[first + k].id, to: .dropped, rule: spec.policy.survivesRule, reason: .notSaved)
         }
     }
 
@@ -545,7 +556,7 @@ public struct Simulation {
         _ kind: RequestKind, name: String, value: Amount? = nil, currency: String? = nil,
         attributes attrs: [Attribute] = [], key: UInt64? = nil, createdAt: Millis? = nil
     ) -> Int32 {
-        let id = Int32(requests.count + 1)
+        let id = Int32(requests.endIndex + 1)
         let nameID = intern(name)
         let currencyID = currency.map { intern($0) } ?? 0
         let k = newKey(id, restored: key)
@@ -680,6 +691,32 @@ public struct Simulation {
         journalStart += journal.count
         journal.removeAll(keepingCapacity: true)
         logPositions.removeAll(keepingCapacity: true)
+    }
+
+    /// Lets go of every request the device is done with, for a caller that reads
+    /// nothing of the past (a fleet's lane, which counts each step as it ends:
+    /// docs/fleet.md, "Memory"). Only at rest: no request live or saved, no
+    /// timer waiting and no batch on the wire, so nothing still points at what
+    /// goes. Requests, batches and their side rows go; ids go on from the last,
+    /// and a forgotten request can no longer be read (`request(_:)` traps).
+    /// Returns whether it forgot anything.
+    @discardableResult
+    public mutating func forgetFinished() -> Bool {
+        // The fields inside the simulation first: a device is rarely at rest, and they cost no memory read.
+        guard liveCount == 0, savedCount == 0, batchBlocking == 0, timers.isEmpty, requests.count > 0 else {
+            return false
+        }
+        let end = requests.endIndex
+        requests.forget(upTo: end)
+        backoffStates.forgetAll(upTo: end)
+        if !batchOf.isEmpty { batchOf.forgetAll(upTo: end) }  // empty: no batches (read as such)
+        batches.forgetAll(upTo: batches.count)
+        extras.forgetAll(through: Int32(end))
+        requestsByName.forgetAll(through: Int32(end))
+        if !retryAfterState.headers.isEmpty { retryAfterState.headers = [:] }
+        // What the order still holds is stale (nothing is queued): its ids go too.
+        if !queuedHeap.isEmpty { queuedHeap = IDHeap() }
+        return true
     }
 
     /// Bounds what the journal keeps for a session that never ends (the live
@@ -895,6 +932,9 @@ public struct Simulation {
 /// one buffer for uniqueness, not two.
 struct LiveSets {
     private var pending: [Int32] = [], inFlight: [Int32] = [], retrying: [Int32] = [], queued: [Int32] = []
+    /// How many in all: read without touching the four arrays' buffers (a
+    /// fleet asks each device after each step whether it is at rest).
+    private(set) var total = 0
 
     // One switch to read a set and one to change it: a `_modify` accessor's
     // coroutine was not inlined and showed in profiles.
@@ -929,13 +969,17 @@ struct LiveSets {
     func count(_ state: Int) -> Int { read(state) { $0.count } }
 
     @inline(__always)
-    mutating func append(_ id: Int32, to state: Int) { change(state) { $0.append(id) } }
+    mutating func append(_ id: Int32, to state: Int) {
+        total += 1
+        change(state) { $0.append(id) }
+    }
 
     /// Takes the id at `slot` out of a set by moving the set's last id there;
     /// returns that last id (the one taken when it was last).
     @inline(__always)
     mutating func remove(at slot: Int, from state: Int) -> Int32 {
-        change(state) { a in
+        total -= 1
+        return change(state) { a in
             let last = a.removeLast()
             if slot < a.count { a[slot] = last }
             return last

@@ -15,11 +15,19 @@
 ///
 /// The one thing a caller must keep: nothing is pushed before `floor`, which only
 /// moves forward, to a time the caller has reached (`pop(through:)`).
+///
+/// The wheel costs 130 KB, a lot for a device that holds a few timers (a
+/// fleet has a million devices): until more than `smallLimit` timers wait at
+/// once, they all sit in the heap, which orders them the same way (time, order
+/// set); the wheel is made when the heap first outgrows that, taking the
+/// timers its window covers (docs/performance.md, "Fleets").
 struct TimerQueue {
     static let bits = 14
     static let span = 1 << bits
     static let mask = span - 1
     static let words = span / 64
+    /// The most timers the heap alone holds before the wheel is made.
+    static let smallLimit = 256
 
     /// A timer in the wheel and the next one in its slot (-1 ends the slot).
     /// The timer leaves four bytes of padding: the link fits in them.
@@ -66,7 +74,8 @@ struct TimerQueue {
         }
     }
 
-    private var wheel = Wheel()
+    /// nil until more than `smallLimit` timers waited at once.
+    private var wheel: Wheel?
     private var freeList: Int32 = -1
     private var inWheel = 0
     /// Timers at or after `floor + span`.
@@ -75,21 +84,38 @@ struct TimerQueue {
     private(set) var floor: Millis = 0
 
     var count: Int { inWheel + later.count }
+    /// Whether the wheel was made (more than `smallLimit` timers waited at once).
+    var hasWheel: Bool { wheel != nil }
     var isEmpty: Bool { count == 0 }
 
     /// The wheel, copied first if another queue shares it.
     @inline(__always)
     private mutating func uniqueWheel() -> Wheel {
-        if !isKnownUniquelyReferenced(&wheel) { wheel = Wheel(copying: wheel) }
-        return wheel
+        if !isKnownUniquelyReferenced(&wheel) { wheel = Wheel(copying: wheel.unsafelyUnwrapped) }
+        return wheel.unsafelyUnwrapped
     }
 
     mutating func push(_ t: DueTimer) {
         precondition(t.time >= floor, "a timer before the queue's floor")
-        if t.time - floor < Millis(TimerQueue.span) {
+        if wheel == nil {
+            later.push(t)
+            if later.count > TimerQueue.smallLimit { openWheel() }
+        } else if t.time - floor < Millis(TimerQueue.span) {
             put(t, uniqueWheel())
         } else {
             later.push(t)
+        }
+    }
+
+    /// Makes the wheel and moves into it, in (time, order) order, the heap's
+    /// timers its window covers: the state a queue that had a wheel all along is in.
+    private mutating func openWheel() {
+        let w = Wheel()
+        wheel = w
+        let end = floor + Millis(TimerQueue.span)
+        while let l = later.first, l.time < end {
+            _ = later.pop()
+            put(l, w)
         }
     }
 
@@ -119,7 +145,7 @@ struct TimerQueue {
     @inline(__always)
     private func firstSlot() -> Int? {
         guard inWheel > 0 else { return nil }
-        let occupied = wheel.occupied
+        let occupied = wheel.unsafelyUnwrapped.occupied
         let start = Int(floor) & TimerQueue.mask
         var w = start >> 6
         var bits = occupied[w] & (~0 << UInt64(start & 63))
@@ -134,7 +160,10 @@ struct TimerQueue {
 
     /// The earliest timer, left in place.
     var first: DueTimer? {
-        if let s = firstSlot() { return wheel.nodes[Int(wheel.ends[s].x)].timer }
+        if let s = firstSlot() {
+            let w = wheel.unsafelyUnwrapped
+            return w.nodes[Int(w.ends[s].x)].timer
+        }
         return later.first
     }
 
@@ -168,9 +197,20 @@ struct TimerQueue {
     /// time; with none due, moves the floor to `limit` and returns nil. The
     /// caller must have reached that moment: nothing may be pushed before it.
     mutating func pop(through limit: Millis) -> DueTimer? {
+        if wheel == nil {
+            // The heap alone: its earliest, if due.
+            guard let l = later.first, l.time <= limit else {
+                if limit > floor { floor = limit }
+                return nil
+            }
+            _ = later.pop()
+            if l.time > floor { floor = l.time }
+            return l
+        }
         while true {
             if let s = firstSlot() {
-                let time = wheel.nodes[Int(wheel.ends[s].x)].timer.time
+                let w = wheel.unsafelyUnwrapped
+                let time = w.nodes[Int(w.ends[s].x)].timer.time
                 if time > limit { break }
                 let t = take(s, uniqueWheel())
                 moveFloor(to: time)
@@ -189,7 +229,7 @@ struct TimerQueue {
     private mutating func moveFloor(to t: Millis) {
         guard t > floor else { return }
         floor = t
-        guard !later.isEmpty else { return }
+        guard !later.isEmpty, wheel != nil else { return }
         let end = floor + Millis(TimerQueue.span)
         while let l = later.first, l.time < end {
             _ = later.pop()
@@ -200,6 +240,7 @@ struct TimerQueue {
     /// Every timer waiting, in no particular order (for checks).
     var all: [DueTimer] {
         var out = later.items
+        guard let wheel else { return out }
         for w in 0..<TimerQueue.words where wheel.occupied[w] != 0 {
             var bits = wheel.occupied[w]
             while bits != 0 {

@@ -76,7 +76,22 @@ final class FleetTests: XCTestCase {
     /// its devices' single runs, each played from the scenario `--device N`
     /// wrote, to the fleet's end.
     func test_withoutCapacity_theFleetIsTheSumOfItsDevicesOwnRuns() throws {
-        let path = write(Self.mixed)
+        try assertIndependent(Self.mixed, profiles: ["profile ios", "profile android"])
+    }
+
+    /// The same with two real SDKs that batch, whose devices let go of their
+    /// finished requests and batches at rest (`Simulation.forgetFinished`),
+    /// while their single runs keep everything: forgetting changes nothing.
+    func test_withoutCapacity_batchingDevicesAreTheSumOfTheirOwnRunsToo() throws {
+        let batched = Self.mixed.replacingOccurrences(
+            of: "profile ios 50% android 50%", with: "profile posthog-ios 50% segment-swift 50%")
+        try assertIndependent(batched, profiles: ["profile posthog-ios", "profile segment-swift"])
+    }
+
+    func assertIndependent(_ text: String, profiles: Set<String>, file: StaticString = #filePath, line: UInt = #line)
+        throws
+    {
+        let path = write(text)
         let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
         XCTAssertEqual(status, 0, err)
         let (fleet, summary) = rows(out)
@@ -100,11 +115,30 @@ final class FleetTests: XCTestCase {
             level += sum.new[t] - sum.delivered[t] - sum.dropped[t]
             sum.queued[t] = level
         }
-        XCTAssertEqual(devicesSeen, ["profile ios", "profile android"], "the mix gave both profiles")
-        XCTAssertEqual(fleet, sum)
-        XCTAssertGreaterThan(fleet.new.reduce(0, +), 300, "the devices tracked events")
-        XCTAssertGreaterThan(fleet.failed.reduce(0, +), 0, "the outages failed attempts")
-        XCTAssertEqual(summary?["summary"]?["over"], .number(0))
+        XCTAssertEqual(devicesSeen, profiles, "the mix gave both profiles", file: file, line: line)
+        XCTAssertEqual(fleet, sum, file: file, line: line)
+        XCTAssertGreaterThan(fleet.new.reduce(0, +), 300, "the devices tracked events", file: file, line: line)
+        XCTAssertGreaterThan(fleet.failed.reduce(0, +), 0, "the outages failed attempts", file: file, line: line)
+        XCTAssertEqual(summary?["summary"]?["over"], .number(0), file: file, line: line)
+    }
+
+    /// A device at rest lets go of what it is done with, so a long run holds
+    /// what is live, not every request ever made (a million devices × two
+    /// hours of events would not fit): after the mixed fleet's ten minutes,
+    /// its devices at rest hold no request, and all of them far fewer than
+    /// were made, the batching ones too. (A device never at rest, one whose
+    /// install waits for consent, holds its whole past: docs/fleet.md, "Memory".)
+    func test_devicesAtRest_forgetTheirFinishedRequests() throws {
+        for text in [Self.mixed, Self.mixed.replacingOccurrences(of: "ios 50% android", with: "posthog-ios 50% segment-swift")] {
+            guard case .success(let fleet) = FleetFile.parse(text, file: "mixed.fleet") else { return XCTFail("bad fleet file") }
+            let run = FleetRun(fleet)
+            let result = run.run()
+            let held = run.lanes.map(\.lane.requestsHeld)
+            let made = result.new.reduce(0, +)
+            XCTAssertGreaterThan(made, 300)
+            XCTAssertEqual(held.map(\.atRest), [0], "devices at rest hold nothing")
+            XCTAssertLessThan(held[0].all, Int(made) / 2, "\(held[0].all) of \(made) held")
+        }
     }
 
     /// Plays a device's scenario on a model sending to a backend without a

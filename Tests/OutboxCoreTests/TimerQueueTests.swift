@@ -6,6 +6,34 @@ import XCTest
 final class TimerQueueTests: XCTestCase {
     /// Random pushes (near, far, and at the current instant) and pops through random
     /// limits: the wheel gives exactly the reference's timers in the reference's order.
+    /// A queue holding few timers keeps them in its heap (a fleet's million
+    /// devices cannot pay 130 KB of wheel each); the wheel is made when one more
+    /// than `smallLimit` wait, and the order is the same before and after.
+    func test_ORDER_fewTimersNeedNoWheel_andTheWheelTakesOverInOrder() {
+        var q = TimerQueue()
+        var reference: [DueTimer] = []
+        for k in 0..<TimerQueue.smallLimit {
+            // Near and far, several at one instant, pushed out of time order.
+            let t = DueTimer(
+                time: Millis((k * 7919) % 40_000), seq: UInt64(k), kind: .retry, request: Int32(k), generation: 0)
+            q.push(t)
+            reference.append(t)
+        }
+        XCTAssertFalse(q.hasWheel, "\(TimerQueue.smallLimit) timers sit in the heap")
+        XCTAssertEqual(q.pop(through: 0)?.seq, 0)
+        reference.removeFirst()
+        for k in 0..<2 {
+            let t = DueTimer(time: 5, seq: UInt64(1000 + k), kind: .retry, request: 1, generation: 0)
+            q.push(t)
+            reference.append(t)
+        }
+        XCTAssertTrue(q.hasWheel, "one more than the limit makes the wheel")
+        reference.sort(by: DueTimer.before)
+        var got: [UInt64] = []
+        while let t = q.pop(through: .max) { got.append(t.seq) }
+        XCTAssertEqual(got, reference.map(\.seq))
+    }
+
     func test_ORDER_timerWheelPopsInTimeThenOrderLikeASortedList() {
         for seed in 0..<40 {
             var rng = SplitMix64(seed: UInt64(seed))

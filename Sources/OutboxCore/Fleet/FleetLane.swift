@@ -59,15 +59,17 @@ public struct FleetLane {
         buckets = [[Int32]](repeating: [], count: seconds)
         result = FleetResult(seconds: seconds)
         result.devices = count
+        let names = fleet.scenarios.indices.map { FleetLane.names(fleet, $0) }
         for (i, d) in members.enumerated() {
             let m = fleet.mixIndex(of: d)
             mixOf[i] = UInt8(m)
             let scenario = fleet.scenarios[m]
             var settings = scenario.settings
             settings.seed = fleet.deviceSeed(d)
-            let store = InMemoryDeviceStore()
+            // A device holds a handful of saved requests at a time: chunks of 16 rows.
+            let store = InMemoryDeviceStore(chunkBits: 4, names: names[m])
             if !scenario.device.isEmpty { scenario.device.seed(store) }
-            var sim = Simulation(profile: scenario.profile, settings: settings, store: store)
+            var sim = Simulation(profile: scenario.profile, settings: settings, store: store, names: names[m])
             sim.keepsLogLines = false
             sim.send(to: gate)
             sims.append(sim)
@@ -84,6 +86,29 @@ public struct FleetLane {
             if d == device { recordIndex = i }
             file(i, at: nextDue(i))
         }
+    }
+
+    /// The names the devices of mix `m` will give their requests, interned
+    /// once for all of them: the events', the file's lines', the install's.
+    static func names(_ fleet: FleetFile, _ m: Int) -> NameTable {
+        var t = NameTable([""])
+        func add(_ a: Action) {
+            switch a {
+            case .eventTracked(let e):
+                _ = t.intern(e.name)
+                if let c = e.currency { _ = t.intern(c) }
+            case .call(let w, let n):
+                _ = t.intern(w)
+                if let n { _ = t.intern(n) }
+            default: break
+            }
+        }
+        _ = t.intern("install")
+        for stream in fleet.events { stream.actions[m].forEach(add) }
+        for step in fleet.scenarios[m].steps {
+            if case .action(let a) = step.content { add(a) }
+        }
+        return t
     }
 
     /// When device `i` next has something to do: a timer, a line, an event, a churn.
@@ -137,9 +162,9 @@ public struct FleetLane {
         let streams = fleet.events.count, churns = fleet.churn.count
         let m = Int(mixOf[i])
         let steps = fleet.scenarios[m].steps
-        while true {
-            let t = nextDue(i)
-            guard t <= end else { break }
+        // When it is first due is what it was filed under: nothing touched it since.
+        var t = due[i]
+        while t <= end {
             sims[i].advance(to: t)
             // ORDER: the timers due at t fired; then the file's lines at t, then the device's own churn and events.
             while Int(lineNext[i]) < steps.count && steps.time(at: Int(lineNext[i])) == t {
@@ -157,11 +182,14 @@ public struct FleetLane {
                 eventNext[i * streams + k] = t + FleetDraw.wait(&eventState[i * streams + k], mean: stream.mean)
             }
             sims[i].settle()
+            t = nextDue(i)
         }
         gate.recording = false
         swap(&sims[i].journal, &scratch)
         tally(i)
-        file(i, at: nextDue(i))
+        // At rest, what the device is done with goes (the recorded one keeps its whole life).
+        if i != recordIndex { sims[i].forgetFinished() }
+        file(i, at: t)
     }
 
     /// Applies an action to device `i`; kept for its scenario when it is the one recorded.
@@ -229,6 +257,17 @@ public struct FleetLane {
             result.duplicates += Int64(sim.backend.duplicates + sim.backend.recounted)
             result.live += Int64(sim.liveCount)
         }
+    }
+
+    /// Requests the lane's devices still hold in memory, and how many of them
+    /// are held by devices at rest (none: a device at rest lets go of its finished ones).
+    public var requestsHeld: (all: Int, atRest: Int) {
+        var all = 0, atRest = 0
+        for (i, sim) in sims.enumerated() {
+            all += sim.requests.count
+            if i != recordIndex && sim.liveCount == 0 && sim.savedCount == 0 { atRest += sim.requests.count }
+        }
+        return (all, atRest)
     }
 
     /// The over-capacity answers the recorded device got, by send number.
