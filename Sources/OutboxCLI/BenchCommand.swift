@@ -14,7 +14,7 @@ struct BenchCommand: OutboxSubcommand {
 
     /// The figures, in the order they are measured and printed.
     static let figures = [
-        "transitions", "batched", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
+        "fleet", "transitions", "batched", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
         "compare-frame", "serve",
     ]
 
@@ -113,6 +113,8 @@ struct BenchCommand: OutboxSubcommand {
                 serveMemory = (one.bytes, batched.bytes, serveEvents)
             }
         }
+        // The fleet (issue 26) before the others free memory its resident size would reuse.
+        if wanted("fleet"), !BenchFleet.measure(quick: quick, emit: emit) { unmeasured.append("fleet") }
         for n in sizes where wanted("transitions") {
             let steps = quick ? 50_000 : 2_000_000
             var model: [Double] = [], bare: [Double] = []

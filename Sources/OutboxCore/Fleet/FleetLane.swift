@@ -32,6 +32,8 @@ public struct FleetLane {
     var buckets: [[Int32]]
     var scratch: [JournalEntry] = []
     public private(set) var result: FleetResult
+    /// Transitions the lane's devices made (what `outbox bench --only fleet` rates).
+    public private(set) var transitions = 0
     /// `--device N`: the lane index of the device whose life is written, and its lines.
     var recordIndex = -1
     public private(set) var recordedLines: [(time: Millis, action: Action)] = []
@@ -230,6 +232,7 @@ public struct FleetLane {
     mutating func tally(_ i: Int) {
         for e in scratch {
             guard case .transition(let tr) = e else { continue }
+            transitions += 1
             let s = Int(tr.time / 1000)
             guard s < seconds else { continue }
             if i == recordIndex { recordedTransitions.append(tr) }
