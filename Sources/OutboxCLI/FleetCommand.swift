@@ -103,16 +103,17 @@ struct FleetCommand: OutboxSubcommand {
             console.error(RunCommand.unreadable(path, why).replacingScenario())
             return 2
         }
-        // Parsed once per profile of --profiles: bad input anywhere means nothing runs.
+        // The file as written first (D355), then once per profile of --profiles,
+        // where a problem is that profile's: bad input anywhere means nothing runs.
         let here = ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))
         var fleets: [FleetFile] = []
         var problems: [String] = []
-        for p in playing {
+        for p in (profiles == nil ? [] : [nil]) + playing {
             switch FleetFile.parse(text, file: path, profiles: here, playing: p) {
-            case .failure(let e):
-                for x in e.errors where !problems.contains(x.description) { problems.append(x.description) }
-            case .success(let f): fleets.append(f)
+            case .failure(let e): problems += e.errors.map(\.description)
+            case .success(let f): if p != nil || profiles == nil { fleets.append(f) }
             }
+            if p == nil && !problems.isEmpty { break }
         }
         guard problems.isEmpty else {
             for p in problems { console.error(p) }
@@ -174,7 +175,9 @@ struct FleetCommand: OutboxSubcommand {
             return .failure(Problem("outbox fleet: --profiles \(shown): \(names.count) profiles, expected 1 to \(maxProfiles)"))
         }
         switch Profile.list(value, profiles: ProfileLoader.resolver()) {
-        case .failure(let why): return .failure(Problem("outbox fleet: --profiles \(shown): " + why.message))
+        case .failure(let why):
+            let twice = why.message.hasSuffix("named twice") ? ", expected each profile once" : ""
+            return .failure(Problem("outbox fleet: --profiles \(shown): " + why.message + twice))
         case .success(let list): return .success(list)
         }
     }
