@@ -160,11 +160,13 @@ public struct FleetPicture {
             out += marks.text(x, backBottom + 15, TimeAxis.label(t), fill: dim, size: 10, anchor: "middle")
             out += "</g>\n"
         }
-        for (scale, yAt, top, bottom) in [(scales.load, yLoad, loadTop, loadBottom), (scales.backlog, yBack, backTop, backBottom)] {
+        let axes = [("load", scales.load, yLoad, loadTop, loadBottom), ("queued", scales.backlog, yBack, backTop, backBottom)]
+        for (name, scale, yAt, top, bottom) in axes {
             for v in scale.ticks {
                 let ty = yAt(v)
+                out += "<g class=\"count\" data-axis=\"\(name)\" data-v=\"\(v)\">"
                 out += marks.line(x0, ty, x1, ty, stroke: axisColour, opacity: v == 0 ? 1 : 0.35)
-                out += marks.text(x0 - 6, ty + 4, Scale.label(v), fill: dim, size: 10, anchor: "end")
+                out += marks.text(x0 - 6, ty + 4, Scale.label(v), fill: dim, size: 10, anchor: "end") + "</g>"
             }
             out += marks.line(x0, top, x0, bottom, stroke: axisColour) + "\n"
         }
