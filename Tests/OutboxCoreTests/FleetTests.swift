@@ -11,14 +11,7 @@ import XCTest
 /// rules in the simple cases (amplification 1 + p + … + p^N).
 final class FleetTests: XCTestCase {
     /// A fleet file written to a temporary folder; its path.
-    func write(_ text: String, name: String = "fleet.outbox") -> String {
-        let dir = NSTemporaryDirectory() + "outbox-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        return path
-    }
+    func write(_ text: String, name: String = "fleet.outbox") -> String { temporaryFile(text, name: name) }
 
     /// The per-second columns of a JSONL report and its summary object.
     struct Rows: Equatable {
@@ -325,27 +318,9 @@ final class FleetTests: XCTestCase {
 /// that profile, side by side: a column per profile in text, a "profile" field
 /// on every JSONL object; without the option, the reports as they were.
 final class FleetProfilesTests: XCTestCase {
-    static let file = """
-        # a mix of two SDKs through an outage, capacity binding after it
-        devices 30
-        profile ios 50% android 50%
-        events every 20s
-        capacity 3/s
-        duration 6m
-        seed 4
-        at 0s launch
-        at 1m server timeout always
-        at 3m server ok
-        """
+    static let file = outageMixFleet
 
-    func write(_ text: String, name: String = "mix.fleet") -> String {
-        let dir = NSTemporaryDirectory() + "outbox-fleet-profiles-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        return path
-    }
+    func write(_ text: String, name: String = "mix.fleet") -> String { temporaryFile(text, name: name) }
 
     /// The file with its profile line rewritten to `profile NAME`, run alone.
     func rewritten(_ name: String, format: String) -> String {

@@ -12,27 +12,9 @@ import XCTest
 /// parse as XML and need nothing outside themselves; and, in headless
 /// Chromium, that the shading and every panel's curves are drawn.
 final class FleetPictureTests: XCTestCase {
-    static let fleet = """
-        # devices of two SDKs through a two-minute outage, the capacity binding after it
-        devices 30
-        profile ios 50% android 50%
-        events every 20s
-        capacity 3/s
-        duration 6m
-        seed 4
-        at 0s launch
-        at 1m server timeout always
-        at 3m server ok
-        """
+    static let fleet = outageMixFleet
 
-    func write(_ text: String, name: String = "fleet.fleet") -> String {
-        let dir = NSTemporaryDirectory() + "outbox-fleet-picture-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        return path
-    }
+    func write(_ text: String, name: String = "fleet.fleet") -> String { temporaryFile(text, name: name) }
 
     func run(_ args: [String], file: StaticString = #filePath, line: UInt = #line) -> String {
         let (status, out, err) = cli(["fleet"] + args)
