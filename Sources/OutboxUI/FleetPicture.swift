@@ -65,6 +65,8 @@ public struct FleetPicture {
     static let width = 1200.0, left = 70.0, plotWidth = 800.0, top = 46.0
     static let loadHeight = 200.0, backlogGap = 18.0, backlogHeight = 70.0, axisRoom = 22.0
     static let headerHeight = 22.0, panelGap = 18.0, figureLine = 15.0
+    /// The rows the outages' names take turns in when they would overlap.
+    static let outageRows = 3
     /// The figures' column: names from here, values ending at the picture's right less 10.
     static var figuresLeft: Double { left + plotWidth + 24 }
 
@@ -137,21 +139,29 @@ public struct FleetPicture {
 
         var out = "<g class=\"panel\" data-profile=\"\(marks.xml(p.label))\">\n"
         out += marks.text(x0, y + 15, p.label, fill: marks.ink(.paneTitle), size: 13, bold: true) + "\n"
-        // Behind everything: the outages, over both charts.
+        // Behind everything: the outages, over both charts; their names after
+        // all of them, so that no shading hides the name of the one before.
         var labelEnd = -Double.infinity, row = 0
+        var names = ""
+        var nameBoxes: [(x0: Double, x1: Double, y: Double)] = []
         for o in chart.outages {
             let from = Double(o.from) / 1000, to = Double(o.to ?? Millis(axis.seconds) * 1000) / 1000
             let a = xAt(from), w = max(1, xAt(to) - a)
             let words = "outage " + TimeAxis.label(Int(from)) + "–" + (o.to.map { TimeAxis.label(Int($0 / 1000)) } ?? "end")
                 + ": " + o.what
-            // A label that would run into the one before it goes a row lower.
-            row = a < labelEnd ? row + 1 : 0
-            labelEnd = a + 4 + Double(words.count) * 10 * TimelinePicture.charWidth + 8
-            out += "<g class=\"outage\" data-from=\"\(VirtualTime.seconds(o.from))\" data-to=\"\(o.to.map(VirtualTime.seconds) ?? "end")\">"
+            let key = "data-from=\"\(VirtualTime.seconds(o.from))\" data-to=\"\(o.to.map(VirtualTime.seconds) ?? "end")\""
+            out += "<g class=\"outage\" \(key)>"
             out += marks.rect(a, loadTop, w, backBottom - loadTop, fill: marks.colour(.timelineOffline, bg: true))
-            out += marks.text(a + 4, loadTop + 12 + Double(row % 3) * 13, words, fill: dim, size: 10)
             out += "<title>\(marks.xml(words))</title></g>\n"
+            // A name that would run into the one before it goes a row lower (three rows).
+            row = a < labelEnd ? (row + 1) % Self.outageRows : 0
+            labelEnd = a + 4 + Double(words.count) * 10 * TimelinePicture.charWidth + 8
+            let ny = loadTop + 12 + Double(row) * 13
+            nameBoxes.append((a + 4, labelEnd - 8, ny))
+            names += "<g class=\"outage-name\" \(key)>"
+            names += marks.text(a + 4, ny, words, fill: dim, size: 10) + "</g>\n"
         }
+        out += names
         // The grid: time ticks through both charts, count ticks across each.
         for t in axis.ticks {
             let x = xAt(Double(t))
@@ -172,13 +182,6 @@ public struct FleetPicture {
         }
         out += sideways(18, (loadTop + loadBottom) / 2, "per second", fill: dim)
         out += sideways(18, (backTop + backBottom) / 2, "queued", fill: dim) + "\n"
-        if let c = chart.capacity {
-            let cy = yLoad(Int64(c))
-            out += "<g class=\"capacity\" data-capacity=\"\(c)\">"
-            out += marks.line(x0, cy, x1, cy, stroke: marks.colour(.normal), width: 1.5, dash: "6 4")
-            out += marks.text(x1 - 4, cy - 4, "capacity \(c)/s", fill: marks.ink(.normal), size: 10, anchor: "end")
-            out += "</g>\n"
-        }
         // The curves, a point per bucket at its middle.
         func points(_ values: [Int64], _ yAt: (Int64) -> Double) -> [(Double, Double)] {
             Self.peaks(values, bucket: b).enumerated().map { k, v in
@@ -196,6 +199,17 @@ public struct FleetPicture {
             out += "<polyline class=\"curve\" data-curve=\"\(key)\" points=\"\(text(points(values, yLoad)))\""
             out += " fill=\"none\" stroke=\"\(marks.colour(role))\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"/>\n"
         }
+        // The capacity over the curves, its name on a patch of the page so it reads.
+        if let c = chart.capacity {
+            let cy = yLoad(Int64(c))
+            out += "<g class=\"capacity\" data-capacity=\"\(c)\">"
+            out += marks.line(x0, cy, x1, cy, stroke: marks.colour(.normal), width: 1.5, dash: "6 4")
+            let words = "capacity \(c)/s"
+            let wide = Double(words.count) * 10 * TimelinePicture.charWidth
+            out += marks.rect(x1 - 8 - wide, cy - 14, wide + 6, 12, fill: marks.colour(.normal, bg: true), opacity: 0.8)
+            out += marks.text(x1 - 4, cy - 4, words, fill: marks.ink(.normal), size: 10, anchor: "end")
+            out += "</g>\n"
+        }
         // The peak after the recovery (of the whole run without an outage).
         let peak = p.summary.peak
         if peak.attempts > 0 {
@@ -203,8 +217,17 @@ public struct FleetPicture {
             let words = "peak \(peak.attempts)/s at " + TimeAxis.label(peak.second)
             out += "<g class=\"peak\" data-t=\"\(peak.second)\" data-attempts=\"\(peak.attempts)\">"
             out += "<circle cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"4\" fill=\"none\" stroke=\"\(marks.ink(.normal))\" stroke-width=\"1.5\"/>"
-            let right = px + 8 + Double(words.count) * 10 * TimelinePicture.charWidth > x1
-            out += marks.text(right ? px - 8 : px + 8, max(loadTop + 10, py - 2), words, fill: marks.ink(.normal), size: 10,
+            let wide = Double(words.count) * 10 * TimelinePicture.charWidth
+            let right = px + 8 + wide > x1
+            let lx0 = right ? px - 8 - wide : px + 8
+            // Beside the marker, lower while it would run into an outage's name.
+            var ly = max(loadTop + 10, py - 2)
+            while ly < loadBottom - 4,
+                nameBoxes.contains(where: { abs($0.y - ly) < 12 && $0.x0 < lx0 + wide && lx0 < $0.x1 })
+            {
+                ly += 13
+            }
+            out += marks.text(right ? px - 8 : px + 8, ly, words, fill: marks.ink(.normal), size: 10,
                               anchor: right ? "end" : nil)
             out += "<title>\(marks.xml(words))</title></g>\n"
         }
@@ -222,7 +245,8 @@ public struct FleetPicture {
     }
 
     /// The load curves, drawn in this order: the attempts first and widest, so
-    /// the outcomes they split into (which sum to them) show on top of them.
+    /// what came of them shows on top (delivered counts requests, a batch's
+    /// many, where an attempt is a batch).
     static func curves(_ r: FleetResult) -> [(key: String, values: [Int64], role: Role, width: Double)] {
         [
             ("attempts", r.attempts, .timelineAttempt, 3), ("delivered", r.delivered, .stateDelivered, 1.2),

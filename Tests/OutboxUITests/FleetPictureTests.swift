@@ -53,7 +53,10 @@ final class FleetPictureTests: XCTestCase {
         XCTAssertEqual(x, try XCTUnwrap(tickX(panel, 60)), accuracy: 0.11)
         XCTAssertEqual(x + w, try XCTUnwrap(tickX(panel, 180)), accuracy: 0.11)
         XCTAssertGreaterThan(w, 100)
-        XCTAssertEqual(outage.children.first { $0.name == "text" }?.text, "outage 1m–3m: server timeout")
+        let name = panel.classed("outage-name").first
+        XCTAssertEqual(name?.attributes["data-from"], "60")
+        XCTAssertEqual(name?.allText, "outage 1m–3m: server timeout")
+        XCTAssertEqual(try XCTUnwrap(double(name?.children.first, "x")), x + 4, accuracy: 0.11)
         XCTAssertEqual(
             panel.classed("tick").map { $0.allText }, ["0", "30s", "1m", "1m30s", "2m", "2m30s", "3m", "3m30s", "4m", "4m30s", "5m", "5m30s", "6m"])
         XCTAssertEqual(panel.classed("capacity").first?.attributes["data-capacity"], "3")
