@@ -409,7 +409,7 @@ enum FormatWords {
     /// Every word `compare --format` takes (JUnit is `run`'s).
     static let compare = ["text", "jsonl", "html", "svg"]
     /// Every word `fleet --format` takes.
-    static let fleet = ["text", "jsonl"]
+    static let fleet = ["text", "jsonl", "html", "svg"]
     /// Every word any command takes (completions of the man page).
     static let declared = run
 
@@ -640,6 +640,15 @@ enum Help {
         `outbox run` plays it to the same transitions. `--shard I/N` runs the
         devices whose number is I modulo N against 1/N of the capacity;
         `outbox fleet merge` sums the shards' JSONL reports into one.
+
+        `--format svg` draws the load curves (attempts, delivered, over capacity,
+        failed, a second each; at most 1000 points a curve, each the most in one
+        second of its stretch), the capacity, the outages shaded and the backlog
+        on its own axis, with the summary beside; `--format html` is that picture
+        and the summary as a table. `--profiles A,B` runs the same fleet under
+        each profile instead of the file's own and shows the runs side by side: a
+        column per profile, a "profile" field on each JSONL object, a panel per
+        profile on the same scales (not with --shard or --device).
 
         exit status: 0 done; 1 merge of an incomplete set of shards (the report
         is written, the missing shards named); 2 bad input (the file, a report,

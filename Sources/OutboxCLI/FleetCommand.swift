@@ -3,7 +3,7 @@ import Dispatch
 import OutboxCore
 import OutboxFoundation
 
-/// `outbox fleet FILE [--format text|jsonl] [--shard I/N] [--device N]` and
+/// `outbox fleet FILE [--profiles A,B,...] [--format text|jsonl|html|svg] [--shard I/N] [--device N]` and
 /// `outbox fleet merge FILE.jsonl...`: many devices sending to one backend of
 /// limited capacity, reported second by second (issue 26, docs/fleet.md).
 struct FleetCommand: OutboxSubcommand {
@@ -14,7 +14,7 @@ struct FleetCommand: OutboxSubcommand {
             usage: CLI.parserUsage(synopsis), discussion: Help.fleet)
     }
     static var synopsis: String {
-        "outbox fleet FILE [--format \(FormatWords.choices(FormatWords.fleet))] [--shard I/N] [--device N]\n"
+        "outbox fleet FILE [--profiles P,P,...] [--format \(FormatWords.choices(FormatWords.fleet))] [--shard I/N] [--device N]\n"
             + "       outbox fleet merge REPORT.jsonl... [--format \(FormatWords.choices(FormatWords.fleet))]"
     }
 
@@ -26,10 +26,17 @@ struct FleetCommand: OutboxSubcommand {
 
     @Option(
         help: ArgumentHelp(
-            "text a short table and the summary (default), jsonl an object per second of virtual time then the summary (what `merge` reads)",
+            "text a short table and the summary (default), jsonl an object per second of virtual time then the summary (what `merge` reads), svg the load curves with the outages shaded, html that picture and the summary as a table",
             valueName: FormatWords.choices(FormatWords.fleet)),
         completion: .list(FormatWords.fleet))
     var format: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "run the fleet once under each profile instead of the file's own (1 to \(FleetCommand.maxProfiles); a built-in, PATH.profile from the current folder or a user profile) and show the runs side by side: text a column per profile, jsonl a \"profile\" field on every object, html and svg a panel per profile on the same scales; not with --shard or --device",
+            valueName: "P,P,..."),
+        completion: ProfileLoader.completion(list: true))
+    var profiles: String?
 
     @Option(
         help: ArgumentHelp(
@@ -52,8 +59,9 @@ struct FleetCommand: OutboxSubcommand {
         case .success(let w): format = w
         }
         if words.first == "merge" {
-            if shard != nil || device != nil {
-                console.error("outbox fleet merge: --shard and --device are for a run, expected only report files and --format")
+            if shard != nil || device != nil || profiles != nil {
+                console.error(
+                    "outbox fleet merge: --shard, --device and --profiles are for a run, expected only report files and --format")
                 return 2
             }
             return merge(Array(words.dropFirst()), format: format, console: console)
@@ -78,6 +86,15 @@ struct FleetCommand: OutboxSubcommand {
             console.error("outbox fleet: --device writes a scenario file, not a report; expected no --format with it")
             return 2
         }
+        var playing: [Profile?] = [nil]
+        if let profiles {
+            switch Self.profileList(profiles, shard: shard, device: device) {
+            case .failure(let why):
+                console.error(why.message)
+                return 2
+            case .success(let list): playing = list
+            }
+        }
         let path = words[0]
         let text: String
         switch RunCommand.readText(path, streams: true) {
@@ -86,13 +103,23 @@ struct FleetCommand: OutboxSubcommand {
             console.error(RunCommand.unreadable(path, why).replacingScenario())
             return 2
         }
-        let fleet: FleetFile
-        switch FleetFile.parse(text, file: path, profiles: ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))) {
-        case .failure(let e):
-            for p in e.errors { console.error(p.description) }
-            return 2
-        case .success(let f): fleet = f
+        // The file as written first (D355), then once per profile of --profiles,
+        // where a problem is that profile's: bad input anywhere means nothing runs.
+        let here = ProfileLoader.resolver(relativeTo: ProfileLoader.directory(of: path))
+        var fleets: [FleetFile] = []
+        var problems: [String] = []
+        for p in (profiles == nil ? [] : [nil]) + playing {
+            switch FleetFile.parse(text, file: path, profiles: here, playing: p) {
+            case .failure(let e): problems += e.errors.map(\.description)
+            case .success(let f): if p != nil || profiles == nil { fleets.append(f) }
+            }
+            if p == nil && !problems.isEmpty { break }
         }
+        guard problems.isEmpty else {
+            for p in problems { console.error(p) }
+            return 2
+        }
+        let fleet = fleets[0]
         var record: Int?
         if let device {
             guard let d = Int(device), d >= 0, d < fleet.devices else {
@@ -106,19 +133,65 @@ struct FleetCommand: OutboxSubcommand {
             }
             record = d
         }
-        let run = FleetRun(fleet, shard: part, record: record)
-        let result = run.run(parallel: { n, body in DispatchQueue.concurrentPerform(iterations: n, execute: body) })
-        if let record, let lane = run.recordedLane {
-            console.print(FleetCommand.deviceScenario(fleet, device: record, lane: lane), terminator: "")
-            return 0
+        var reports: [FleetReport] = []
+        for (f, p) in zip(fleets, playing) {
+            let run = FleetRun(f, shard: part, record: record)
+            let result = run.run(parallel: { n, body in DispatchQueue.concurrentPerform(iterations: n, execute: body) })
+            if let record, let lane = run.recordedLane {
+                console.print(FleetCommand.deviceScenario(f, device: record, lane: lane), terminator: "")
+                return 0
+            }
+            reports.append(FleetReport(fleet: f, text: text, shard: part, result: result, label: p?.rawValue))
         }
-        let report = FleetReport(fleet: fleet, text: text, shard: part, result: result)
-        if format == "jsonl" {
-            console.printExact(report.jsonl, terminator: "")
-        } else {
-            console.print(report.text, terminator: "")
-        }
+        write(reports, format: format, console: console)
         return 0
+    }
+
+    /// The most profiles `--profiles` takes.
+    static let maxProfiles = 8
+
+    /// The profiles of `--profiles` (paths from the current folder, as on every
+    /// command line), or why not: the option, the value and what was expected (D357).
+    static func profileList(_ value: String, shard: String?, device: String?) -> Result<[Profile?], Problem> {
+        let shown = "`" + SafeText.escaped(value, max: 80) + "`"
+        let form = "expected profile names separated by commas (e.g. --profiles ios,android)"
+        if shard != nil {
+            return .failure(
+                Problem(
+                    "outbox fleet: --profiles goes without --shard: a shard's report is one run, for `outbox fleet merge`; expected one or the other (shard a fleet file per profile)"
+                ))
+        }
+        if device != nil {
+            return .failure(
+                Problem(
+                    "outbox fleet: --profiles goes without --device: a device's life is written under the file's own profile; expected one or the other"
+                ))
+        }
+        let names = value.split(separator: ",", omittingEmptySubsequences: false)
+        if names.contains(where: { $0.allSatisfy { $0 == " " } }) {
+            return .failure(Problem("outbox fleet: --profiles \(shown): an empty name, " + form))
+        }
+        guard names.count <= maxProfiles else {
+            return .failure(Problem("outbox fleet: --profiles \(shown): \(names.count) profiles, expected 1 to \(maxProfiles)"))
+        }
+        switch Profile.list(value, profiles: ProfileLoader.resolver()) {
+        case .failure(let why):
+            let twice = why.message.hasSuffix("named twice") ? ", expected each profile once" : ""
+            return .failure(Problem("outbox fleet: --profiles \(shown): " + why.message + twice))
+        case .success(let list): return .success(list)
+        }
+    }
+
+    /// The reports on stdout in `format`: text made safe for the terminal, the rest written by their writers.
+    func write(_ reports: [FleetReport], format: String, console: Console) {
+        var command = "outbox fleet " + words.joined(separator: " ")
+        if let profiles { command += " --profiles " + profiles }
+        let out = FleetReport.written(reports, format: format, command: command)
+        if format == "text" {
+            console.print(out, terminator: "")
+        } else {
+            console.printExact(out, terminator: "")
+        }
     }
 
     /// `outbox fleet merge FILE...`: the shards' reports summed into one.
@@ -156,11 +229,7 @@ struct FleetCommand: OutboxSubcommand {
                 "outbox fleet merge: shard\(total.missing.count == 1 ? "" : "s") \(total.missing.joined(separator: ", ")) missing: the report covers \(total.shards.count) of \(total.shard.count) shards"
             )
         }
-        if format == "jsonl" {
-            console.printExact(total.jsonl, terminator: "")
-        } else {
-            console.print(total.text, terminator: "")
-        }
+        write([total], format: format, console: console)
         return total.isWhole ? 0 : 1
     }
 

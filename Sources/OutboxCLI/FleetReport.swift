@@ -1,5 +1,6 @@
 import OutboxCore
 import OutboxServe
+import OutboxUI
 
 /// What `outbox fleet` reports (docs/fleet.md, "Reports"): a fleet's result
 /// with what it was a run of, written as JSONL or a short table, and read back
@@ -17,8 +18,10 @@ struct FleetReport: Equatable {
     var result: FleetResult
     var outages: [FleetFile.Outage]
     var capacity: Int?
+    /// The profile of this run of `--profiles` (nil: the file's own): every JSONL object carries it.
+    var label: String?
 
-    init(fleet: FleetFile, text: String, shard: FleetRun.Shard, result: FleetResult) {
+    init(fleet: FleetFile, text: String, shard: FleetRun.Shard, result: FleetResult, label: String? = nil) {
         file = fleet.file
         fingerprint = FleetReport.fingerprint(text, fleet)
         profiles = fleet.mix.count == 1
@@ -29,6 +32,7 @@ struct FleetReport: Equatable {
         self.result = result
         outages = fleet.outages
         capacity = fleet.capacity
+        self.label = label
     }
 
     init(
@@ -75,6 +79,7 @@ struct FleetReport: Equatable {
         let queued = result.queued
         for s in 0..<result.seconds {
             var o = JSONObject()
+            if let label { o.string("profile", label) }
             o.number("t", String(s))
             o.number("attempts", String(result.attempts[s]))
             o.number("new", String(result.new[s]))
@@ -115,6 +120,7 @@ struct FleetReport: Equatable {
         s.number("delayP99", FleetReport.ms(sum.delayP99))
 
         var o = JSONObject()
+        if let label { o.string("profile", label) }
         o.number("summary", s.text)
         o.string("fleet", file)
         o.string("fingerprint", fingerprint)
@@ -156,7 +162,13 @@ struct FleetReport: Equatable {
             guard let v = JSONValue.parse(Array(line.utf8)), v.isObject else {
                 return .failure(Problem("\(path):\(n): not a JSON object, expected a line `outbox fleet --format jsonl` wrote"))
             }
-            if summary != nil {
+            if let summary {
+                if summary["profile"] != nil {
+                    return .failure(
+                        Problem(
+                            "\(path):\(n): a second run after the summary (line \(summaryLine)): a report of `--profiles` is not merged, expected one run's or shard's report"
+                        ))
+                }
                 return .failure(Problem("\(path):\(n): a line after the summary (line \(summaryLine)), expected the summary last"))
             }
             if v["summary"] != nil {
@@ -305,15 +317,7 @@ struct FleetReport: Equatable {
     /// The short table: a row per stretch (about two dozen rows), then the summary.
     var text: String {
         let r = result, sum = summary
-        var out = "fleet \(file): \(r.devices) devices (\(profiles)), \(VirtualTime.duration(Millis(r.seconds) * 1000))"
-        if let capacity { out += ", capacity \(capacity)/s" }
-        if shard.count > 1 {
-            out += isWhole ? ", \(shard.count) shards merged" : ", shard " + shards.map { "\($0)/\(shard.count)" }.joined(separator: " ")
-        }
-        out += "\n"
-        for x in outages {
-            out += "outage \(VirtualTime.clock(x.from).dropLast(4))–\(x.to.map { String(VirtualTime.clock($0).dropLast(4)) } ?? "end"): \(x.what)\n"
-        }
+        var out = heading(profiles: "(\(profiles))") + "\n" + outageLines
         let step = FleetReport.stretch(r.seconds)
         let head = ["time", "attempts", "peak/s", "new", "delivered", "over", "failed", "dropped", "queued"]
         var rows: [[String]] = [head]
@@ -323,14 +327,55 @@ struct FleetReport: Equatable {
             let e = min(r.seconds, s + step)
             func total(_ a: [Int64]) -> String { String(a[s..<e].reduce(0, +)) }
             rows.append([
-                String(VirtualTime.clock(Millis(s) * 1000).dropLast(4)), total(r.attempts),
+                FleetReport.hms(Millis(s) * 1000), total(r.attempts),
                 String(r.attempts[s..<e].max() ?? 0), total(r.new), total(r.delivered), total(r.over), total(r.failed),
                 total(r.dropped), String(queued[e - 1]),
             ])
             s = e
         }
-        var widths = [Int](repeating: 0, count: head.count)
+        out += FleetReport.columns(rows)
+        out += "(a row is \(VirtualTime.duration(Millis(step) * 1000)); peak/s: the most attempts in one second of it; queued: at its end)\n"
+        out += "events \(sum.events), attempts \(sum.attempts) (\(Decimals.fixed(sum.amplification, 3)) per event), delivered \(sum.delivered)"
+        out += ", dropped " + (sum.dropped.isEmpty ? "0" : sum.dropped.map { "\($0.count) \($0.reason)" }.joined(separator: ", "))
+        out += ", counted twice \(sum.duplicates), still queued \(sum.queuedAtEnd)\n"
+        out += "answered over capacity \(sum.over), failed otherwise \(sum.failed)\n"
+        let peakAt = FleetReport.hms(Millis(sum.peak.second) * 1000)
+        if let rec = sum.recovery {
+            out += "after the recovery at \(FleetReport.hms(rec)): peak \(sum.peak.attempts) attempts/s at \(peakAt)"
+            out += sum.drain.map { ", backlog drained \(VirtualTime.duration($0)) after" } ?? ", backlog not drained by the end"
+            out += "\n"
+        } else {
+            out += "peak \(sum.peak.attempts) attempts/s at \(peakAt)\n"
+        }
+        out += "delivery delay p50 \(sum.delayP50.map(FleetReport.delayText) ?? "-"), p99 \(sum.delayP99.map(FleetReport.delayText) ?? "-")\n"
+        return out
+    }
+
+    /// The report's first line: the file, its devices and `profiles`, its length, capacity and shards.
+    func heading(profiles: String) -> String {
+        var out = "fleet \(file): \(result.devices) devices \(profiles), \(VirtualTime.duration(Millis(result.seconds) * 1000))"
+        if let capacity { out += ", capacity \(capacity)/s" }
+        if shard.count > 1 {
+            out += isWhole ? ", \(shard.count) shards merged" : ", shard " + shards.map { "\($0)/\(shard.count)" }.joined(separator: " ")
+        }
+        return out
+    }
+
+    /// A line per outage.
+    var outageLines: String {
+        outages.map { x in
+            "outage \(FleetReport.hms(x.from))–\(x.to.map(FleetReport.hms) ?? "end"): \(x.what)\n"
+        }.joined()
+    }
+
+    /// `00:30:17`.
+    static func hms(_ t: Millis) -> String { String(VirtualTime.clock(t).dropLast(4)) }
+
+    /// Rows as aligned columns: the first to the left, the others to the right, two spaces apart.
+    static func columns(_ rows: [[String]]) -> String {
+        var widths = [Int](repeating: 0, count: rows.map(\.count).max() ?? 0)
         for row in rows { for (k, c) in row.enumerated() { widths[k] = max(widths[k], c.count) } }
+        var out = ""
         for row in rows {
             var line = ""
             for (k, c) in row.enumerated() {
@@ -339,20 +384,6 @@ struct FleetReport: Equatable {
             }
             out += line + "\n"
         }
-        out += "(a row is \(VirtualTime.duration(Millis(step) * 1000)); peak/s: the most attempts in one second of it; queued: at its end)\n"
-        out += "events \(sum.events), attempts \(sum.attempts) (\(Decimals.fixed(sum.amplification, 3)) per event), delivered \(sum.delivered)"
-        out += ", dropped " + (sum.dropped.isEmpty ? "0" : sum.dropped.map { "\($0.count) \($0.reason)" }.joined(separator: ", "))
-        out += ", counted twice \(sum.duplicates), still queued \(sum.queuedAtEnd)\n"
-        out += "answered over capacity \(sum.over), failed otherwise \(sum.failed)\n"
-        let peakAt = String(VirtualTime.clock(Millis(sum.peak.second) * 1000).dropLast(4))
-        if let rec = sum.recovery {
-            out += "after the recovery at \(String(VirtualTime.clock(rec).dropLast(4))): peak \(sum.peak.attempts) attempts/s at \(peakAt)"
-            out += sum.drain.map { ", backlog drained \(VirtualTime.duration($0)) after" } ?? ", backlog not drained by the end"
-            out += "\n"
-        } else {
-            out += "peak \(sum.peak.attempts) attempts/s at \(peakAt)\n"
-        }
-        out += "delivery delay p50 \(sum.delayP50.map(FleetReport.delayText) ?? "-"), p99 \(sum.delayP99.map(FleetReport.delayText) ?? "-")\n"
         return out
     }
 

@@ -11,14 +11,7 @@ import XCTest
 /// rules in the simple cases (amplification 1 + p + … + p^N).
 final class FleetTests: XCTestCase {
     /// A fleet file written to a temporary folder; its path.
-    func write(_ text: String, name: String = "fleet.outbox") -> String {
-        let dir = NSTemporaryDirectory() + "outbox-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        return path
-    }
+    func write(_ text: String, name: String = "fleet.outbox") -> String { temporaryFile(text, name: name) }
 
     /// The per-second columns of a JSONL report and its summary object.
     struct Rows: Equatable {
@@ -351,6 +344,163 @@ final class FleetTests: XCTestCase {
         let (s, _, e) = cli(["fleet", "merge", path])
         XCTAssertEqual(s, 2)
         XCTAssertTrue(e.hasSuffix(":1: not a JSON object, expected a line `outbox fleet --format jsonl` wrote\n"), e)
+    }
+}
+
+/// `outbox fleet --profiles A,B` (D355-D359): the same fleet under each
+/// profile, each run what the file gives with its profile line rewritten to
+/// that profile, side by side: a column per profile in text, a "profile" field
+/// on every JSONL object; without the option, the reports as they were.
+final class FleetProfilesTests: XCTestCase {
+    static let file = outageMixFleet
+
+    func write(_ text: String, name: String = "mix.fleet") -> String { temporaryFile(text, name: name) }
+
+    /// The file with its profile line rewritten to `profile NAME`, run alone.
+    func rewritten(_ name: String, format: String) -> String {
+        let text = Self.file.replacingOccurrences(of: "profile ios 50% android 50%", with: "profile " + name)
+        let (s, out, e) = cli(["fleet", write(text, name: name + ".fleet"), "--format", format])
+        XCTAssertEqual(s, 0, e)
+        return out
+    }
+
+    func test_jsonl_everyObjectCarriesItsProfile_eachRunIsTheFileRewrittenToIt() throws {
+        let path = write(Self.file)
+        let (s, out, e) = cli(["fleet", path, "--profiles", "android,ios", "--format", "jsonl"])
+        XCTAssertEqual(s, 0, e)
+        let lines = out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 2 * (360 + 1))
+        for (k, name) in ["android", "ios"].enumerated() {
+            let run = lines[(k * 361)..<((k + 1) * 361)]
+            let tag = "{\"profile\":\"\(name)\","
+            XCTAssertTrue(run.allSatisfy { $0.hasPrefix(tag) }, "every object of run \(k) starts with \(tag)")
+            // Without the tag, the seconds are the rewritten file's, line for line, and so is the summary.
+            let alone = rewritten(name, format: "jsonl").split(separator: "\n").map(String.init)
+            XCTAssertEqual(run.dropLast().map { "{" + $0.dropFirst(tag.count) }, Array(alone.dropLast()), name)
+            let summary = try XCTUnwrap(JSONValue.parse(Array(run.last!.utf8)))
+            let other = try XCTUnwrap(JSONValue.parse(Array(alone.last!.utf8)))
+            XCTAssertEqual(summary["summary"], other["summary"], name)
+            XCTAssertEqual(summary["profiles"], .string(name))
+        }
+        XCTAssertNotEqual(lines[360], lines[721], "the two profiles' summaries differ")
+    }
+
+    func test_text_aColumnPerProfile_theSameRowsForEach() throws {
+        let path = write(Self.file)
+        let (s, out, e) = cli(["fleet", path, "--profiles", "ios,android"])
+        XCTAssertEqual(s, 0, e)
+        let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        XCTAssertEqual(lines[0], "fleet \(path): 30 devices under ios, android, 6m, capacity 3/s")
+        XCTAssertEqual(lines[1], "outage 00:01:00–00:03:00: server timeout")
+        XCTAssertEqual(lines[2].split(separator: " "), ["peak/s", "ios", "android"])
+        // The figures: a header of the profiles, then a name and a value per profile on each row.
+        let blank = try XCTUnwrap(lines.firstIndex(of: ""))
+        XCTAssertEqual(lines[blank + 1].split(separator: " "), ["ios", "android"])
+        // Cells are two spaces or more apart (a name or a value has single spaces).
+        var figures: [String: [String]] = [:]
+        for line in lines[(blank + 2)...] where !line.isEmpty {
+            XCTAssertEqual(line.count, lines[blank + 1].count, "every row as wide as the header: \(line)")
+            let cells = line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
+            XCTAssertEqual(cells.count, 3, line)
+            figures[cells[0]] = Array(cells.dropFirst())
+        }
+        // Each column is the summary of the file rewritten to its profile.
+        for (k, name) in ["ios", "android"].enumerated() {
+            let alone = rewritten(name, format: "jsonl").split(separator: "\n").last.map(String.init) ?? ""
+            let sum = try XCTUnwrap(JSONValue.parse(Array(alone.utf8)))["summary"]
+            func number(_ key: String) -> String {
+                guard case .number(let d)? = sum?[key] else { return "?" }
+                return String(Int64(d))
+            }
+            XCTAssertEqual(figures["events"]?[k], number("events"), name)
+            XCTAssertEqual(figures["attempts"]?[k], number("attempts"), name)
+            XCTAssertEqual(figures["delivered"]?[k], number("delivered"), name)
+            XCTAssertEqual(figures["answered over capacity"]?[k], number("over"), name)
+            guard case .number(let peak)? = sum?["peak"]?["attempts"] else { return XCTFail("no peak") }
+            XCTAssertEqual(figures["peak after the recovery"]?[k], "\(Int64(peak))/s", name)
+        }
+        XCTAssertEqual(figures["events"]?[0], figures["events"]?[1], "the same events under each profile")
+    }
+
+    /// Without --profiles nothing changes: no "profile" field, the file's mix in the heading.
+    func test_withoutProfiles_theReportsAreTheFilesOwn() {
+        let path = write(Self.file)
+        let (_, jsonl, _) = cli(["fleet", path, "--format", "jsonl"])
+        XCTAssertFalse(jsonl.contains("\"profile\""))
+        XCTAssertTrue(jsonl.hasPrefix("{\"t\":0,"))
+        let (_, text, _) = cli(["fleet", path])
+        XCTAssertTrue(text.hasPrefix("fleet \(path): 30 devices (ios 50% android 50%), 6m, capacity 3/s\n"), text)
+    }
+
+    func test_badProfiles_areRefusedNamingTheOptionAndTheValue() {
+        let path = write(Self.file)
+        func refused(_ args: [String]) -> String {
+            let (s, out, e) = cli(["fleet", path] + args)
+            XCTAssertEqual(s, 2, args.joined(separator: " "))
+            XCTAssertEqual(out, "")
+            return e
+        }
+        XCTAssertEqual(
+            refused(["--profiles", "ios,andriod"]),
+            "outbox fleet: --profiles `ios,andriod`: unknown profile `andriod`, expected linktrail, ios, android, flutter or a real SDK's name (`outbox profiles` lists them: posthog-ios, segment-swift, ...), or a profile file (a path ending .profile); did you mean `android`?\n"
+        )
+        XCTAssertEqual(
+            refused(["--profiles", "ios,,android"]),
+            "outbox fleet: --profiles `ios,,android`: an empty name, expected profile names separated by commas (e.g. --profiles ios,android)\n"
+        )
+        XCTAssertEqual(
+            refused(["--profiles", "ios,ios"]),
+            "outbox fleet: --profiles `ios,ios`: profile `ios` named twice, expected each profile once\n")
+        XCTAssertEqual(
+            refused(["--profiles", "a,b,c,d,e,f,g,h,i"]), "outbox fleet: --profiles `a,b,c,d,e,f,g,h,i`: 9 profiles, expected 1 to 8\n")
+        XCTAssertEqual(
+            refused(["--profiles", "ios", "--shard", "0/2"]),
+            "outbox fleet: --profiles goes without --shard: a shard's report is one run, for `outbox fleet merge`; expected one or the other (shard a fleet file per profile)\n"
+        )
+        XCTAssertEqual(
+            refused(["--profiles", "ios", "--device", "3"]),
+            "outbox fleet: --profiles goes without --device: a device's life is written under the file's own profile; expected one or the other\n"
+        )
+        XCTAssertEqual(
+            cli(["fleet", "merge", path, "--profiles", "ios"]).2,
+            "outbox fleet merge: --shard, --device and --profiles are for a run, expected only report files and --format\n")
+    }
+
+    /// A line a profile lacks is that profile's problem, named; the file's own problems are said once.
+    func test_aLineAProfileLacks_isRefusedNamingTheProfile() {
+        let path = write(
+            """
+            devices 5
+            profile linktrail
+            events every 1m
+            duration 5m
+            at 0s launch
+            at 1m consent grant
+            """)
+        let (s, _, e) = cli(["fleet", path, "--profiles", "linktrail,ios"])
+        XCTAssertEqual(s, 2)
+        XCTAssertEqual(e, "\(path):6: ios lacks this line: the profile has no consent gate\n")
+        let bad = write("devices 5\nprofile ios\nduration 5m\nat 0s launch\nat 1m consent granted\n")
+        let (s2, _, e2) = cli(["fleet", bad, "--profiles", "linktrail,ios"])
+        XCTAssertEqual(s2, 2)
+        XCTAssertEqual(
+            e2, "\(bad):5: bad consent `granted`, expected `consent grant` or `consent deny`; did you mean `grant`?\n")
+    }
+
+    /// `merge` takes one run's reports: a --profiles report is refused at its second run.
+    func test_merge_refusesAProfilesReport() {
+        let path = write(Self.file)
+        let (_, jsonl, _) = cli(["fleet", path, "--profiles", "ios,android", "--format", "jsonl"])
+        let report = path + ".jsonl"
+        FileManager.default.createFile(atPath: report, contents: Data(jsonl.utf8))
+        let (s, _, e) = cli(["fleet", "merge", report])
+        XCTAssertEqual(s, 2)
+        XCTAssertEqual(
+            e,
+            "\(report):362: a second run after the summary (line 361): a report of `--profiles` is not merged, expected one run's or shard's report\n"
+        )
     }
 }
 

@@ -211,3 +211,33 @@ public func skipUnderThreadSanitizer(_ what: String) throws {
         ProcessInfo.processInfo.environment["OUTBOX_SANITIZER"] == "thread",
         "single-threaded (\(what)): nothing for ThreadSanitizer to find")
 }
+
+// MARK: Fleet files
+
+/// A fleet of two SDKs through a two-minute outage, the capacity binding after
+/// it: small enough to run in a moment, what the `--profiles` and picture tests run.
+public let outageMixFleet = """
+    # devices of two SDKs through a two-minute outage, the capacity binding after it
+    devices 30
+    profile ios 50% android 50%
+    events every 20s
+    capacity 3/s
+    duration 6m
+    seed 4
+    at 0s launch
+    at 1m server timeout always
+    at 3m server ok
+    """
+
+extension XCTestCase {
+    /// `text` written as `name` in a temporary folder of its own, removed when
+    /// the test ends; the file's path.
+    public func temporaryFile(_ text: String, name: String) -> String {
+        let dir = NSTemporaryDirectory() + "outbox-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let path = dir + "/" + name
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        return path
+    }
+}

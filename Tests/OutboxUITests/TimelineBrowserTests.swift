@@ -13,48 +13,15 @@ import XCTest
 /// and that every request's lane is drawn: removing any one lane's markup changes
 /// the pixels. Skipped, saying so, where no chromium is installed.
 final class TimelineBrowserTests: XCTestCase {
-    var dir = ""
-    var chromium = ""
+    var browser: HeadlessChromium?
 
-    override func setUpWithError() throws {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map(String.init)
-        guard
-            let found = (paths + ["/usr/bin"]).map({ $0 + "/chromium" }).first(where: {
-                FileManager.default.isExecutableFile(atPath: $0)
-            })
-        else {
-            throw XCTSkip("chromium is not installed: `apt-get install -y chromium` (CI's .ci/run installs it)")
-        }
-        chromium = found
-        dir = NSTemporaryDirectory() + "outbox-browser-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
+    override func setUpWithError() throws { browser = try HeadlessChromium() }
 
-    override func tearDown() {
-        if !dir.isEmpty { try? FileManager.default.removeItem(atPath: dir) }
-    }
+    override func tearDown() { browser?.remove() }
 
     /// `page` (HTML or SVG, by `ext`) as Chromium draws it in a window of `width`×`height`.
     func screenshot(_ page: String, ext: String, width: Int = 1200, height: Int = 900) throws -> Data {
-        let n = UInt32.random(in: 0...UInt32.max)
-        let file = dir + "/page-\(n).\(ext)", png = dir + "/shot-\(n).png", profile = dir + "/profile-\(n)"
-        try page.write(toFile: file, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
-        p.arguments = [
-            "120", chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-            "--force-device-scale-factor=1", "--user-data-dir=" + profile, "--window-size=\(width),\(height)",
-            "--screenshot=" + png, "file://" + file,
-        ]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "chromium failed on \(file)")
-        let data = try Data(contentsOf: URL(fileURLWithPath: png))
-        XCTAssertEqual(
-            PNGHeader(data)?.size, PNGHeader.Size(width: width, height: height), "not a PNG of the window's size")
-        return data
+        try XCTUnwrap(browser).screenshot(page, ext: ext, width: width, height: height)
     }
 
     /// `markup` without the lines that draw lane `id` (each lane is one line).

@@ -147,10 +147,14 @@ extension FleetFile {
     static let statementWords = ["devices", "profile", "events", "capacity", "duration", "seed", "churn", "lanes"]
 
     /// Parses a fleet file: every problem found is returned, naming its line.
+    /// With `playing`, every device plays that profile instead of the file's
+    /// `profile` line or mix (`outbox fleet --profiles`, D355); the file's own
+    /// line must still be right.
     public static func parse(
-        _ text: String, file: String, profiles: ProfileResolver = .builtins
+        _ text: String, file: String, profiles: ProfileResolver = .builtins, playing: Profile? = nil
     ) -> Result<FleetFile, ScenarioErrors> {
         var p = FleetFileParser(file: file, resolver: profiles)
+        p.playing = playing
         return p.parse(text)
     }
 }
@@ -158,6 +162,8 @@ extension FleetFile {
 struct FleetFileParser {
     let file: String
     let resolver: ProfileResolver
+    /// The profile every device plays instead of the file's (`--profiles`).
+    var playing: Profile?
     var errors: [ScenarioError] = []
     var devices: Int?
     var mix: [(profile: Profile, basisPoints: Int)] = []
@@ -235,6 +241,7 @@ struct FleetFileParser {
                 1, "no line launches the app, so no device tracks an event; expected `at 0s launch` (as in a scenario)")
         }
         guard errors.isEmpty, let devices, let duration else { return .failure(ScenarioErrors(errors: errors)) }
+        if let playing { mix = [(playing, 10_000)] }
         let scenarioText = lines.joined(separator: "\n")
         var scenarios: [Scenario] = []
         for m in mix {
@@ -248,7 +255,7 @@ struct FleetFileParser {
             case .failure(let e):
                 for x in e.errors where !errors.contains(x) {
                     errors.append(
-                        mix.count > 1
+                        mix.count > 1 || playing != nil
                             ? ScenarioError(file: x.file, line: x.line, message: x.message + " (for \(m.profile.rawValue))")
                             : x)
                 }
