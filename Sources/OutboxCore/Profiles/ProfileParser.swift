@@ -47,6 +47,9 @@ struct ProfileParser {
     var backoffLines: [(word: String, line: Int)] = []
     /// The `retry-after` line in force, if this file wrote one (Policy/RetryAfter.swift).
     var retryAfterLine: Int?
+    /// The `retry-budget` and `throttle` lines in force, if this file wrote them (Policy/RetryBudget.swift, Policy/Throttle.swift).
+    var retryBudgetLine: Int?
+    var throttleLine: Int?
     /// Rules a line cited, with the line (checked to exist at the end).
     var cited: [(id: String, line: Int)] = []
     /// Rules this file defines, with their lines (a second `rule` line for one is an error).
@@ -301,6 +304,8 @@ struct ProfileParser {
         }
         BackoffPolicy.finish(&self, end: end)
         RetryAfterPolicy.finish(&self, end: end)
+        RetryBudget.finish(&self, end: end)
+        Throttle.finish(&self, end: end)
         Answers.finishRules(&self, end: end)
         ResendPolicy.finish(&self, end: end)
         Direct.finish(&self, end: end)
