@@ -276,6 +276,98 @@ final class FleetTests: XCTestCase {
         XCTAssertEqual(exhausted / events, p * p * p, accuracy: 0.005)
     }
 
+    /// A retry budget caps the load near 1 + the budget (BUDGET, issue 26):
+    /// ACME retries a 503 twice and fails half its attempts (p = 50%), so
+    /// without a budget each event is sent 1 + p + p² = 1.75 times; with
+    /// `retry-budget 10%` a device's retries are at most a tenth of its first
+    /// attempts (the bucket starts empty), so at most 1.1, and the retries it
+    /// refused are dropped `retry-budget`.
+    func test_BUDGET_aFleetsAmplificationStaysNearOnePlusTheBudget() throws {
+        let dir = (write(ProfileStatementTests.acme(), name: "acme.profile") as NSString).deletingLastPathComponent
+        FileManager.default.createFile(
+            atPath: dir + "/acme-budget.profile",
+            contents: Data(ProfileStatementTests.acme(more: "retry-budget 10%").utf8))
+        func summary(_ profile: String) throws -> JSONValue {
+            let path = dir + "/\(profile).fleet"
+            FileManager.default.createFile(
+                atPath: path,
+                contents: Data(
+                    """
+                    devices 1000
+                    profile \(profile).profile
+                    events every 20s names screen
+                    duration 30m
+                    seed 11
+                    at 0s launch
+                    at 0s server 503 50%
+                    """.utf8))
+            let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
+            XCTAssertEqual(status, 0, err)
+            return try XCTUnwrap(rows(out).1?["summary"])
+        }
+        func number(_ v: JSONValue?) -> Double {
+            guard case .number(let d)? = v else { return -1 }
+            return d
+        }
+        let p = 0.5
+        let free = try summary("acme"), budget = try summary("acme-budget")
+        let events = number(free["events"])
+        XCTAssertGreaterThan(events, 85_000)
+        XCTAssertEqual(number(budget["events"]), events, "the same events: the budget changes only the retries")
+        XCTAssertEqual(number(free["attempts"]) / events, 1 + p + p * p, accuracy: 0.015)
+        XCTAssertEqual(number(free["dropped"]?["exhausted"]) / events, p * p * p, accuracy: 0.005)
+        let amplification = number(budget["attempts"]) / events
+        XCTAssertLessThanOrEqual(amplification, 1.1, "at most a tenth of the first attempts are retried")
+        XCTAssertGreaterThan(amplification, 1.08, "the budget is spent: the failures want far more retries")
+        // An event ends failed when its first attempt failed and no retry of it
+        // succeeded: p − (1 − p) × retries. Nearly all of them the budget refused.
+        let refused = number(budget["dropped"]?["retry-budget"]), exhausted = max(0, number(budget["dropped"]?["exhausted"]))
+        XCTAssertEqual((refused + exhausted) / events, p - (amplification - 1) * (1 - p), accuracy: 0.01)
+        XCTAssertLessThan(exhausted, refused / 100)
+    }
+
+    /// An attempt the throttle rejects never reaches the fleet's backend
+    /// (THROTTLE): the gate counts exactly the device's attempts that were
+    /// not rejected on the device.
+    func test_THROTTLE_rejectedAttemptsReachNoFleetBackend() throws {
+        guard case .success(let acme) = Profile.parse(ProfileStatementTests.acme(more: "throttle k 2"), file: "acme-throttle.profile")
+        else { return XCTFail("bad profile") }
+        // The profile text through a resolver, as the acme profile is given elsewhere.
+        let resolver = ProfileResolver {
+            ["acme-throttle.profile", "acme"].contains($0) ? .success(acme) : ProfileResolver.builtins.resolve($0)
+        }
+        let text = """
+            devices 3
+            profile acme-throttle.profile
+            events every 5s
+            duration 10m
+            seed 3
+            at 0s launch
+            at 1m server 503 always
+            at 4m server ok
+            """
+        let fleet: FleetFile
+        switch FleetFile.parse(text, file: "throttle.fleet", profiles: resolver) {
+        case .success(let f): fleet = f
+        case .failure(let e): return XCTFail(e.errors.map(\.description).joined(separator: "\n"))
+        }
+        var sent: Int64 = 0, rejected = 0
+        var total: Int64 = -1
+        for d in 0..<3 {
+            let run = FleetRun(fleet, record: d)
+            let result = run.run()
+            if total < 0 { total = result.attempts.reduce(0, +) }
+            XCTAssertEqual(result.attempts.reduce(0, +), total, "every run of the file is the same")
+            let lane = try XCTUnwrap(run.recordedLane)
+            let starts = lane.recordedTransitions.filter { $0.to == .inFlight && $0.time < 600_000 }.count
+            let throttled = lane.recordedTransitions.filter { $0.outcome == .throttled && $0.time < 600_000 }.count
+            rejected += throttled
+            sent += Int64(starts - throttled)
+        }
+        XCTAssertGreaterThan(rejected, 30, "the outage throttled the devices")
+        XCTAssertEqual(total, sent)
+    }
+
     // MARK: Bad input
 
     func test_badFleetFiles_sayWhereAndWhatWasExpected() {
