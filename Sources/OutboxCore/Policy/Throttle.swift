@@ -236,7 +236,8 @@ extension Throttle {
                 ends at once with the outcome `throttled`, and is answered as an attempt
                 made offline is (the `offline` class's line, else `transport`'s), citing
                 `R`: a profile that retries transport failures waits its backoff and tries
-                again. A log line citing `R` says so (`throttled: #7 'buy' not sent,
+                again (a last attempt rejected so ends as `on exhausted` says, citing its
+                rule as always). A log line citing `R` says so (`throttled: #7 'buy' not sent,
                 rejected on the device with probability 0.615 (12 requests, 2 accepts in
                 the last 2m; K 2)`). An attempt made offline fails as always (NET) and is
                 not counted; the kinds `direct` sends are outside the queue: never counted
