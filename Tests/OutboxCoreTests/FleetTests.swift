@@ -245,17 +245,24 @@ final class FleetTests: XCTestCase {
 
     // MARK: The numbers follow from the rules
 
+    /// Writes a fleet file at `path`, runs `outbox fleet` on it and returns the summary object.
+    func summary(ofFleet text: String, at path: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> JSONValue
+    {
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
+        XCTAssertEqual(status, 0, err, file: file, line: line)
+        return try XCTUnwrap(rows(out, file: file, line: line).1?["summary"], file: file, line: line)
+    }
+
     /// Failures of independent probability p and N retries: each event is
     /// sent 1 + p + … + p^N times on average, and p^(N+1) of them are dropped
     /// exhausted. ACME retries a 503 twice (3 attempts); p = 30%.
     func test_amplification_isTheGeometricSumOfTheFailureChance() throws {
         let profile = ProfileStatementTests.acme()
         let dir = (write(profile, name: "acme.profile") as NSString).deletingLastPathComponent
-        let path = dir + "/amp.outbox"
-        FileManager.default.createFile(
-            atPath: path,
-            contents: Data(
-                """
+        let summary = try summary(
+            ofFleet: """
                 devices 2000
                 profile acme.profile
                 events every 1m names screen
@@ -263,10 +270,7 @@ final class FleetTests: XCTestCase {
                 seed 11
                 at 0s launch
                 at 0s server 503 30%
-                """.utf8))
-        let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
-        XCTAssertEqual(status, 0, err)
-        let summary = try XCTUnwrap(rows(out).1?["summary"])
+                """, at: dir + "/amp.outbox")
         guard case .number(let events)? = summary["events"], case .number(let attempts)? = summary["attempts"],
             case .number(let exhausted)? = summary["dropped"]?["exhausted"]
         else { return XCTFail("no events, attempts or exhausted drops in \(summary)") }
@@ -288,11 +292,8 @@ final class FleetTests: XCTestCase {
             atPath: dir + "/acme-budget.profile",
             contents: Data(ProfileStatementTests.acme(more: "retry-budget 10%").utf8))
         func summary(_ profile: String) throws -> JSONValue {
-            let path = dir + "/\(profile).fleet"
-            FileManager.default.createFile(
-                atPath: path,
-                contents: Data(
-                    """
+            try self.summary(
+                ofFleet: """
                     devices 1000
                     profile \(profile).profile
                     events every 20s names screen
@@ -300,10 +301,7 @@ final class FleetTests: XCTestCase {
                     seed 11
                     at 0s launch
                     at 0s server 503 50%
-                    """.utf8))
-            let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
-            XCTAssertEqual(status, 0, err)
-            return try XCTUnwrap(rows(out).1?["summary"])
+                    """, at: dir + "/\(profile).fleet")
         }
         func number(_ v: JSONValue?) -> Double {
             guard case .number(let d)? = v else { return -1 }

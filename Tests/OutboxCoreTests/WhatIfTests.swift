@@ -699,13 +699,21 @@ final class WhatIfTests: XCTestCase {
             ), UserProfileKit.logs(w).joined(separator: "\n"))
     }
 
+    /// A what-if of ios that adds one statement citing one rule of its own:
+    /// the same answers, settings and everything else.
+    static func sameAsIOSButOneStatement(_ name: String, rule: String, line: UInt = #line) throws -> Profile {
+        let (w, b) = (try profile(name), Profile.ios)
+        assertSameBesidesAnswersAndSettings(w, b, line: line)
+        XCTAssertEqual(w.ownRules.dropFirst(b.ownRules.count).map { w.rule($0).id }, [rule], line: line)
+        XCTAssertEqual(differences(w, b), [:], line: line)
+        XCTAssertEqual(Settings(profile: w), Settings(profile: b), line: line)
+        XCTAssertNil(b.spec.policy.retryBudget, line: line)
+        XCTAssertNil(b.spec.policy.throttle, line: line)
+        return w
+    }
+
     func testIOSRetryBudgetDiffersFromIOSInItsBudgetOnly() throws {
-        let (w, b) = (try Self.profile("ios-retry-budget"), Profile.ios)
-        Self.assertSameBesidesAnswersAndSettings(w, b)
-        XCTAssertEqual(w.ownRules.dropFirst(b.ownRules.count).map { w.rule($0).id }, ["IOSB-1"])
-        XCTAssertEqual(Self.differences(w, b), [:])
-        XCTAssertEqual(Settings(profile: w), Settings(profile: b))
-        XCTAssertNil(b.spec.policy.retryBudget)
+        let w = try Self.sameAsIOSButOneStatement("ios-retry-budget", rule: "IOSB-1")
         XCTAssertEqual(w.spec.policy.retryBudget, RetryBudgetRule(deposit: 2000, bucket: 5, rule: w.rule(id: "IOSB-1")!))
         XCTAssertNil(w.spec.policy.throttle)
     }
@@ -755,12 +763,7 @@ final class WhatIfTests: XCTestCase {
     }
 
     func testIOSThrottleDiffersFromIOSInItsThrottleOnly() throws {
-        let (w, b) = (try Self.profile("ios-throttle"), Profile.ios)
-        Self.assertSameBesidesAnswersAndSettings(w, b)
-        XCTAssertEqual(w.ownRules.dropFirst(b.ownRules.count).map { w.rule($0).id }, ["IOST-1"])
-        XCTAssertEqual(Self.differences(w, b), [:])
-        XCTAssertEqual(Settings(profile: w), Settings(profile: b))
-        XCTAssertNil(b.spec.policy.throttle)
+        let w = try Self.sameAsIOSButOneStatement("ios-throttle", rule: "IOST-1")
         XCTAssertEqual(w.spec.policy.throttle, ThrottleRule(k100: 200, window: 120_000, rule: w.rule(id: "IOST-1")!))
         XCTAssertNil(w.spec.policy.retryBudget)
     }

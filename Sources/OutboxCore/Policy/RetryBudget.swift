@@ -63,38 +63,26 @@ enum RetryBudget {
                 "bad retry-budget share \(ProfileParser.q(w[1])), expected a share of the requests from 0.01% to 100%"
                     + " with at most two decimals (`retry-budget 10%`)")
         }
+        guard
+            let o = p.options(
+                n, w, from: 2, keys: ["bucket": "a number of tokens", "rule": "a rule ID"], in: "retry-budget",
+                form: form)
+        else { return }
         var bucket = defaultBucket
-        var rule = RuleID.budget
-        var i = 2
-        var seen: Set<String> = []
-        while i < w.count {
-            let k = w[i]
-            guard k == "bucket" || k == "rule" else {
+        if let word = o["bucket"] {
+            guard word.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let b = Int64(word), (1...maxBucket).contains(b)
+            else {
                 return p.fail(
                     n,
-                    "unexpected \(ProfileParser.q(k)) in a retry-budget line, " + form
-                        + Suggest.hint(k, among: ["bucket", "rule"]))
+                    "bad retry-budget bucket \(ProfileParser.q(word)), expected a whole number of tokens from 1 to \(maxBucket)"
+                )
             }
-            guard !seen.contains(k) else { return p.fail(n, "`\(k)` twice in a retry-budget line, " + form) }
-            seen.insert(k)
-            guard i + 1 < w.count else {
-                return p.fail(
-                    n, "`\(k)` needs " + (k == "rule" ? "a rule ID" : "a number of tokens") + " after it, " + form)
-            }
-            if k == "bucket" {
-                guard let b = Int64(w[i + 1]), (1...maxBucket).contains(b), w[i + 1].utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
-                else {
-                    return p.fail(
-                        n,
-                        "bad retry-budget bucket \(ProfileParser.q(w[i + 1])), expected a whole number of tokens from 1 to \(maxBucket)"
-                    )
-                }
-                bucket = b
-            } else {
-                guard let r = p.cite(n, w[i + 1]) else { return }
-                rule = r
-            }
-            i += 2
+            bucket = b
+        }
+        var rule = RuleID.budget
+        if let id = o["rule"] {
+            guard let r = p.cite(n, id) else { return }
+            rule = r
         }
         p.d.retryBudget = RetryBudgetRule(deposit: Int64(bp), bucket: bucket, rule: rule)
         p.retryBudgetLine = n

@@ -93,39 +93,26 @@ enum Throttle {
                 "bad throttle K \(ProfileParser.q(w[2])), expected a number from 1 to 100 with at most two decimals"
                     + " (`k 2`; `k 1.1` rejects sooner)")
         }
+        guard
+            let o = p.options(
+                n, w, from: 3, keys: ["window": "a time", "rule": "a rule ID"], in: "throttle", form: form)
+        else { return }
         var window = defaultWindow
-        var rule = RuleID.throttle
-        var i = 3
-        var seen: Set<String> = []
-        while i < w.count {
-            let key = w[i]
-            guard key == "window" || key == "rule" else {
-                return p.fail(
-                    n,
-                    "unexpected \(ProfileParser.q(key)) in a throttle line, " + form
-                        + Suggest.hint(key, among: ["window", "rule"]))
-            }
-            guard !seen.contains(key) else { return p.fail(n, "`\(key)` twice in a throttle line, " + form) }
-            seen.insert(key)
-            guard i + 1 < w.count else {
-                return p.fail(n, "`\(key)` needs " + (key == "rule" ? "a rule ID" : "a time") + " after it, " + form)
-            }
-            if key == "window" {
-                switch VirtualTime.parseLimited(w[i + 1]) {
-                case .failure(let why):
-                    return p.fail(n, "bad throttle window \(ProfileParser.q(w[i + 1])), " + why.message)
-                case .success(let t):
-                    guard t >= 1000 else {
-                        return p.fail(
-                            n, "bad throttle window \(ProfileParser.q(w[i + 1])), expected a time of at least 1s")
-                    }
-                    window = t
+        if let word = o["window"] {
+            switch VirtualTime.parseLimited(word) {
+            case .failure(let why):
+                return p.fail(n, "bad throttle window \(ProfileParser.q(word)), " + why.message)
+            case .success(let t):
+                guard t >= 1000 else {
+                    return p.fail(n, "bad throttle window \(ProfileParser.q(word)), expected a time of at least 1s")
                 }
-            } else {
-                guard let r = p.cite(n, w[i + 1]) else { return }
-                rule = r
+                window = t
             }
-            i += 2
+        }
+        var rule = RuleID.throttle
+        if let id = o["rule"] {
+            guard let r = p.cite(n, id) else { return }
+            rule = r
         }
         p.d.throttle = ThrottleRule(k100: k, window: window, rule: rule)
         p.throttleLine = n
