@@ -146,39 +146,91 @@ final class FleetTests: XCTestCase {
     /// `--device N` writes the backend's refusals to it by send number, and
     /// its scenario replays to the very transitions it made in the fleet.
     func test_deviceScenario_replaysToTheSameTransitions_whenCapacityBinds() throws {
-        let text = """
-            devices 40
-            profile ios
-            events every 10s
-            capacity 2/s
-            duration 5m
-            at 0s launch
-            at 1m server timeout always
-            at 2m server ok
-            """
-        let path = write(text)
-        guard case .success(let fleet) = FleetFile.parse(text, file: path) else { return XCTFail("bad fleet file") }
-        var refused = 0
-        for d in [0, 7, 39] {
+        let text = Self.bindingCapacity(profile: "ios")
+        let (refused, _) = try assertDevicesReplay(text, path: write(text), devices: [0, 7, 39])
+        XCTAssertGreaterThan(refused, 0, "the capacity refused some of the three devices' sends")
+    }
+
+    /// Forty devices through a 1-minute outage, with a capacity that binds.
+    static func bindingCapacity(profile: String) -> String {
+        """
+        devices 40
+        profile \(profile)
+        events every 10s
+        capacity 2/s
+        duration 5m
+        at 0s launch
+        at 1m server timeout always
+        at 2m server ok
+        """
+    }
+
+    /// Plays each of `devices` from the scenario `--device N` writes and checks
+    /// it makes the transitions it made in the fleet; returns how many of their
+    /// sends the capacity refused, and how many attempts they throttled.
+    func assertDevicesReplay(
+        _ text: String, path: String, devices: [Int], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (refused: Int, throttled: Int) {
+        let fleet: FleetFile
+        switch FleetFile.parse(text, file: path, profiles: fleetResolver(path)) {
+        case .success(let f): fleet = f
+        case .failure(let e):
+            XCTFail(e.errors.map(\.description).joined(separator: "\n"), file: file, line: line)
+            return (0, 0)
+        }
+        var refused = 0, throttled = 0
+        for d in devices {
             let run = FleetRun(fleet, record: d)
             _ = run.run()
-            let lane = try XCTUnwrap(run.recordedLane)
+            let lane = try XCTUnwrap(run.recordedLane, file: file, line: line)
             refused += lane.recordedAnswers.count
+            throttled += lane.recordedTransitions.filter { $0.outcome == .throttled }.count
             let (s, scenario, e) = cli(["fleet", path, "--device", "\(d)"])
-            XCTAssertEqual(s, 0, e)
-            guard case .success(let sc) = Scenario.parse(scenario, file: "device.outbox") else {
-                return XCTFail("device \(d)'s scenario does not parse:\n\(scenario)")
+            XCTAssertEqual(s, 0, e, file: file, line: line)
+            guard case .success(let sc) = Scenario.parse(scenario, file: "device.outbox", profiles: fleetResolver(path))
+            else {
+                XCTFail("device \(d)'s scenario does not parse:\n\(scenario)", file: file, line: line)
+                return (refused, throttled)
             }
             var runner = ScenarioRunner(sc)
             var replayed: [String] = []
             runner.run { item, _ in
-                if case .entry(.transition(let t)) = item, t.time < 300_000 { replayed.append(Self.text(t)) }
+                if case .entry(.transition(let t)) = item, t.time < fleet.duration { replayed.append(Self.text(t)) }
             }
-            XCTAssertEqual(replayed, lane.recordedTransitions.map(Self.text), "device \(d)")
-            XCTAssertGreaterThan(replayed.count, 20)
-            if !lane.recordedAnswers.isEmpty { XCTAssertTrue(scenario.contains("at 0s server 503 on sends ")) }
+            XCTAssertEqual(replayed, lane.recordedTransitions.map(Self.text), "device \(d)", file: file, line: line)
+            XCTAssertGreaterThan(replayed.count, 20, file: file, line: line)
+            if !lane.recordedAnswers.isEmpty {
+                XCTAssertTrue(scenario.contains("at 0s server 503 on sends "), file: file, line: line)
+            }
         }
-        XCTAssertGreaterThan(refused, 0, "the capacity refused some of the three devices' sends")
+        return (refused, throttled)
+    }
+
+    /// The same with a throttled profile: the draws depend on the seed, the
+    /// request and the attempt only, and a rejected attempt takes no send
+    /// number, so the refusals replayed by number land on the same attempts.
+    func test_THROTTLE_aThrottledDeviceReplaysToTheSameTransitions() throws {
+        let dir = (write(ProfileStatementTests.acme(more: "throttle k 2"), name: "acme-throttle.profile") as NSString)
+            .deletingLastPathComponent
+        let text = Self.bindingCapacity(profile: "acme-throttle.profile")
+        let path = dir + "/throttle.fleet"
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let (refused, throttled) = try assertDevicesReplay(text, path: path, devices: [3, 21])
+        XCTAssertGreaterThan(refused, 0, "the capacity refused some of the devices' sends")
+        XCTAssertGreaterThan(throttled, 5, "the devices throttled some of their attempts")
+    }
+
+    /// The built-ins, and a `.profile` path read relative to the fleet file's folder (as the command line does).
+    func fleetResolver(_ fleetPath: String) -> ProfileResolver {
+        let dir = (fleetPath as NSString).deletingLastPathComponent
+        return ProfileResolver { word in
+            guard word.hasSuffix(".profile") else { return ProfileResolver.builtins.resolve(word) }
+            let path = word.hasPrefix("/") ? word : dir + "/" + word
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                return .failure(Problem("no file \(path)"))
+            }
+            return Profile.parse(text, file: path, path: path).mapError { Problem($0.errors.map(\.description).joined(separator: "; ")) }
+        }
     }
 
     static func text(_ t: Transition) -> String {
