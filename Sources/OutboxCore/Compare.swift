@@ -46,7 +46,7 @@ public struct CompareStep: Sendable {
 /// Every transition of one run, a few bytes each, in the order they happened
 /// (`outbox compare` keeps one per profile instead of the journal, which a
 /// streamed run forgets). Each is the request's id, the time since the one
-/// before, the states and reason packed, the attempt, the outcome and the rule,
+/// before, the states and reason packed (3, 3 and 4 bits), the attempt, the outcome and the rule,
 /// as LEB128 numbers: about 7 bytes, against 40 for a `Transition`.
 public struct TransitionLog: Sendable {
     private var bytes: [UInt8] = []
@@ -98,7 +98,7 @@ public struct TransitionLog: Sendable {
             let rule = bytes[i]
             i += 1
             guard ids.contains(id) else { continue }
-            let from = packed & 7, reason = packed >> 6 & 7
+            let from = packed & 7, reason = packed >> 6 & 15
             out[id, default: []].append(
                 CompareStep(
                     time: time, from: from == 0 ? nil : RequestState(rawValue: UInt8(from - 1)),

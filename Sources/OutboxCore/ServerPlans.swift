@@ -290,6 +290,8 @@ extension Answer {
 enum Draw {
     static let chanceSalt: UInt64 = 0xC4A7_CE00_0000_0000
     static let latencySalt: UInt64 = 0x1A7E_4C70_0000_0000
+    /// `throttle`'s draw before each attempt (Policy/Throttle.swift).
+    static let throttleSalt: UInt64 = 0x7407_7E00_0000_0000
 
     @inline(__always)
     static func value(seed: UInt64, request id: Int32, attempt: Int32, salt: UInt64) -> UInt64 {

@@ -93,6 +93,10 @@ public struct Simulation {
     var backoffStates = ForgettingArray<BackoffState>()
     /// Retry-After headers of the answers, and the pause and mutes they started (Policy/RetryAfter.swift).
     var retryAfterState = RetryAfterState()
+    /// The retry budget's bucket, in 1/10,000 tokens (Policy/RetryBudget.swift; 0 on a profile without it).
+    var retryBudgetUnits: Int64 = 0
+    /// The throttle's window of requests and accepts (Policy/Throttle.swift; empty on a profile without it).
+    var throttleState = ThrottleState()
     /// Batching (Policy/Batching.swift): the batches so far, by number − 1, and
     /// each request's batch by id − 1 (0: none; empty on a profile without it).
     var batches = ForgettingArray<Batch>()
@@ -800,12 +804,18 @@ public struct Simulation {
         move(id, to: .inFlight, rule: rule)
         let (saved, attempts) = (requests[Int(id) - 1].saved, requests[Int(id) - 1].attempts)
         if saved { store.attempted(id: id, attempts: attempts) }
+        // A request's first attempt adds its share to the retry budget (Policy/RetryBudget.swift).
+        if attempts == 1, let b = spec.policy.retryBudget, !isDirect(requests[Int(id) - 1].kind) {
+            depositRetryBudget(b)
+        }
         guard online else {
             // NET: fails at once as a transport error; it was made, so it counts.
             requests[Int(id) - 1].generation &+= 1
             finishAttempt(id, .offline)
             return
         }
+        // Adaptive throttling (Policy/Throttle.swift): rejected on the device, it never reaches the backend.
+        if let t = spec.policy.throttle, !isDirect(requests[Int(id) - 1].kind), throttledOnDevice(id, t) { return }
         var answer = plans.isPlain ? plans.all.base.take() : takeTargeted(id, attempt: attempts)
         admission.sends &+= 1
         if admission.active { answer = admitted(answer) }

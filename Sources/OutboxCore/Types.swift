@@ -33,6 +33,8 @@ public enum DropReason: UInt8, CaseIterable, Sendable, BitwiseCopyable {
     case expired
     /// The kind was muted by a rate limit when it would go out (`retry-after mute`, Policy/RetryAfter.swift).
     case rateLimited
+    /// A retry the retry budget had no token for (`retry-budget`, Policy/RetryBudget.swift).
+    case retryBudget
 
     public var word: String {
         switch self {
@@ -43,6 +45,7 @@ public enum DropReason: UInt8, CaseIterable, Sendable, BitwiseCopyable {
         case .overflow: return "overflow"
         case .expired: return "expired"
         case .rateLimited: return "rate-limited"
+        case .retryBudget: return "retry-budget"
         }
     }
 
@@ -128,6 +131,9 @@ public struct Outcome: Equatable, Hashable, Sendable, BitwiseCopyable {
     public static let partial = Outcome(code: -4)
     /// The connection was reset when the answer was due (`server reset`).
     public static let reset = Outcome(code: -5)
+    /// Rejected on the device by adaptive throttling before it was sent (`throttle`,
+    /// Policy/Throttle.swift): the backend never saw it; answered as `offline` is.
+    public static let throttled = Outcome(code: -6)
 
     public static func http(_ status: Int) -> Outcome { Outcome(code: Int16(status)) }
 
@@ -146,6 +152,7 @@ public struct Outcome: Equatable, Hashable, Sendable, BitwiseCopyable {
         case -3: return "network-lost"
         case -4: return "partial"
         case -5: return "reset"
+        case -6: return "throttled"
         default: return String(code)
         }
     }

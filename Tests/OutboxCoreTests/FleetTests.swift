@@ -173,39 +173,91 @@ final class FleetTests: XCTestCase {
     /// `--device N` writes the backend's refusals to it by send number, and
     /// its scenario replays to the very transitions it made in the fleet.
     func test_deviceScenario_replaysToTheSameTransitions_whenCapacityBinds() throws {
-        let text = """
-            devices 40
-            profile ios
-            events every 10s
-            capacity 2/s
-            duration 5m
-            at 0s launch
-            at 1m server timeout always
-            at 2m server ok
-            """
-        let path = write(text)
-        guard case .success(let fleet) = FleetFile.parse(text, file: path) else { return XCTFail("bad fleet file") }
-        var refused = 0
-        for d in [0, 7, 39] {
+        let text = Self.bindingCapacity(profile: "ios")
+        let (refused, _) = try assertDevicesReplay(text, path: write(text), devices: [0, 7, 39])
+        XCTAssertGreaterThan(refused, 0, "the capacity refused some of the three devices' sends")
+    }
+
+    /// Forty devices through a 1-minute outage, with a capacity that binds.
+    static func bindingCapacity(profile: String) -> String {
+        """
+        devices 40
+        profile \(profile)
+        events every 10s
+        capacity 2/s
+        duration 5m
+        at 0s launch
+        at 1m server timeout always
+        at 2m server ok
+        """
+    }
+
+    /// Plays each of `devices` from the scenario `--device N` writes and checks
+    /// it makes the transitions it made in the fleet; returns how many of their
+    /// sends the capacity refused, and how many attempts they throttled.
+    func assertDevicesReplay(
+        _ text: String, path: String, devices: [Int], file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (refused: Int, throttled: Int) {
+        let fleet: FleetFile
+        switch FleetFile.parse(text, file: path, profiles: fleetResolver(path)) {
+        case .success(let f): fleet = f
+        case .failure(let e):
+            XCTFail(e.errors.map(\.description).joined(separator: "\n"), file: file, line: line)
+            return (0, 0)
+        }
+        var refused = 0, throttled = 0
+        for d in devices {
             let run = FleetRun(fleet, record: d)
             _ = run.run()
-            let lane = try XCTUnwrap(run.recordedLane)
+            let lane = try XCTUnwrap(run.recordedLane, file: file, line: line)
             refused += lane.recordedAnswers.count
+            throttled += lane.recordedTransitions.filter { $0.outcome == .throttled }.count
             let (s, scenario, e) = cli(["fleet", path, "--device", "\(d)"])
-            XCTAssertEqual(s, 0, e)
-            guard case .success(let sc) = Scenario.parse(scenario, file: "device.outbox") else {
-                return XCTFail("device \(d)'s scenario does not parse:\n\(scenario)")
+            XCTAssertEqual(s, 0, e, file: file, line: line)
+            guard case .success(let sc) = Scenario.parse(scenario, file: "device.outbox", profiles: fleetResolver(path))
+            else {
+                XCTFail("device \(d)'s scenario does not parse:\n\(scenario)", file: file, line: line)
+                return (refused, throttled)
             }
             var runner = ScenarioRunner(sc)
             var replayed: [String] = []
             runner.run { item, _ in
-                if case .entry(.transition(let t)) = item, t.time < 300_000 { replayed.append(Self.text(t)) }
+                if case .entry(.transition(let t)) = item, t.time < fleet.duration { replayed.append(Self.text(t)) }
             }
-            XCTAssertEqual(replayed, lane.recordedTransitions.map(Self.text), "device \(d)")
-            XCTAssertGreaterThan(replayed.count, 20)
-            if !lane.recordedAnswers.isEmpty { XCTAssertTrue(scenario.contains("at 0s server 503 on sends ")) }
+            XCTAssertEqual(replayed, lane.recordedTransitions.map(Self.text), "device \(d)", file: file, line: line)
+            XCTAssertGreaterThan(replayed.count, 20, file: file, line: line)
+            if !lane.recordedAnswers.isEmpty {
+                XCTAssertTrue(scenario.contains("at 0s server 503 on sends "), file: file, line: line)
+            }
         }
-        XCTAssertGreaterThan(refused, 0, "the capacity refused some of the three devices' sends")
+        return (refused, throttled)
+    }
+
+    /// The same with a throttled profile: the draws depend on the seed, the
+    /// request and the attempt only, and a rejected attempt takes no send
+    /// number, so the refusals replayed by number land on the same attempts.
+    func test_THROTTLE_aThrottledDeviceReplaysToTheSameTransitions() throws {
+        let dir = (write(ProfileStatementTests.acme(more: "throttle k 2"), name: "acme-throttle.profile") as NSString)
+            .deletingLastPathComponent
+        let text = Self.bindingCapacity(profile: "acme-throttle.profile")
+        let path = dir + "/throttle.fleet"
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let (refused, throttled) = try assertDevicesReplay(text, path: path, devices: [3, 21])
+        XCTAssertGreaterThan(refused, 0, "the capacity refused some of the devices' sends")
+        XCTAssertGreaterThan(throttled, 5, "the devices throttled some of their attempts")
+    }
+
+    /// The built-ins, and a `.profile` path read relative to the fleet file's folder (as the command line does).
+    func fleetResolver(_ fleetPath: String) -> ProfileResolver {
+        let dir = (fleetPath as NSString).deletingLastPathComponent
+        return ProfileResolver { word in
+            guard word.hasSuffix(".profile") else { return ProfileResolver.builtins.resolve(word) }
+            let path = word.hasPrefix("/") ? word : dir + "/" + word
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                return .failure(Problem("no file \(path)"))
+            }
+            return Profile.parse(text, file: path, path: path).mapError { Problem($0.errors.map(\.description).joined(separator: "; ")) }
+        }
     }
 
     static func text(_ t: Transition) -> String {
@@ -272,17 +324,24 @@ final class FleetTests: XCTestCase {
 
     // MARK: The numbers follow from the rules
 
+    /// Writes a fleet file at `path`, runs `outbox fleet` on it and returns the summary object.
+    func summary(ofFleet text: String, at path: String, file: StaticString = #filePath, line: UInt = #line) throws
+        -> JSONValue
+    {
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
+        XCTAssertEqual(status, 0, err, file: file, line: line)
+        return try XCTUnwrap(rows(out, file: file, line: line).1?["summary"], file: file, line: line)
+    }
+
     /// Failures of independent probability p and N retries: each event is
     /// sent 1 + p + … + p^N times on average, and p^(N+1) of them are dropped
     /// exhausted. ACME retries a 503 twice (3 attempts); p = 30%.
     func test_amplification_isTheGeometricSumOfTheFailureChance() throws {
         let profile = ProfileStatementTests.acme()
         let dir = (write(profile, name: "acme.profile") as NSString).deletingLastPathComponent
-        let path = dir + "/amp.outbox"
-        FileManager.default.createFile(
-            atPath: path,
-            contents: Data(
-                """
+        let summary = try summary(
+            ofFleet: """
                 devices 2000
                 profile acme.profile
                 events every 1m names screen
@@ -290,10 +349,7 @@ final class FleetTests: XCTestCase {
                 seed 11
                 at 0s launch
                 at 0s server 503 30%
-                """.utf8))
-        let (status, out, err) = cli(["fleet", path, "--format", "jsonl"])
-        XCTAssertEqual(status, 0, err)
-        let summary = try XCTUnwrap(rows(out).1?["summary"])
+                """, at: dir + "/amp.outbox")
         guard case .number(let events)? = summary["events"], case .number(let attempts)? = summary["attempts"],
             case .number(let exhausted)? = summary["dropped"]?["exhausted"]
         else { return XCTFail("no events, attempts or exhausted drops in \(summary)") }
@@ -301,6 +357,92 @@ final class FleetTests: XCTestCase {
         let p = 0.3
         XCTAssertEqual(attempts / events, 1 + p + p * p, accuracy: 0.015)
         XCTAssertEqual(exhausted / events, p * p * p, accuracy: 0.005)
+    }
+
+    /// A retry budget caps the load near 1 + the budget (BUDGET, issue 26):
+    /// ACME retries a 503 twice and fails half its attempts (p = 50%), so
+    /// without a budget each event is sent 1 + p + p² = 1.75 times; with
+    /// `retry-budget 10%` a device's retries are at most a tenth of its first
+    /// attempts (the bucket starts empty), so at most 1.1, and the retries it
+    /// refused are dropped `retry-budget`.
+    func test_BUDGET_aFleetsAmplificationStaysNearOnePlusTheBudget() throws {
+        let dir = (write(ProfileStatementTests.acme(), name: "acme.profile") as NSString).deletingLastPathComponent
+        FileManager.default.createFile(
+            atPath: dir + "/acme-budget.profile",
+            contents: Data(ProfileStatementTests.acme(more: "retry-budget 10%").utf8))
+        func summary(_ profile: String) throws -> JSONValue {
+            try self.summary(
+                ofFleet: """
+                    devices 1000
+                    profile \(profile).profile
+                    events every 20s names screen
+                    duration 30m
+                    seed 11
+                    at 0s launch
+                    at 0s server 503 50%
+                    """, at: dir + "/\(profile).fleet")
+        }
+        func number(_ v: JSONValue?) -> Double {
+            guard case .number(let d)? = v else { return -1 }
+            return d
+        }
+        let p = 0.5
+        let free = try summary("acme"), budget = try summary("acme-budget")
+        let events = number(free["events"])
+        XCTAssertGreaterThan(events, 85_000)
+        XCTAssertEqual(number(budget["events"]), events, "the same events: the budget changes only the retries")
+        XCTAssertEqual(number(free["attempts"]) / events, 1 + p + p * p, accuracy: 0.015)
+        XCTAssertEqual(number(free["dropped"]?["exhausted"]) / events, p * p * p, accuracy: 0.005)
+        let amplification = number(budget["attempts"]) / events
+        XCTAssertLessThanOrEqual(amplification, 1.1, "at most a tenth of the first attempts are retried")
+        XCTAssertGreaterThan(amplification, 1.08, "the budget is spent: the failures want far more retries")
+        // An event ends failed when its first attempt failed and no retry of it
+        // succeeded: p − (1 − p) × retries. Nearly all of them the budget refused.
+        let refused = number(budget["dropped"]?["retry-budget"]), exhausted = max(0, number(budget["dropped"]?["exhausted"]))
+        XCTAssertEqual((refused + exhausted) / events, p - (amplification - 1) * (1 - p), accuracy: 0.01)
+        XCTAssertLessThan(exhausted, refused / 100)
+    }
+
+    /// An attempt the throttle rejects never reaches the fleet's backend
+    /// (THROTTLE): the gate counts exactly the device's attempts that were
+    /// not rejected on the device.
+    func test_THROTTLE_rejectedAttemptsReachNoFleetBackend() throws {
+        guard case .success(let acme) = Profile.parse(ProfileStatementTests.acme(more: "throttle k 2"), file: "acme-throttle.profile")
+        else { return XCTFail("bad profile") }
+        // The profile text through a resolver, as the acme profile is given elsewhere.
+        let resolver = ProfileResolver {
+            ["acme-throttle.profile", "acme"].contains($0) ? .success(acme) : ProfileResolver.builtins.resolve($0)
+        }
+        let text = """
+            devices 3
+            profile acme-throttle.profile
+            events every 5s
+            duration 10m
+            seed 3
+            at 0s launch
+            at 1m server 503 always
+            at 4m server ok
+            """
+        let fleet: FleetFile
+        switch FleetFile.parse(text, file: "throttle.fleet", profiles: resolver) {
+        case .success(let f): fleet = f
+        case .failure(let e): return XCTFail(e.errors.map(\.description).joined(separator: "\n"))
+        }
+        var sent: Int64 = 0, rejected = 0
+        var total: Int64 = -1
+        for d in 0..<3 {
+            let run = FleetRun(fleet, record: d)
+            let result = run.run()
+            if total < 0 { total = result.attempts.reduce(0, +) }
+            XCTAssertEqual(result.attempts.reduce(0, +), total, "every run of the file is the same")
+            let lane = try XCTUnwrap(run.recordedLane)
+            let starts = lane.recordedTransitions.filter { $0.to == .inFlight && $0.time < 600_000 }.count
+            let throttled = lane.recordedTransitions.filter { $0.outcome == .throttled && $0.time < 600_000 }.count
+            rejected += throttled
+            sent += Int64(starts - throttled)
+        }
+        XCTAssertGreaterThan(rejected, 30, "the outage throttled the devices")
+        XCTAssertEqual(total, sent)
     }
 
     // MARK: Bad input

@@ -1106,7 +1106,8 @@ final class ProfileStatementTests: XCTestCase {
             (
                 "frobnicate",
                 "unknown statement `frobnicate`, expected one of: profile, title, base, rule, requests, call, direct, component, "
-                    + "keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, background, report, say"
+                    + "keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, retry-budget, throttle, "
+                    + "resend, background, report, say"
             ),
             ("profile again", "a second profile line, expected one profile per file"),
             (

@@ -17,7 +17,7 @@ final class WhatIfTests: XCTestCase {
     /// Each what-if and the built-in it starts from.
     static let whatIfs = [
         "ios-jitter": "ios", "flutter-retry-429": "flutter", "linktrail-5-attempts": "linktrail",
-        "posthog-retry-after": "ios", "modern-ios": "ios",
+        "posthog-retry-after": "ios", "modern-ios": "ios", "ios-retry-budget": "ios", "ios-throttle": "ios",
     ]
     /// A fifth SDK, a whole profile with no base, compared with `ios`.
     static let fifthSDK = "sentry-cocoa-draft"
@@ -148,7 +148,7 @@ final class WhatIfTests: XCTestCase {
         let marked = [
             "ios-jitter": ["signup", "purchase", "home"], "flutter-retry-429": ["signup", "purchase", "level_up"],
             "linktrail-5-attempts": ["purchase"], "posthog-retry-after": ["purchase", "share"],
-            "modern-ios": (0..<20).map { "e\($0)" } + ["o1", "o2"],
+            "modern-ios": (0..<20).map { "e\($0)" } + ["o1", "o2"], "ios-retry-budget": ["c"], "ios-throttle": ["a"],
         ]
         for (name, base) in Self.whatIfs {
             let path = Self.dir + "/\(name).outbox"
@@ -664,6 +664,108 @@ final class WhatIfTests: XCTestCase {
         XCTAssertEqual(p.spec.policy.capacity?.most, 1000)
         XCTAssertEqual(p.spec.policy.retryAfter?.mode, .floor)
         XCTAssertTrue(p.hasLifecycle)
+    }
+
+    // MARK: iOS with a retry budget (issue 26)
+
+    /// The outage's three requests on both: on ios all are retried; with the
+    /// budget the third finds 0.6 of a token and is dropped `retry-budget`.
+    func testIOSRetryBudgetScenarioHistoriesOnBothProfiles() throws {
+        let ios = Self.trails(try Self.play("ios-retry-budget", on: .ios).sim)
+        let w = try Self.play("ios-retry-budget", on: Self.profile("ios-retry-budget")).sim
+        let budget = Self.trails(w)
+        for name in ["a", "b", "c"] {
+            XCTAssertEqual(
+                ios[name],
+                [
+                    "21000 new>pending #0 IOS-1", "21000 pending>in-flight #1 IOS-2",
+                    "21200 in-flight>retrying #1 503 IOS-4", "51200 retrying>in-flight #2 IOS-4",
+                    "51400 in-flight>delivered #2 200 IOS-3",
+                ], name)
+        }
+        XCTAssertEqual(budget["a"], ios["a"])
+        XCTAssertEqual(budget["b"], ios["b"])
+        XCTAssertEqual(
+            budget["c"],
+            [
+                "21000 new>pending #0 IOS-1", "21000 pending>in-flight #1 IOS-2",
+                "21200 in-flight>dropped #1 503 retry-budget IOSB-1",
+            ])
+        for i in 1...10 { XCTAssertEqual(budget["e\(i)"], ios["e\(i)"], "e\(i)") }
+        XCTAssertEqual(w.retryBudgetTokens, 0.6, "a's and b's retries took two of the 2.6 tokens")
+        XCTAssertTrue(
+            UserProfileKit.logs(w).contains(
+                "21200 [IOSB-1] retry budget empty: #13 'c' is not retried after 503 (0.6 of the 1 token a retry takes; 20% of first attempts, at most 5)"
+            ), UserProfileKit.logs(w).joined(separator: "\n"))
+    }
+
+    /// A what-if of ios that adds one statement citing one rule of its own:
+    /// the same answers, settings and everything else.
+    static func sameAsIOSButOneStatement(_ name: String, rule: String, line: UInt = #line) throws -> Profile {
+        let (w, b) = (try profile(name), Profile.ios)
+        assertSameBesidesAnswersAndSettings(w, b, line: line)
+        XCTAssertEqual(w.ownRules.dropFirst(b.ownRules.count).map { w.rule($0).id }, [rule], line: line)
+        XCTAssertEqual(differences(w, b), [:], line: line)
+        XCTAssertEqual(Settings(profile: w), Settings(profile: b), line: line)
+        XCTAssertNil(b.spec.policy.retryBudget, line: line)
+        XCTAssertNil(b.spec.policy.throttle, line: line)
+        return w
+    }
+
+    func testIOSRetryBudgetDiffersFromIOSInItsBudgetOnly() throws {
+        let w = try Self.sameAsIOSButOneStatement("ios-retry-budget", rule: "IOSB-1")
+        XCTAssertEqual(w.spec.policy.retryBudget, RetryBudgetRule(deposit: 2000, bucket: 5, rule: w.rule(id: "IOSB-1")!))
+        XCTAssertNil(w.spec.policy.throttle)
+    }
+
+    // MARK: iOS with client-side adaptive throttling (issue 26)
+
+    func testIOSThrottleScenarioHistoriesOnBothProfiles() throws {
+        let ios = Self.trails(try Self.play("ios-throttle", on: .ios).sim)
+        let w = try Self.play("ios-throttle", on: Self.profile("ios-throttle")).sim
+        let th = Self.trails(w)
+        XCTAssertEqual(
+            ios["a"],
+            [
+                "11000 new>pending #0 IOS-1", "11000 pending>in-flight #1 IOS-2", "11200 in-flight>retrying #1 503 IOS-4",
+                "41200 retrying>in-flight #2 IOS-4", "41400 in-flight>retrying #2 503 IOS-4",
+                "101400 retrying>in-flight #3 IOS-4", "101600 in-flight>delivered #3 200 IOS-3",
+            ])
+        XCTAssertEqual(
+            th["a"],
+            [
+                "11000 new>pending #0 IOS-1", "11000 pending>in-flight #1 IOS-2", "11200 in-flight>retrying #1 503 IOS-4",
+                "41200 retrying>in-flight #2 IOS-4", "41400 in-flight>retrying #2 503 IOS-4",
+                "101400 retrying>in-flight #3 IOS-4", "101400 in-flight>retrying #3 throttled IOST-1",
+                "221400 retrying>in-flight #4 IOST-1", "221600 in-flight>delivered #4 200 IOS-3",
+            ])
+        XCTAssertEqual(
+            th["f"],
+            [
+                "16000 new>pending #0 IOS-1", "16000 pending>in-flight #1 IOS-2",
+                "16000 in-flight>retrying #1 throttled IOST-1", "46000 retrying>in-flight #2 IOST-1",
+                "46000 in-flight>retrying #2 throttled IOST-1", "106000 retrying>in-flight #3 IOST-1",
+                "106200 in-flight>delivered #3 200 IOS-3",
+            ])
+        XCTAssertEqual(th["h"], ios["h"], "h was never throttled")
+        XCTAssertEqual(
+            UserProfileKit.logs(w).filter { $0.contains("[IOST-1]") }.map { $0.split(separator: "(")[0] },
+            [
+                "16000 [IOST-1] throttled: #9 'f' not sent, rejected on the device with probability 0.222 ",
+                "44200 [IOST-1] throttled: #7 'd' not sent, rejected on the device with probability 0.533 ",
+                "45200 [IOST-1] throttled: #8 'e' not sent, rejected on the device with probability 0.563 ",
+                "46000 [IOST-1] throttled: #9 'f' not sent, rejected on the device with probability 0.588 ",
+                "47200 [IOST-1] throttled: #10 'g' not sent, rejected on the device with probability 0.611 ",
+                "101400 [IOST-1] throttled: #4 'a' not sent, rejected on the device with probability 0.650 ",
+            ])
+        XCTAssertEqual(w.sends, 22, "6 of 28 attempts never left the device")
+        XCTAssertEqual(w.backend.received, 22)
+    }
+
+    func testIOSThrottleDiffersFromIOSInItsThrottleOnly() throws {
+        let w = try Self.sameAsIOSButOneStatement("ios-throttle", rule: "IOST-1")
+        XCTAssertEqual(w.spec.policy.throttle, ThrottleRule(k100: 200, window: 120_000, rule: w.rule(id: "IOST-1")!))
+        XCTAssertNil(w.spec.policy.retryBudget)
     }
 
     // MARK: A fifth SDK: Sentry Cocoa, a profile file and nothing else

@@ -302,7 +302,8 @@ extension ProfileSpec {
         let slot: Int
         switch outcome.code {
         case -1: slot = planned == .lost ? Answers.lostSlot : Answers.timeoutSlot
-        case -2: slot = Answers.offlineSlot
+        // Throttled on the device (`throttle`): never sent, as an attempt made offline.
+        case -2, -6: slot = Answers.offlineSlot
         case -3: slot = Answers.networkLostSlot
         case -4: slot = Answers.partialSlot
         case -5: slot = Answers.resetSlot
@@ -327,10 +328,13 @@ extension Simulation {
         case .queue:
             queue(id, rule: resp.rule, outcome: outcome, attempts: r.budgetUsed)
         case .retry:
-            if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited,
-                retryLater(id, rule: resp.rule, outcome: outcome, wait: resp.wait)
-            {
-                return
+            if Int(r.budgetUsed) < settings.retryAttempts || settings.retryUnlimited {
+                // A retry budget without a token (Policy/RetryBudget.swift): the failure stands.
+                if let b = spec.policy.retryBudget, refusedByRetryBudget(id, outcome, r, b) { return }
+                if retryLater(id, rule: resp.rule, outcome: outcome, wait: resp.wait) {
+                    if spec.policy.retryBudget != nil { spendRetryToken() }
+                    return
+                }
             }
             exhausted(id, outcome: outcome, attempts: r.budgetUsed, answerRule: resp.rule)
         case .drop(let reason):
@@ -341,13 +345,19 @@ extension Simulation {
         }
     }
 
-    /// The last attempt of a budget failed (`on exhausted`).
-    mutating func exhausted(_ id: Int32, outcome: Outcome, attempts: Int32, answerRule: RuleID) {
+    /// The last attempt of a budget failed (`on exhausted`), or the retry
+    /// budget refused a retry (`refusedBy`: its rule, cited instead, and a drop
+    /// is `retry-budget`, Policy/RetryBudget.swift).
+    mutating func exhausted(
+        _ id: Int32, outcome: Outcome, attempts: Int32, answerRule: RuleID, refusedBy: RuleID? = nil
+    ) {
         guard let e = spec.exhausted else { return }
-        let rule = spec.policy.exhausted?.rule == nil ? answerRule : e.rule
+        let rule = refusedBy ?? (spec.policy.exhausted?.rule == nil ? answerRule : e.rule)
         switch e.action {
         case .drop(let reason):
-            drop(id, reason: reason, rule: rule, outcome: outcome, attempts: attempts, key: .completionExhausted)
+            drop(
+                id, reason: refusedBy == nil ? reason : .retryBudget, rule: rule, outcome: outcome, attempts: attempts,
+                key: refusedBy == nil ? .completionExhausted : .completionDropped)
         default:
             if spec.policy.report == .onError {
                 log(.onError, .onError(attempts: attempts, outcome: outcome, kept: true), request: id, rule: rule) {

@@ -10,10 +10,10 @@
 /// | event | stages, in order |
 /// |---|---|
 /// | a request is made (`created`) | ConsentGate → Direct → Capacity (keep) → Offline → Batching (wait) → Saving (save at create, send) |
-/// | an attempt ends (`finishAttempt`) | Batching (its whole batch, → RetryAfter) → Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) → Offline (self: count) |
-/// | an attempt goes out (`send`, `sendBatch`) | RetryAfter (held by a pause, dropped by a mute: only before `holdUntil`) |
+/// | an attempt ends (`finishAttempt`) | Batching (its whole batch, → RetryAfter) → Direct → Flush (its attempts) → RetryAfter (pause, mute) → Answers (→ RetryBudget (a token, or the failure stands) → Backoff (→ RetryAfter: floor, replace), Saving, Reporting, Flush) → Offline (self: count) → Throttle (accepts) |
+/// | an attempt goes out (`send`, `sendBatch`) | RetryAfter (held by a pause, dropped by a mute: only before `holdUntil`) → RetryBudget (a first attempt adds its share) → Offline (NET) → Throttle (rejected on the device: answered `throttled`) |
 /// | a retry falls due (`retryFellDue`) | Capacity (expire) → Offline (held: queued) → send |
-/// | the app launched (`launched`) | Lifecycle (foreground), Offline (self: cleared) → fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
+/// | the app launched (`launched`) | Lifecycle (foreground), Offline (self: cleared) → fresh budgets, Reporting (handlers lost) → RetryAfter (no pause, no mute) → RetryBudget, Throttle (emptied) → Capacity (expire) → ConsentGate → Batching (the interval) → Resend (batched: a flush) → Flush |
 /// | the app closes, per live request (`closing`) | Direct → ConsentGate (a held install) → Saving |
 /// | the network returns (`networkReturned`) | Offline (self: cleared, queued sent) → Lifecycle (suspended: nothing) → ConsentGate (a held install) → Resend |
 /// | the app goes to the background / foreground | Lifecycle (limit, flush) |
@@ -46,6 +46,8 @@ extension Simulation {
             }
         }
         if let s = spec.policy.selfOffline { countedForSelfOffline(outcome, s) }
+        // An answer the backend did not refuse is an accept of the throttle's window (Policy/Throttle.swift).
+        if spec.policy.throttle != nil && directRule(r.kind) == nil { throttleHeard(outcome) }
     }
 
     /// A backoff ended: too old, the request is dropped; else it goes out again (or waits, held offline).
@@ -65,6 +67,9 @@ extension Simulation {
             if lose { requests[Int(id) - 1].completionLost = true }
         }
         if spec.policy.retryAfter != nil { retryAfterLaunched() }
+        // The retry budget's bucket and the throttle's window were the process's memory.
+        retryBudgetUnits = 0
+        if spec.policy.throttle != nil { throttleState = ThrottleState() }
         if let e = spec.policy.expiry { expireAtLaunch(e) }
         if spec.policy.gate != nil { gateLaunched() }
         if spec.policy.batch != nil { batchLaunched() }

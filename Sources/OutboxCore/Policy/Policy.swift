@@ -11,6 +11,8 @@
 /// | Answers.swift | `on` | what an attempt's outcome does, by answer class |
 /// | Backoff.swift | `set retry.*`, `backoff` | the wait before a retry (ladder, exponential or linear, a cap, a jitter) and when retrying stops |
 /// | RetryAfter.swift | `retry-after` | what an answer's Retry-After header does (a floor, a replacement, a pause, a mute) |
+/// | RetryBudget.swift | `retry-budget` | a token bucket bounding the retries to a share of the requests |
+/// | Throttle.swift | `throttle` | the SRE book's client-side adaptive throttling: attempts rejected on the device |
 /// | Resend.swift | `resend` | what sends saved requests again |
 /// | Lifecycle.swift | `background`, `on background` | the app going to the background and back |
 /// | ConsentGate.swift | `component consent-gate` | the consent decision, its install and its purge |
@@ -88,7 +90,8 @@ enum Policy {
         IdempotencyKeys.statement, ProfileParser.setStatement, Saving.saveStatement, Saving.createdStatement,
         Saving.sendStatement, Offline.statement, Saving.quitStatement, Capacity.keepStatement, Capacity.expireStatement,
         Batching.statement,
-        Answers.statement, BackoffPolicy.statement, RetryAfterPolicy.statement, ResendPolicy.statement,
+        Answers.statement, BackoffPolicy.statement, RetryAfterPolicy.statement, RetryBudget.statement,
+        Throttle.statement, ResendPolicy.statement,
         Lifecycle.statement,
         ReportingPolicy.statement, Texts.statement,
     ]
@@ -164,6 +167,9 @@ struct ProfilePolicy: Sendable {
     var exhausted: ExhaustedLine?
     // RetryAfter.swift: nil, the header is not read.
     var retryAfter: RetryAfterRule?
+    // RetryBudget.swift, Throttle.swift: nil, no budget, no throttling.
+    var retryBudget: RetryBudgetRule?
+    var throttle: ThrottleRule?
     // Resend.swift
     var resendLaunch: Resend?
     var resendNetwork: Resend?

@@ -47,6 +47,9 @@ struct ProfileParser {
     var backoffLines: [(word: String, line: Int)] = []
     /// The `retry-after` line in force, if this file wrote one (Policy/RetryAfter.swift).
     var retryAfterLine: Int?
+    /// The `retry-budget` and `throttle` lines in force, if this file wrote them (Policy/RetryBudget.swift, Policy/Throttle.swift).
+    var retryBudgetLine: Int?
+    var throttleLine: Int?
     /// Rules a line cited, with the line (checked to exist at the end).
     var cited: [(id: String, line: Int)] = []
     /// Rules this file defines, with their lines (a second `rule` line for one is an error).
@@ -193,6 +196,37 @@ struct ProfileParser {
         return newRule(n, id, RuleInfo(id: id, text: "", isAssumption: false, isShared: false))
     }
 
+    /// The `KEY VALUE` pairs after a statement's fixed words (`w[from...]`), in
+    /// any order, each key one of `keys` (with what its value is, `a rule ID`)
+    /// at most once; nil, the line failed, when they are not (`retry-budget`, `throttle`).
+    mutating func options(
+        _ n: Int, _ w: [String], from: Int, keys: KeyValuePairs<String, String>, in statement: String, form: String
+    ) -> [String: String]? {
+        var out: [String: String] = [:]
+        var i = from
+        while i < w.count {
+            let k = w[i]
+            guard let what = keys.first(where: { $0.key == k })?.value else {
+                fail(
+                    n,
+                    "unexpected \(ProfileParser.q(k)) in a \(statement) line, " + form
+                        + Suggest.hint(k, among: keys.map(\.key)))
+                return nil
+            }
+            guard out[k] == nil else {
+                fail(n, "`\(k)` twice in a \(statement) line, " + form)
+                return nil
+            }
+            guard i + 1 < w.count else {
+                fail(n, "`\(k)` needs \(what) after it, " + form)
+                return nil
+            }
+            out[k] = w[i + 1]
+            i += 2
+        }
+        return out
+    }
+
     func ruleIndex(_ id: String) -> RuleID? {
         d.book.firstIndex { $0?.id == id }.map { RuleID(rawValue: UInt8($0)) }
     }
@@ -301,6 +335,8 @@ struct ProfileParser {
         }
         BackoffPolicy.finish(&self, end: end)
         RetryAfterPolicy.finish(&self, end: end)
+        RetryBudget.finish(&self, end: end)
+        Throttle.finish(&self, end: end)
         Answers.finishRules(&self, end: end)
         ResendPolicy.finish(&self, end: end)
         Direct.finish(&self, end: end)

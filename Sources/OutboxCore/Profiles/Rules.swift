@@ -19,6 +19,8 @@ extension RuleID {
     public static let flap = RuleID(rawValue: 13)
     public static let latJitter = RuleID(rawValue: 14)
     public static let sends = RuleID(rawValue: 15)
+    public static let budget = RuleID(rawValue: 16)
+    public static let throttle = RuleID(rawValue: 17)
 }
 
 public enum Rules {
@@ -40,6 +42,8 @@ public enum Rules {
         RuleInfo(id: "FLAP", text: "`network flap UP DOWN`: online UP, offline DOWN, repeating until the next network line; each toggle is a NET change.", isAssumption: true, isShared: true),
         RuleInfo(id: "LATJITTER", text: "latency.jitter D: each attempt's latency is drawn from latency ± D, never below 0, from seed, request and attempt.", isAssumption: true, isShared: true),
         RuleInfo(id: "SENDS", text: "`server A on sends N,...`: the device's Nth attempt made online gets A whatever the plan (a fleet's backend, replayed).", isAssumption: true, isShared: true),
+        RuleInfo(id: "BUDGET", text: "`retry-budget P%`: a request's first attempt adds P% of a token (up to the bucket), a retry takes one; with none it is not retried.", isAssumption: true, isShared: true),
+        RuleInfo(id: "THROTTLE", text: "`throttle k K`: before a send, rejected on the device with chance max(0, (requests − K·accepts)/(requests + 1)) over the window.", isAssumption: true, isShared: true),
     ]
 
     public static let shared: [RuleID] = (0..<sharedInfo.count).map { RuleID(rawValue: UInt8($0)) }
