@@ -120,9 +120,9 @@ public final class InMemoryDeviceStore: DeviceStore {
     /// Chunks of rows allocated now, for tests.
     public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
 
-    /// A store whose rows come in chunks of `1 << chunkBits` ids (4 to 16).
+    /// A store whose rows come in chunks of `1 << chunkBits` ids (`chunkBits` 2 to 16).
     public init(chunkBits: Int = 12) {
-        self.chunkBits = min(16, max(4, chunkBits))
+        self.chunkBits = min(16, max(2, chunkBits))
         chunkSize = 1 << self.chunkBits
     }
 

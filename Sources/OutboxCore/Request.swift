@@ -224,6 +224,8 @@ struct TimerHeap {
 struct IDHeap {
     private(set) var items: [Int32] = []
     var isEmpty: Bool { items.isEmpty }
+    /// Empties the heap, keeping its memory.
+    mutating func removeAll() { items.removeAll(keepingCapacity: true) }
     var first: Int32? { items.first }
 
     mutating func push(_ v: Int32) {

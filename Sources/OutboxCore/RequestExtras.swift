@@ -42,7 +42,10 @@ struct RequestExtras: Sendable {
 
     /// Forgets every request up to id `last`: their rows go.
     mutating func forgetAll(through last: Int32) {
-        self = RequestExtras()
+        // Kept, not freed: a fleet's device forgets after nearly every event.
+        rowOf.removeAll(keepingCapacity: true)
+        revenues.removeAll(keepingCapacity: true)
+        attributeLists.removeAll(keepingCapacity: true)
         base = Int(last)
     }
 }
@@ -83,8 +86,13 @@ struct RequestsByName: Sendable {
     }
 
     /// Forgets every request up to id `last`: `ids` gives only later ones.
-    mutating func forgetAll(through last: Int32) {
-        self = RequestsByName()
-        base = Int(last)
+    mutating func forgetAll(through end: Int32) {
+        // Emptied in place, not freed: a fleet's device forgets after nearly every event.
+        for k in first.indices where first[k] != 0 {
+            first[k] = 0
+            last[k] = 0
+        }
+        next.removeAll(keepingCapacity: true)
+        base = Int(end)
     }
 }

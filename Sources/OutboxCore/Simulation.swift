@@ -719,7 +719,7 @@ public struct Simulation {
         requestsByName.forgetAll(through: Int32(end))
         if !retryAfterState.headers.isEmpty { retryAfterState.headers = [:] }
         // What the order still holds is stale (nothing is queued): its ids go too.
-        if !queuedHeap.isEmpty { queuedHeap = IDHeap() }
+        if !queuedHeap.isEmpty { queuedHeap.removeAll() }
         return true
     }
 

@@ -30,6 +30,8 @@ public struct FleetLane {
     /// The devices due in each second, by lane index; an entry whose `filed` is
     /// another second is stale and skipped.
     var buckets: [[Int32]]
+    /// The devices due in the second being run, a bit each (all clear between seconds).
+    var dueBits: [UInt64]
     var scratch: [JournalEntry] = []
     public private(set) var result: FleetResult
     /// Transitions the lane's devices made (what `outbox bench --only fleet` rates).
@@ -59,6 +61,7 @@ public struct FleetLane {
         churnState = [UInt64](repeating: 0, count: count * churns)
         churnIn = [Bool](repeating: false, count: count * churns)
         buckets = [[Int32]](repeating: [], count: seconds)
+        dueBits = [UInt64](repeating: 0, count: (count + 63) / 64)
         result = FleetResult(seconds: seconds)
         result.devices = count
         let names = fleet.scenarios.indices.map { FleetLane.names(fleet, $0) }
@@ -68,8 +71,8 @@ public struct FleetLane {
             let scenario = fleet.scenarios[m]
             var settings = scenario.settings
             settings.seed = fleet.deviceSeed(d)
-            // A device holds a handful of saved requests at a time: chunks of 16 rows.
-            let store = InMemoryDeviceStore(chunkBits: 4, names: names[m])
+            // A device holds a handful of saved requests at a time: chunks of 8 rows.
+            let store = InMemoryDeviceStore(chunkBits: 3, names: names[m])
             if !scenario.device.isEmpty { scenario.device.seed(store) }
             var sim = Simulation(profile: scenario.profile, settings: settings, store: store, names: names[m])
             sim.keepsLogLines = false
@@ -144,16 +147,40 @@ public struct FleetLane {
     }
 
     /// Steps every device due in second `s` through it.
+    ///
+    /// The devices go in the lane's order (D348), from one drawn from the
+    /// second, round to the one before it: which device meets the backend first
+    /// turns with the second. In order, their memory is read front to back,
+    /// which at 10^5 devices a lane was the difference between waiting on
+    /// memory and not (docs/performance.md, "Fleets").
     public mutating func runSecond(_ s: Int) {
         var list: [Int32] = []
         swap(&list, &buckets[s])
+        guard !list.isEmpty else { return }
         let end = Millis(s) * 1000 + 999
-        // Which device meets the backend first turns with the second (a rotation drawn from it).
-        let start = list.isEmpty ? 0 : Int(FleetDraw.value(fleet.seed, device: s, stream: 3) % UInt64(list.count))
-        for k in 0..<list.count {
-            let i = Int(list[(start + k) % list.count])
-            guard filed[i] == Int32(s) else { continue }
-            step(i, through: end)
+        for i in list where filed[Int(i)] == Int32(s) { dueBits[Int(i) >> 6] |= 1 << UInt64(i & 63) }
+        let n = members.count
+        let start = Int(FleetDraw.value(fleet.seed, device: s, stream: 3) % UInt64(n))
+        stepMarked(from: start, to: n, through: end)
+        stepMarked(from: 0, to: start, through: end)
+    }
+
+    /// Steps the devices marked due in `lo..<hi`, in order, clearing their marks.
+    mutating func stepMarked(from lo: Int, to hi: Int, through end: Millis) {
+        guard lo < hi else { return }
+        var w = lo >> 6
+        var bits = dueBits[w] & (~0 << UInt64(lo & 63))
+        while true {
+            while bits != 0 {
+                let i = w << 6 | bits.trailingZeroBitCount
+                guard i < hi else { return }
+                bits &= bits - 1
+                dueBits[w] &= ~(1 << UInt64(i & 63))
+                step(i, through: end)
+            }
+            w += 1
+            guard w << 6 < hi else { return }
+            bits = dueBits[w]
         }
     }
 
