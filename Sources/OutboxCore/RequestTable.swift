@@ -136,9 +136,15 @@ public struct RequestTable: RandomAccessCollection, Sendable {
     mutating func forget(upTo end: Int) {
         let n = Swift.min(end, endIndex) - forgotten
         guard n > 0 else { return }
+        forgotten += n
+        // A table emptied after a backlog (a fleet's device after an outage) goes
+        // back to a small block rather than keep the backlog's size.
+        if n == buffer.items.count && buffer.items.capacity > 16 {
+            buffer = Buffer()
+            return
+        }
         makeUnique()
         buffer.items.removeFirst(n)
-        forgotten += n
     }
 
     mutating func append(_ r: Request) {
