@@ -133,6 +133,10 @@ struct FleetCommand: OutboxSubcommand {
             }
             record = d
         }
+        if let why = Self.tooBig(fleet, shard: part, path: path) {
+            console.error(why)
+            return 2
+        }
         var reports: [FleetReport] = []
         for (f, p) in zip(fleets, playing) {
             let run = FleetRun(f, shard: part, record: record)
@@ -145,6 +149,25 @@ struct FleetCommand: OutboxSubcommand {
         }
         write(reports, format: format, console: console)
         return 0
+    }
+
+    /// What a device costs in memory, about, for the check below: measured
+    /// 2-5 KB a device at rest, more for one that never is (docs/fleet.md, "Memory").
+    static let bytesPerDevice = 6 * 1024
+
+    /// Why a fleet (or shard) would not fit in this machine's memory, or nil:
+    /// refused before it starts rather than killed for memory an hour in.
+    static func tooBig(_ fleet: FleetFile, shard: FleetRun.Shard, path: String, memory: UInt64? = nil) -> String? {
+        let held = (fleet.devices - shard.index + shard.count - 1) / shard.count
+        let need = UInt64(held) * UInt64(bytesPerDevice)
+        let have = memory ?? ProcessInfo.processInfo.physicalMemory
+        guard have > 0, need > have / 10 * 8 else { return nil }
+        let gb = { (b: UInt64) in Decimals.fixed(Double(b) / 1_073_741_824, 1) + " GB" }
+        let shards = Int((need + have / 2 - 1) / (have / 2)) * shard.count
+        return "outbox fleet: \(SafeText.escaped(path, max: 200)): \(held) devices would need about \(gb(need)) "
+            + "(about \(bytesPerDevice / 1024) KB each), more than 80% of this machine's \(gb(have)); expected fewer "
+            + "devices, or shards run one after another or on other machines (e.g. --shard 0/\(shards) and the rest, "
+            + "then `outbox fleet merge`)"
     }
 
     /// The most profiles `--profiles` takes.
