@@ -43,9 +43,11 @@ struct RequestExtras: Sendable {
     /// Forgets every request up to id `last`: their rows go.
     mutating func forgetAll(through last: Int32) {
         // Kept, not freed: a fleet's device forgets after nearly every event.
-        rowOf.removeAll(keepingCapacity: true)
-        revenues.removeAll(keepingCapacity: true)
-        attributeLists.removeAll(keepingCapacity: true)
+        if !rowOf.isEmpty {
+            rowOf.removeAll(keepingCapacity: true)
+            revenues.removeAll(keepingCapacity: true)
+            attributeLists.removeAll(keepingCapacity: true)
+        }
         base = Int(last)
     }
 }
@@ -92,7 +94,7 @@ struct RequestsByName: Sendable {
             first[k] = 0
             last[k] = 0
         }
-        next.removeAll(keepingCapacity: true)
+        if !next.isEmpty { next.removeAll(keepingCapacity: true) }
         base = Int(end)
     }
 }

@@ -88,7 +88,7 @@ struct ForgettingArray<Element>: Sendable where Element: Sendable {
     /// Forgets every value held; positions go on from `end` (at least `count`).
     mutating func forgetAll(upTo end: Int) {
         base = Swift.max(count, end)
-        items.removeAll(keepingCapacity: true)
+        if !items.isEmpty { items.removeAll(keepingCapacity: true) }
     }
 }
 
