@@ -269,7 +269,9 @@ public struct FleetPicture {
         if !chart.outages.isEmpty {
             items.append(("outage", "outage", marks.rect(0, -8, 22, 16, fill: marks.colour(.timelineOffline, bg: true))))
         }
-        items.append(("peak", "peak after the recovery", "<circle cx=\"11\" cy=\"0\" r=\"4\" fill=\"none\" stroke=\"\(marks.ink(.normal))\" stroke-width=\"1.5\"/>"))
+        // As the summary names it: after the recovery when the last outage ended, of the whole run otherwise.
+        let peak = chart.outages.last?.to != nil ? "peak after the recovery" : "peak"
+        items.append(("peak", peak, "<circle cx=\"11\" cy=\"0\" r=\"4\" fill=\"none\" stroke=\"\(marks.ink(.normal))\" stroke-width=\"1.5\"/>"))
         var out = "<g class=\"legend\">"
         var x = 8.0
         for (key, word, swatch) in items {

@@ -70,6 +70,7 @@ final class FleetPictureTests: XCTestCase {
         let text = run([path])
         let figures = try XCTUnwrap(panel.classed("figures").first).children.map(\.text)
         let peak = try XCTUnwrap(figures.firstIndex(of: "peak after the recovery"))
+        XCTAssertEqual(root.classed("key").first { $0.attributes["data-legend"] == "peak" }?.allText, "peak after the recovery")
         XCTAssertTrue(text.contains("peak \(figures[peak + 1].dropLast(2)) attempts/s at \(figures[peak + 3])"), text)
         XCTAssertEqual(run([path, "--format", "svg"]), svg, "the same file draws the same bytes")
     }
@@ -169,6 +170,8 @@ final class FleetPictureTests: XCTestCase {
         XCTAssertEqual(points.filter { $0[1] < y0 - 0.5 * (y0 - y1000) }.count, 1, "one point is the spike")
         XCTAssertTrue(root.allText.contains("each point is the most in one second of its 8 s (7200 s drawn as 900 points a curve)"))
         XCTAssertTrue(panel.classed("tick").contains { $0.allText == "120m" })
+        // Without an outage the circled peak is the whole run's, and the legend names it as the summary does.
+        XCTAssertEqual(root.classed("key").first { $0.attributes["data-legend"] == "peak" }?.allText, "peak")
     }
 
     // MARK: In a browser

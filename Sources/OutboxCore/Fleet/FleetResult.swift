@@ -116,7 +116,8 @@ public struct FleetSummary: Sendable, Equatable {
     public var peak: (second: Int, attempts: Int64)
     /// When the last outage ended, or nil without one.
     public var recovery: Millis?
-    /// How long after the recovery the backlog was back to where it was when the outage began; nil if never.
+    /// How long after the recovery the backlog was back to where it was before the outage began (the most
+    /// it held in the minute before); nil if never.
     public var drain: Millis?
     public var delayP50: Millis?
     public var delayP99: Millis?
@@ -154,8 +155,11 @@ public struct FleetSummary: Sendable, Equatable {
         peak = best
         drain = nil
         if let last, let to = last.to {
+            // The backlog's normal level: the most it held in the minute before
+            // the outage began (requests in flight make it wobble second to
+            // second, so its level in the one second before is chance; D365).
             let began = Int(last.from / 1000)
-            let baseline = began > 0 ? queued[began - 1] : 0
+            let baseline = began > 0 ? queued[max(0, began - 60)..<min(began, r.seconds)].max() ?? 0 : 0
             let start = Int(to / 1000)
             if start < r.seconds, let s = (start..<r.seconds).first(where: { queued[$0] <= baseline }) {
                 drain = Millis(s + 1) * 1000 - to
