@@ -459,10 +459,32 @@ extension FleetFile {
     /// The stretches the file's lines make the backend fail (a `server` plan that
     /// fails every attempt or a share of them) or the network off (`network offline`).
     static func outages(of s: Scenario, duration: Millis) -> [Outage] {
+        outages(of: s.steps.compactMap { step in
+            if case .action(let a) = step.content { return (step.time, a) }
+            return nil
+        }, duration: duration)
+    }
+
+    /// The file's lines and `lines` played live after them (`--live`'s `o`,
+    /// `:server`), by time, the file's first at the same time: the outages they make.
+    public func outages(with lines: [(time: Millis, action: Action)]) -> [Outage] {
+        guard !lines.isEmpty else { return outages }
+        var all: [(time: Millis, action: Action)] = scenarios[0].steps.compactMap { step in
+            if case .action(let a) = step.content { return (step.time, a) }
+            return nil
+        }
+        for l in lines {
+            let at = all.firstIndex { $0.time > l.time } ?? all.count
+            all.insert(l, at: at)
+        }
+        return FleetFile.outages(of: all, duration: duration)
+    }
+
+    static func outages(of lines: [(time: Millis, action: Action)], duration: Millis) -> [Outage] {
         var out: [Outage] = []
         var downSince: Millis?, what = ""
-        for step in s.steps {
-            guard case .action(let a) = step.content, step.time < duration else { continue }
+        for (time, a) in lines {
+            guard time < duration else { continue }
             var down: Bool?
             switch a {
             case .serverPlanned(let answer, let rep, .all):
@@ -474,9 +496,9 @@ extension FleetFile {
             case .networkWentOnline: down = false
             default: break
             }
-            if down == true && downSince == nil { downSince = step.time }
+            if down == true && downSince == nil { downSince = time }
             if down == false, let from = downSince {
-                out.append(Outage(from: from, to: step.time, what: what))
+                out.append(Outage(from: from, to: time, what: what))
                 downSince = nil
             }
         }

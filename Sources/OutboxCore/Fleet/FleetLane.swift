@@ -31,6 +31,14 @@ public struct FleetLane {
     /// another second is stale and skipped.
     var buckets: [[Int32]]
     var scratch: [JournalEntry] = []
+    /// `--live`: lines a person played on every device (`o`, `:server`), in the
+    /// order played, each at the start of a second; per device, the next it plays.
+    public private(set) var liveLines: [(time: Millis, action: Action)] = []
+    var liveNext: [Int32]
+    /// Per device: when it was last filed, as a count of filings in the lane
+    /// (the order a bucket's devices were filed in, which `play(_:at:)` keeps).
+    var filedOrder: [Int64]
+    var filings: Int64 = 0
     public private(set) var result: FleetResult
     /// Transitions the lane's devices made (what `outbox bench --only fleet` rates).
     public private(set) var transitions = 0
@@ -53,6 +61,8 @@ public struct FleetLane {
         lineNext = [Int32](repeating: 0, count: count)
         due = [Millis](repeating: .max, count: count)
         filed = [Int32](repeating: -1, count: count)
+        liveNext = [Int32](repeating: 0, count: count)
+        filedOrder = [Int64](repeating: 0, count: count)
         eventNext = [Millis](repeating: .max, count: count * streams)
         eventState = [UInt64](repeating: 0, count: count * streams)
         churnNext = [Millis](repeating: .max, count: count * churns)
@@ -120,6 +130,8 @@ public struct FleetLane {
         let steps = fleet.scenarios[Int(mixOf[i])].steps
         let l = Int(lineNext[i])
         if l < steps.count { t = min(t, steps.time(at: l)) }
+        let v = Int(liveNext[i])
+        if v < liveLines.count { t = min(t, liveLines[v].time) }
         let streams = fleet.events.count, churns = fleet.churn.count
         for k in 0..<streams { t = min(t, eventNext[i * streams + k]) }
         for k in 0..<churns { t = min(t, churnNext[i * churns + k]) }
@@ -128,6 +140,8 @@ public struct FleetLane {
 
     mutating func file(_ i: Int, at t: Millis) {
         due[i] = t
+        filedOrder[i] = filings
+        filings += 1
         guard t < fleet.duration else {
             filed[i] = -1
             return
@@ -157,6 +171,39 @@ public struct FleetLane {
         }
     }
 
+    /// `--live`: plays `action` on every device at the start of second `s`,
+    /// which has not run yet, after the file's lines at that time: the lane
+    /// then runs as if the file had the line `at s action` at its end (D371).
+    /// Every device is due at `s`, in the order the file's line would have
+    /// filed them (the order of their last filing), and no later second keeps
+    /// a stale entry, so the second's rotation is the file's too.
+    public mutating func play(_ action: Action, atSecond s: Int) {
+        guard s >= 0 && s < seconds else { return }
+        let t = Millis(s) * 1000
+        liveLines.append((t, action))
+        for k in s..<seconds { buckets[k].removeAll(keepingCapacity: true) }
+        var all = Array(0..<Int32(members.count))
+        all.sort { filedOrder[Int($0)] < filedOrder[Int($1)] }
+        for i in all {
+            let d = Int(i)
+            if due[d] > t { due[d] = t }
+            let k = Int(due[d] / 1000)
+            filed[d] = Int32(k)
+            buckets[k].append(i)
+        }
+    }
+
+    /// The counts of second `s`, once it has run (`--live` reads them as it goes):
+    /// attempts, over capacity and failed from the backend, the rest from the devices.
+    public func counts(_ s: Int) -> FleetResult.Second {
+        FleetResult.Second(
+            attempts: Int64(gate.attempts[s]), new: result.new[s], delivered: result.delivered[s],
+            over: Int64(gate.overs[s]), failed: Int64(gate.failed[s]), dropped: result.dropped[s])
+    }
+
+    /// Dropped requests so far by `DropReason.rawValue`.
+    public var dropReasons: [Int64] { result.dropReasons }
+
     /// Steps device `i` through `end` (inclusive), then files it under its next second.
     mutating func step(_ i: Int, through end: Millis) {
         swap(&sims[i].journal, &scratch)
@@ -172,6 +219,10 @@ public struct FleetLane {
             while Int(lineNext[i]) < steps.count && steps.time(at: Int(lineNext[i])) == t {
                 if case .action(let a) = steps[Int(lineNext[i])].content { play(i, a, at: t) }
                 lineNext[i] += 1
+            }
+            while Int(liveNext[i]) < liveLines.count && liveLines[Int(liveNext[i])].time == t {
+                play(i, liveLines[Int(liveNext[i])].action, at: t)
+                liveNext[i] += 1
             }
             for k in 0..<churns where churnNext[i * churns + k] == t { churnTurns(i, k, at: t) }
             for k in 0..<streams where eventNext[i * streams + k] == t {
