@@ -73,7 +73,7 @@ public enum FleetKeys {
                 out.append((b.keys.map { $0.label(ascii: ascii) }.joined(separator: " "), b.help, s))
             }
         }
-        out.append(("chart", "attempts a second: delivered, over capacity, failed; the dashed line the capacity", "the screen"))
+        out.append(("chart", "a column a second: attempts stacked ok, over capacity, failed; a dot the requests delivered; the dashed line the capacity", "the screen"))
         out.append(("shaded", "an outage: the file's or one played here", "the screen"))
         return out
     }

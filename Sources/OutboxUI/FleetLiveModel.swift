@@ -94,7 +94,7 @@ public struct FleetLiveModel {
         queued.append((queued.last ?? 0) + c.new - c.delivered - c.dropped)
         second += 1
         if fastForward || clock < now { clock = now }
-        if ended { message = ("the end of the run: \(VirtualTime.clock(fleet.duration)); q quits", false) }
+        if ended { message = ("the end of the run: \(FleetLiveView.hms(fleet.duration)); q quits", false) }
     }
 
     /// Plays `action` on every device of every lane at the second not yet
@@ -107,7 +107,7 @@ public struct FleetLiveModel {
         for k in lanes.indices { lanes[k].play(action, atSecond: second) }
         played.append((now, action))
         outages = fleet.outages(with: played)
-        message = ("at \(VirtualTime.clock(now)) every device: " + ActionSyntax.text(for: action), false)
+        message = ("at \(FleetLiveView.hms(now)) every device: " + ActionSyntax.text(for: action), false)
     }
 
     /// The outage the backend is in at the second not yet stepped, if any.

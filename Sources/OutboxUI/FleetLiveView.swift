@@ -82,7 +82,7 @@ public enum FleetLiveView {
         let f = m.fleet
         let profiles = f.mix.map(\.profile.name).joined(separator: "+")
         var parts: [(String, Role)] = [
-            (" OUTBOX fleet", .headerAccent), (VirtualTime.clock(m.now) + " / " + VirtualTime.clock(f.duration), .header),
+            (" OUTBOX fleet", .headerAccent), (hms(m.now) + " / " + hms(f.duration), .header),
         ]
         if m.ended {
             parts.append(("end", .headerAccent))
@@ -157,7 +157,7 @@ public enum FleetLiveView {
         if let c = m.fleet.capacity, let r = capRow, r > 0 && r < rows - 1 {
             buf.put(pad(String(c), axisWidth - 1), x: 0, y: rect.maxY - 1 - r, role: .dim)
         }
-        var lastLabel = -100
+        var labels: [(x: Int, outage: FleetFile.Outage)] = []
         for (c, s) in window.enumerated() {
             let x = rect.x + c
             let n = m.counts[s]
@@ -182,12 +182,11 @@ public enum FleetLiveView {
                     buf.put(cg.shade, x: x, y: y, role: .timelineOffline)
                 }
             }
-            // An outage is named over its first column on screen.
-            if let o = outage, c - lastLabel > 1, s == Int(o.from / 1000) || c == 0 {
-                let label = "outage " + o.what
-                buf.put(label, x: x, y: rect.y, role: .offline, limit: max(0, rect.maxX - x))
-            }
-            if outage != nil { lastLabel = c }
+            if let o = outage, s == Int(o.from / 1000) || c == 0 { labels.append((x, o)) }
+        }
+        // An outage is named over its first column on screen, over the shading.
+        for (x, o) in labels {
+            buf.put("outage " + o.what, x: x, y: rect.y, role: .offline, limit: max(0, rect.maxX - x))
         }
     }
 
@@ -212,6 +211,9 @@ public enum FleetLiveView {
         }
     }
 
+    /// `HH:MM:SS`: the chart's seconds are whole.
+    static func hms(_ t: Millis) -> String { String(VirtualTime.clock(t).dropLast(4)) }
+
     static func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
 
     /// The chart's top count at its top row, 0 at its bottom.
@@ -226,7 +228,7 @@ public enum FleetLiveView {
         // A column is a second: a label (a tee and HH:MM:SS) every 15 columns leaves room between.
         let step = 15
         for (c, s) in window.enumerated() where s % step == 0 && c + 9 <= width {
-            buf.put(g.teeUp + VirtualTime.clock(Millis(s) * 1000), x: x + c, y: y, role: .timelineAxis)
+            buf.put(g.teeUp + hms(Millis(s) * 1000), x: x + c, y: y, role: .timelineAxis)
         }
     }
 
@@ -243,7 +245,7 @@ public enum FleetLiveView {
         let amp = t.new == 0 ? "0.000" : fixed3(Double(t.attempts) / Double(t.new))
         let peak = m.peak
         var one = "events \(t.new)" + sep + "attempts \(t.attempts) (\(amp) per event)"
-        one += sep + "peak \(peak.attempts)/s at \(VirtualTime.clock(Millis(peak.second) * 1000))"
+        one += sep + "peak \(peak.attempts)/s at \(hms(Millis(peak.second) * 1000))"
         if m.outages.contains(where: { $0.to.map { $0 <= m.now } ?? false }) { one += " (after the recovery)" }
         let dropped = m.dropped
         var two = "delivered \(t.delivered)" + sep + "dropped \(t.dropped)"
