@@ -251,14 +251,13 @@ public enum FleetLiveView {
         var two = "delivered \(t.delivered)" + sep + "dropped \(t.dropped)"
         if !dropped.isEmpty { two += " (" + dropped.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")" }
         two += sep + "queued \(m.queued.last ?? 0)" + sep + "over capacity \(t.over)" + sep + "failed \(t.failed)"
-        var three = ""
-        if let last = m.counts.last {
-            three = "last second: attempts \(last.attempts), delivered \(last.delivered), over \(last.over), failed \(last.failed)"
-        }
         let outs = m.outages.map { o in
             VirtualTime.duration(o.from) + "–" + (o.to.map(VirtualTime.duration) ?? "") + " " + o.what
         }
-        if !outs.isEmpty { three += (three.isEmpty ? "" : sep) + "outages " + outs.joined(separator: ", ") }
+        var three = outs.isEmpty ? "no outage" : "outages " + outs.joined(separator: ", ")
+        if let last = m.counts.last {
+            three += sep + "last second \(last.attempts) attempts, \(last.delivered) delivered, \(last.over) over, \(last.failed) failed"
+        }
         return [one, two, three]
     }
 
