@@ -10,19 +10,12 @@ public enum FleetAction: Hashable, Sendable, CaseIterable {
 /// the status bar and docs/keys.md's fleet section all come from it. The clock's
 /// keys are the simulator's keys with the simulator's words.
 public enum FleetKeys {
-    public struct Binding: Sendable {
-        public let keys: [Key]
-        public let action: FleetAction
-        public let section: String
-        public let help: String
-        /// Shown in the status bar with this label, in the table's order; nil when not.
-        public let status: String?
-    }
+    public typealias Binding = ScreenKeys<FleetAction>.Binding
 
     static func b(_ keys: [Key], _ a: FleetAction, _ section: String, _ help: String, _ status: String? = nil)
         -> Binding
     {
-        Binding(keys: keys, action: a, section: section, help: help, status: status)
+        Binding(keys, a, section, help, status)
     }
 
     /// The simulator's key and words for one of its clock commands.
@@ -53,29 +46,24 @@ public enum FleetKeys {
 
     public static let sections = ["backend", "clock", "general"]
 
-    /// The action a key runs, or nil.
-    public static func action(for key: Key) -> FleetAction? { table[key] }
+    public static let keys = ScreenKeys(bindings, sections: sections)
 
-    static let table: [Key: FleetAction] = {
-        var t: [Key: FleetAction] = [:]
-        for b in bindings { for k in b.keys { t[k] = b.action } }
-        return t
-    }()
+    /// The action a key runs, or nil.
+    public static func action(for key: Key) -> FleetAction? { keys.action(for: key) }
 
     /// Keys bound to more than one action: must be empty (tested).
-    public static var conflicts: [Key] { KeyMap.conflicts(bindings.map { ($0.keys, $0.action) }) }
+    public static var conflicts: [Key] { keys.conflicts }
 
-    /// The help screen's lines, by section.
+    /// The help screen's lines: the keys, then what the screen shows.
     public static func helpLines(ascii: Bool = false) -> [(keys: String, help: String, section: String)] {
-        var out: [(String, String, String)] = []
-        for s in sections {
-            for b in bindings where b.section == s {
-                out.append((b.keys.map { $0.label(ascii: ascii) }.joined(separator: " "), b.help, s))
-            }
-        }
-        out.append(("chart", "a column a second: attempts stacked ok, over capacity, failed; a dot the requests delivered; the dashed line the capacity", "the screen"))
-        out.append(("shaded", "an outage: the file's or one played here", "the screen"))
-        return out
+        keys.helpLines(ascii: ascii) + [
+            (
+                "chart",
+                "a column a second: attempts stacked ok, over capacity, failed; a dot the requests delivered; the dashed line the capacity",
+                "the screen"
+            ),
+            ("shaded", "an outage: the file's or one played here", "the screen"),
+        ]
     }
 
     /// docs/keys.md's section on `outbox fleet --live`.
@@ -83,13 +71,7 @@ public enum FleetKeys {
         var out = "\n## outbox fleet --live\n\n"
         out += "The live screen of `outbox fleet FILE --live` has keys of its own, from its own table"
         out += " (`FleetKeys` in `Sources/OutboxUI/FleetKeys.swift`); docs/fleet.md (\"Live\") has the screen.\n\n"
-        out += "| key | what it does |\n|---|---|\n"
-        for s in sections {
-            for b in bindings where b.section == s {
-                let keys = b.keys.map { "`\($0.label)`" }.joined(separator: " ")
-                out += "| \(keys) | \(b.help.replacingPipes) |\n"
-            }
-        }
+        out += keys.markdownTable
         out += "\nIn the command line (`:`): Enter plays the line on every device at the current second, Esc cancels,"
         out += " Backspace deletes.\n"
         return out

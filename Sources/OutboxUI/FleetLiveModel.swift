@@ -204,19 +204,16 @@ public struct FleetLiveModel {
 
     /// A key in the `:` line: typing, Backspace, Esc; Enter reads and plays it.
     mutating func commandKey(_ text: String, _ key: Key) {
-        switch key {
-        case .char(let c) where c.value >= 0x20:
-            if text.unicodeScalars.count < 1000 { mode = .command(text + String(Character(c))) }
-        case .backspace, .delete: mode = .command(String(text.dropLast()))
-        case .escape: mode = .normal
-        case .enter:
+        switch ServeModel.typing(text, key) {
+        case nil: break
+        case .editing(let t): mode = .command(t)
+        case .cancelled: mode = .normal
+        case .done(let line):
             mode = .normal
-            let line = text.hasPrefix(":") ? String(text.dropFirst()) : text
             switch FleetLiveModel.line(line, vocabulary: fleet.mix[0].profile.vocabulary) {
             case .success(let a): play(a)
             case .failure(let p): message = (":" + SafeText.escaped(line, max: 60) + ": " + p.message, true)
             }
-        default: break
         }
     }
 

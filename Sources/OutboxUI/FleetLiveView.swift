@@ -27,17 +27,9 @@ public enum FleetLiveView {
         -> ScreenBuffer
     {
         let d = AppView.drawnSize(width: width, height: height)
-        var buf = ScreenBuffer(width: d.width, height: d.height)
-        buf.cutMark = g.ellipsis.unicodeScalars.first!
-        buf.ascii = g.isASCII
+        var buf = AppView.screen(width: width, height: height, glyphs: g)
         guard d.width >= AppView.minWidth, d.height >= AppView.minHeight else {
-            let lines = [
-                "outbox fleet --live needs at least \(AppView.minWidth)×\(AppView.minHeight);",
-                "this terminal is \(width)×\(height).", "q quits.",
-            ]
-            for (i, l) in lines.enumerated() {
-                buf.put(l, x: max(0, (d.width - l.count) / 2), y: max(0, d.height / 2 - 1) + i, role: .notice)
-            }
+            AppView.tooSmall(&buf, "outbox fleet --live", width: width, height: height, then: "q quits.")
             return buf
         }
         let cg = g.isASCII ? ChartGlyphs.ascii : ChartGlyphs.unicode
@@ -265,19 +257,9 @@ public enum FleetLiveView {
 
     static func status(_ buf: inout ScreenBuffer, _ m: FleetLiveModel, y: Int, g: Glyphs) {
         let w = buf.width
-        buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: .statusBar)
-        if case .command(let t) = m.mode {
-            buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: .commandLine)
-            let room = max(1, w - 2)
-            let shown = t.unicodeScalars.count > room ? g.ellipsis + String(t.unicodeScalars.suffix(room - 1)) : t
-            buf.put(":" + shown + "_", x: 0, y: y, role: .commandLine)
-            return
-        }
-        if let msg = m.message {
-            buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: msg.isError ? .error : .notice)
-            buf.put(" " + AppView.glyphText(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
-            return
-        }
+        var typed: String?
+        if case .command(let t) = m.mode { typed = t }
+        if AppView.statusLine(&buf, typing: typed, message: m.message, y: y, g: g) { return }
         var x = 0
         for b in FleetKeys.bindings {
             guard var label = b.status else { continue }
