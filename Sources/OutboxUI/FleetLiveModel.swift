@@ -53,7 +53,7 @@ public struct FleetLiveModel {
         lanes = FleetRun(fleet).lanes.map(\.lane)
         seconds = Int(fleet.duration / 1000)
         speedIndex = FleetLiveModel.startSpeed
-        outages = fleet.outages
+        outages = fleet.outages(with: [])
         counts.reserveCapacity(seconds)
         queued.reserveCapacity(seconds)
     }

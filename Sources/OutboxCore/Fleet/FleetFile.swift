@@ -466,9 +466,10 @@ extension FleetFile {
     }
 
     /// The file's lines and `lines` played live after them (`--live`'s `o`,
-    /// `:server`), by time, the file's first at the same time: the outages they make.
+    /// `:server`), by time, the file's first at the same time: the outages they
+    /// make, each named by the line that began it (a live `server 503` is not
+    /// renamed by the file's `server timeout` later in it).
     public func outages(with lines: [(time: Millis, action: Action)]) -> [Outage] {
-        guard !lines.isEmpty else { return outages }
         var all: [(time: Millis, action: Action)] = scenarios[0].steps.compactMap { step in
             if case .action(let a) = step.content { return (step.time, a) }
             return nil
@@ -477,10 +478,13 @@ extension FleetFile {
             let at = all.firstIndex { $0.time > l.time } ?? all.count
             all.insert(l, at: at)
         }
-        return FleetFile.outages(of: all, duration: duration)
+        return FleetFile.outages(of: all, duration: duration, namedByFirst: true)
     }
 
-    static func outages(of lines: [(time: Millis, action: Action)], duration: Millis) -> [Outage] {
+    /// `namedByFirst`: an outage is named by the line that began it, not the last before it ended.
+    static func outages(of lines: [(time: Millis, action: Action)], duration: Millis, namedByFirst: Bool = false)
+        -> [Outage]
+    {
         var out: [Outage] = []
         var downSince: Millis?, what = ""
         for (time, a) in lines {
@@ -489,10 +493,10 @@ extension FleetFile {
             switch a {
             case .serverPlanned(let answer, let rep, .all):
                 if answer.isSuccessAnswer { down = false } else if case .times = rep { down = nil } else { down = true }
-                if down == true { what = "server " + answer.word }
+                if down == true && !(namedByFirst && downSince != nil) { what = "server " + answer.word }
             case .networkWentOffline:
                 down = true
-                what = "network offline"
+                if !(namedByFirst && downSince != nil) { what = "network offline" }
             case .networkWentOnline: down = false
             default: break
             }
