@@ -41,7 +41,9 @@ public enum FleetKeys {
             [.char(">")], .fastForward, "clock",
             "fast-forward: as fast as the machine steps the fleet; again: back to the speed", "ffwd"),
         b([.char("?")], .help, "general", "show or hide this help", "help"),
-        b([.char("q")], .quit, "general", "quit: the terminal is restored and the lines played live are printed", "quit"),
+        b(
+            [.char("q")], .quit, "general", "quit: the terminal is restored and the lines played live are printed",
+            "quit"),
     ]
 
     public static let sections = ["backend", "clock", "general"]

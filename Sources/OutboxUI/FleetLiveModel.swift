@@ -229,7 +229,8 @@ public struct FleetLiveModel {
         case .success(let a)?:
             switch a {
             case .serverPlanned, .networkWentOnline, .networkWentOffline: return .success(a)
-            default: return .failure(Problem("`\(ActionSyntax.text(for: a))` is not played on a fleet here, " + expected))
+            default:
+                return .failure(Problem("`\(ActionSyntax.text(for: a))` is not played on a fleet here, " + expected))
             }
         case .failure(let p)?: return .failure(p)
         case nil: return .failure(Problem(expected))

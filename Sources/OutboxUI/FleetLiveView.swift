@@ -53,9 +53,11 @@ public enum FleetLiveView {
             &buf, y: y, width: d.width, title: "Backlog, requests queued on the devices ", focused: false,
             rightTitle: nil, rightX: d.width, g: g)
         y += 1
-        backlog(&buf, m, window, rect: Rect(x: axisWidth, y: y, width: d.width - axisWidth - 1, height: backlogRows), cg)
+        backlog(
+            &buf, m, window, rect: Rect(x: axisWidth, y: y, width: d.width - axisWidth - 1, height: backlogRows), cg)
         y += backlogRows
-        AppView.separator(&buf, y: y, width: d.width, title: "So far ", focused: false, rightTitle: nil, rightX: d.width, g: g)
+        AppView.separator(
+            &buf, y: y, width: d.width, title: "So far ", focused: false, rightTitle: nil, rightX: d.width, g: g)
         y += 1
         for (i, line) in summaryLines(m, g: g).prefix(3).enumerated() {
             buf.put(AppView.glyphText(line, g), x: 1, y: y + i, role: .normal, limit: d.width - 2)
@@ -157,13 +159,15 @@ public enum FleetLiveView {
             let okH = eighths(n.attempts - n.over - n.failed, top: top, rows: rows)
             let overH = eighths(n.attempts - n.failed, top: top, rows: rows)
             let allH = eighths(n.attempts, top: top, rows: rows)
-            let deliveredRow = n.delivered > 0 ? min(rows - 1, (eighths(n.delivered, top: top, rows: rows) - 1) / 8) : -1
+            let deliveredRow =
+                n.delivered > 0 ? min(rows - 1, (eighths(n.delivered, top: top, rows: rows) - 1) / 8) : -1
             for r in 0..<rows {
                 let y = rect.maxY - 1 - r
                 // The part of the load at the cell's middle (a part-filled cell: at its top).
                 let at = allH - r * 8 >= 8 ? r * 8 + 4 : allH - 1
                 let part: (String, Role) =
-                    at < okH ? (cg.ok, .stateDelivered) : at < overH ? (cg.over, .stateRetrying) : (cg.failed, .stateDropped)
+                    at < okH
+                    ? (cg.ok, .stateDelivered) : at < overH ? (cg.over, .stateRetrying) : (cg.failed, .stateDropped)
                 if let glyph = barCell(allH, row: r, full: part.0, cg) {
                     buf.put(glyph, x: x, y: y, role: part.1)
                 } else if r == deliveredRow {
@@ -248,7 +252,9 @@ public enum FleetLiveView {
         }
         var three = outs.isEmpty ? "no outage" : "outages " + outs.joined(separator: ", ")
         if let last = m.counts.last {
-            three += sep + "last second \(last.attempts) attempts, \(last.delivered) delivered, \(last.over) over, \(last.failed) failed"
+            three +=
+                sep
+                + "last second \(last.attempts) attempts, \(last.delivered) delivered, \(last.over) over, \(last.failed) failed"
         }
         return [one, two, three]
     }

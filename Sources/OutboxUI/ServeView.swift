@@ -482,7 +482,9 @@ extension AppView {
 
     /// The notice of a terminal smaller than `minWidth` × `minHeight`, centred, and what goes on meanwhile.
     static func tooSmall(_ buf: inout ScreenBuffer, _ command: String, width: Int, height: Int, then: String) {
-        let lines = ["\(command) needs at least \(minWidth)×\(minHeight);", "this terminal is \(width)×\(height).", then]
+        let lines = [
+            "\(command) needs at least \(minWidth)×\(minHeight);", "this terminal is \(width)×\(height).", then,
+        ]
         for (i, l) in lines.enumerated() {
             buf.put(l, x: max(0, (buf.width - l.count) / 2), y: max(0, buf.height / 2 - 1) + i, role: .notice)
         }

@@ -40,7 +40,8 @@ extension EndToEndTests {
         guard waitFor("EXIT=0 icanon") else { return }
         let shown = screen()
         XCTAssertTrue(shown.contains("server timeout always"), shown)
-        XCTAssertTrue(shown.contains("the lines played live; added to the file's end they give the same numbers"), shown)
+        XCTAssertTrue(
+            shown.contains("the lines played live; added to the file's end they give the same numbers"), shown)
         XCTAssertFalse(shown.contains("OUTBOX fleet"), "the screen is the shell's again:\n" + shown)
     }
 }

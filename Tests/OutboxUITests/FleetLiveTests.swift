@@ -57,7 +57,10 @@ final class FleetLiveTests: XCTestCase {
         stepTo(&m, m.seconds)
         XCTAssertEqual(
             m.playedLines,
-            ["at 1m server timeout always", "at 2m server ok always", "at 200s server 503 always", "at 4m server ok x1"])
+            [
+                "at 1m server timeout always", "at 2m server ok always", "at 200s server 503 always",
+                "at 4m server ok x1",
+            ])
         // The same lines in the file: the same numbers, second by second.
         let withLines = try fleet(Self.busy + m.playedLines.joined(separator: "\n") + "\n")
         let headless = FleetRun(withLines).run()
@@ -127,7 +130,9 @@ final class FleetLiveTests: XCTestCase {
         XCTAssertTrue(m.canStep)
         XCTAssertEqual(m.lag, 0)
         let buf = FleetLiveView.render(
-            { var l = m; l.wallTimePassed(ms: 0); return l }(), width: 80, height: 24)
+            {
+                var l = m; l.wallTimePassed(ms: 0); return l
+            }(), width: 80, height: 24)
         XCTAssertTrue(buf.lines[0].contains("ffwd"), buf.lines[0])
     }
 
@@ -197,12 +202,18 @@ final class FleetLiveTests: XCTestCase {
             let shade = g.isASCII ? ":" : "░", failed = g.isASCII ? "x" : "▒"
             let at = FleetLiveView.axisWidth + 10
             // The top row names it from its first second; below, shading from 10s on, the spike failed at 20s.
-            XCTAssertEqual(rows[0], "    50" + String(repeating: " ", count: at - 6) + "outage server timeout" + String(repeating: shade, count: 30 - 21))
-            let bar = String(repeating: " ", count: at) + String(repeating: shade, count: 10) + failed
+            XCTAssertEqual(
+                rows[0],
+                "    50" + String(repeating: " ", count: at - 6) + "outage server timeout"
+                    + String(repeating: shade, count: 30 - 21))
+            let bar =
+                String(repeating: " ", count: at) + String(repeating: shade, count: 10) + failed
                 + String(repeating: shade, count: 19)
             for r in 2..<9 { XCTAssertEqual(rows[r], bar, "row \(r)\n" + b.text) }
             XCTAssertTrue(b.lines[0].contains("down: server timeout"), b.lines[0])
-            XCTAssertTrue(b.text.contains("outages 10s- server timeout") || b.text.contains("outages 10s– server timeout"), b.text)
+            XCTAssertTrue(
+                b.text.contains("outages 10s- server timeout") || b.text.contains("outages 10s– server timeout"), b.text
+            )
         }
     }
 
@@ -211,7 +222,8 @@ final class FleetLiveTests: XCTestCase {
         _ = m.handle(.char("?"))
         let b = FleetLiveView.render(m, width: 80, height: 24)
         XCTAssertEqual(b.lines.count, 24)
-        for line in ["backend down / up for every device", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", "fast-forward"] {
+        for line in ["backend down / up for every device", "faster: ⅒×, ¼×, 1×, 10×, 60×, 600×, 3600×", "fast-forward"]
+        {
             XCTAssertTrue(b.text.contains(line), b.text)
         }
         let small = FleetLiveView.render(m, width: 50, height: 10)
