@@ -650,6 +650,15 @@ enum Help {
         column per profile, a "profile" field on each JSONL object, a panel per
         profile on the same scales (not with --shard or --device).
 
+        `--live` runs the fleet on the virtual clock in the terminal instead of
+        writing a report: the load (attempts a second, stacked ok, over
+        capacity, failed), the capacity, the backlog and the outages drawn a
+        column a second, the summary so far; space, +, -, . and > move the clock
+        (from 60x), o takes the backend down (server timeout always) and up
+        again on every device, :server ANSWER ... plays a server line on every
+        device; ? lists the keys. On q the lines played are printed as `at`
+        lines: added to the file they give the same numbers.
+
         exit status: 0 done; 1 merge of an incomplete set of shards (the report
         is written, the missing shards named); 2 bad input (the file, a report,
         an option), with the line and what was expected.

@@ -2,8 +2,11 @@ import ArgumentParser
 import Dispatch
 import OutboxCore
 import OutboxFoundation
+import OutboxTerminal
+import OutboxUI
 
-/// `outbox fleet FILE [--profiles A,B,...] [--format text|jsonl|html|svg] [--shard I/N] [--device N]` and
+/// `outbox fleet FILE [--profiles A,B,...] [--format text|jsonl|html|svg] [--shard I/N] [--device N]`,
+/// `outbox fleet FILE --live` (the fleet on the virtual clock in the terminal) and
 /// `outbox fleet merge FILE.jsonl...`: many devices sending to one backend of
 /// limited capacity, reported second by second (issue 26, docs/fleet.md).
 struct FleetCommand: OutboxSubcommand {
@@ -15,6 +18,7 @@ struct FleetCommand: OutboxSubcommand {
     }
     static var synopsis: String {
         "outbox fleet FILE [--profiles P,P,...] [--format \(FormatWords.choices(FormatWords.fleet))] [--shard I/N] [--device N]\n"
+            + "       outbox fleet FILE --live\n"
             + "       outbox fleet merge REPORT.jsonl... [--format \(FormatWords.choices(FormatWords.fleet))]"
     }
 
@@ -50,7 +54,27 @@ struct FleetCommand: OutboxSubcommand {
             valueName: "N"))
     var device: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "run the fleet on the virtual clock in the terminal: the load and the backlog drawn as charts second by second, the speed keys, o and :server to start and end an outage on every device; not with --format, --profiles, --shard or --device"
+        ))
+    var live = false
+
     func execute(console: Console) -> Int32 {
+        if live {
+            var others: [String] = []
+            if self.format != nil { others.append("--format") }
+            if profiles != nil { others.append("--profiles") }
+            if shard != nil { others.append("--shard") }
+            if device != nil { others.append("--device") }
+            if words.first == "merge" { others.insert("merge", at: 0) }
+            if !others.isEmpty {
+                console.error(
+                    "outbox fleet: --live goes without \(others.joined(separator: ", ")): the live screen runs the whole fleet under the file's own profile; expected `outbox fleet FILE --live`"
+                )
+                return 2
+            }
+        }
         let format: String
         switch FormatWords.parse(self.format, command: Self.prefix, available: FormatWords.fleet) {
         case .failure(let why):
@@ -120,6 +144,7 @@ struct FleetCommand: OutboxSubcommand {
             return 2
         }
         let fleet = fleets[0]
+        if live { return runLive(fleet, console: console) }
         var record: Int?
         if let device {
             guard let d = Int(device), d >= 0, d < fleet.devices else {
@@ -168,6 +193,53 @@ struct FleetCommand: OutboxSubcommand {
             + "(about \(bytesPerDevice / 1024) KB each), more than 80% of this machine's \(gb(have)); expected fewer "
             + "devices, or shards run one after another or on other machines (e.g. --shard 0/\(shards) and the rest, "
             + "then `outbox fleet merge`)"
+    }
+
+    /// `--live`: the screen, then the lines played on it as the file's `at`
+    /// lines (appended to the file, they give the same numbers) on stdout.
+    func runLive(_ fleet: FleetFile, console: Console) -> Int32 {
+        let theme: Theme
+        switch InteractiveCommand.loadTheme("default") {
+        case .success(let t): theme = t
+        case .failure(let why):
+            console.error("outbox fleet: " + SafeText.escaped(why.message, max: 1000))
+            return 2
+        }
+        if let why = Terminal.unusable() {
+            console.error(InteractiveCommand.refusal(why, command: "outbox fleet --live", instead: "run it without --live for the report"))
+            return 2
+        }
+        Terminal.catchStopSignals()
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        let outcome: FleetScreen.Outcome
+        switch FleetScreen.run(FleetLiveModel(fleet), theme: theme, noColor: noColor) {
+        case .failure(let why):
+            console.error(why.message)
+            return 2
+        case .success(let o): outcome = o
+        }
+        let m = outcome.model
+        let t = m.totals
+        var out = "# outbox fleet \(fleet.file) --live: \(FleetReport.hms(m.now)) of \(FleetReport.hms(fleet.duration)) played;"
+        out += " attempts \(t.attempts), delivered \(t.delivered), dropped \(t.dropped), queued \(m.queued.last ?? 0)\n"
+        if m.playedLines.isEmpty {
+            out += "# no line played live\n"
+        } else {
+            out += "# the lines played live; added to the file's end they give the same numbers:\n"
+            for l in m.playedLines { out += l + "\n" }
+        }
+        console.print(out, terminator: "")
+        console.flush()
+        if outcome.terminalLost {
+            Terminal.writeError("outbox fleet: the terminal went away, so the live screen quit\n")
+            return 129
+        }
+        if outcome.signal != 0 {
+            Terminal.writeError("outbox fleet: stopped by \(Terminal.signalName(outcome.signal))\n")
+            if outcome.signal != SIGQUIT { Terminal.die(of: outcome.signal) }
+            return 128 + outcome.signal
+        }
+        return 0
     }
 
     /// The most profiles `--profiles` takes.

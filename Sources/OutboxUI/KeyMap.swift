@@ -596,6 +596,7 @@ public enum KeyMap {
             " then j, k, the arrows, PgUp, PgDn, Home and End scroll it. Enter shows the detail full-screen; Enter or Esc"
         out += " goes back.\n"
         out += ServeKeys.markdown
+        out += FleetKeys.markdown
         return out
     }
 }

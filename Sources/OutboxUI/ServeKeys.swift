@@ -10,19 +10,12 @@ public enum ServeAction: Hashable, Sendable, CaseIterable {
 /// handling (`ServeModel`), the help screen, the status bar and docs/keys.md's
 /// serve section all come from it.
 public enum ServeKeys {
-    public struct Binding: Sendable {
-        public let keys: [Key]
-        public let action: ServeAction
-        public let section: String
-        public let help: String
-        /// Shown in the status bar with this label, in the table's order; nil when not.
-        public let status: String?
-    }
+    public typealias Binding = ScreenKeys<ServeAction>.Binding
 
     static func b(_ keys: [Key], _ a: ServeAction, _ section: String, _ help: String, _ status: String? = nil)
         -> Binding
     {
-        Binding(keys: keys, action: a, section: section, help: help, status: status)
+        Binding(keys, a, section, help, status)
     }
 
     public static let bindings: [Binding] = [
@@ -56,17 +49,13 @@ public enum ServeKeys {
 
     public static let sections = ["backend", "moving", "general"]
 
-    /// The action a key runs, or nil.
-    public static func action(for key: Key) -> ServeAction? { table[key] }
+    public static let keys = ScreenKeys(bindings, sections: sections)
 
-    static let table: [Key: ServeAction] = {
-        var t: [Key: ServeAction] = [:]
-        for b in bindings { for k in b.keys { t[k] = b.action } }
-        return t
-    }()
+    /// The action a key runs, or nil.
+    public static func action(for key: Key) -> ServeAction? { keys.action(for: key) }
 
     /// Keys bound to more than one action: must be empty (tested).
-    public static var conflicts: [Key] { KeyMap.conflicts(bindings.map { ($0.keys, $0.action) }) }
+    public static var conflicts: [Key] { keys.conflicts }
 
     /// Not keys: what the held request's box takes (a breakpoint caught one).
     public static let heldLines: [(keys: String, help: String)] = [
@@ -82,14 +71,7 @@ public enum ServeKeys {
 
     /// The help screen's lines, by section.
     public static func helpLines(ascii: Bool = false) -> [(keys: String, help: String, section: String)] {
-        var out: [(String, String, String)] = []
-        for s in sections {
-            for b in bindings where b.section == s {
-                out.append((b.keys.map { $0.label(ascii: ascii) }.joined(separator: " "), b.help, s))
-            }
-        }
-        for l in heldLines { out.append((l.keys, l.help, "a held request")) }
-        return out
+        keys.helpLines(ascii: ascii) + heldLines.map { ($0.keys, $0.help, "a held request") }
     }
 
     /// docs/keys.md's section on serve.
@@ -97,13 +79,7 @@ public enum ServeKeys {
         var out = "\n## outbox serve\n\n"
         out += "The live screen of `outbox serve` (without `--headless`) has keys of its own, from its own table"
         out += " (`ServeKeys` in `Sources/OutboxUI/ServeKeys.swift`); docs/serve.md has the screen.\n\n"
-        out += "| key | what it does |\n|---|---|\n"
-        for s in sections {
-            for b in bindings where b.section == s {
-                let keys = b.keys.map { "`\($0.label)`" }.joined(separator: " ")
-                out += "| \(keys) | \(b.help.replacingPipes) |\n"
-            }
-        }
+        out += keys.markdownTable
         out += "\nA request the breakpoint holds shows in a box (its method, path, events and payload) until its"
         out += " answer is chosen there:\n\n| key | what it does |\n|---|---|\n"
         for l in heldLines { out += "| \(l.keys) | \(l.help.replacingPipes) |\n" }

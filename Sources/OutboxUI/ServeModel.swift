@@ -214,15 +214,12 @@ public struct ServeModel {
 
     /// A key in the `:` line: typing, Backspace, Esc; Enter reads and plays it.
     mutating func commandKey(_ text: String, _ key: Key) -> ServeEffect? {
-        switch key {
-        case .char(let c) where c.value >= 0x20:
-            // A line has a bound: a paste of a megabyte is not kept whole.
-            if text.unicodeScalars.count < 1000 { mode = .command(text + String(Character(c))) }
-        case .backspace, .delete: mode = .command(String(text.dropLast()))
-        case .escape: mode = .normal
-        case .enter:
+        switch ServeModel.typing(text, key) {
+        case nil: break
+        case .editing(let t): mode = .command(t)
+        case .cancelled: mode = .normal
+        case .done(let line):
             mode = .normal
-            let line = text.hasPrefix(":") ? String(text.dropFirst()) : text
             switch ServeScript.line(line) {
             case .success(let step):
                 message = nil
@@ -230,9 +227,22 @@ public struct ServeModel {
             case .failure(let p):
                 message = (":" + SafeText.escaped(line, max: 60) + ": " + p.message, true)
             }
-        default: break
         }
         return nil
+    }
+
+    /// A key in a `:` line of serve's or the fleet's screen: a character on the
+    /// end (up to 1000: a paste of a megabyte is not kept whole), Backspace, Esc,
+    /// Enter (the line, its leading `:` dropped); nil: a key the line ignores.
+    static func typing(_ text: String, _ key: Key) -> AppModel.LineEdit? {
+        switch key {
+        case .char(let c) where c.value >= 0x20:
+            return .editing(text.unicodeScalars.count < 1000 ? text + String(Character(c)) : text)
+        case .backspace, .delete: return .editing(String(text.dropLast()))
+        case .escape: return .cancelled
+        case .enter: return .done(text.hasPrefix(":") ? String(text.dropFirst()) : text)
+        default: return nil
+        }
     }
 
     mutating func move(_ a: ServeAction, _ s: ServeSession) {

@@ -41,17 +41,9 @@ public enum ServeView {
         _ m: ServeModel, _ s: ServeSession, width: Int, height: Int, glyphs g: Glyphs = .unicode
     ) -> ScreenBuffer {
         let d = AppView.drawnSize(width: width, height: height)
-        var buf = ScreenBuffer(width: d.width, height: d.height)
-        buf.cutMark = g.ellipsis.unicodeScalars.first!
-        buf.ascii = g.isASCII
+        var buf = AppView.screen(width: width, height: height, glyphs: g)
         guard d.width >= AppView.minWidth, d.height >= AppView.minHeight else {
-            let lines = [
-                "outbox serve needs at least \(AppView.minWidth)×\(AppView.minHeight);",
-                "this terminal is \(width)×\(height).", "The server goes on; q quits.",
-            ]
-            for (i, l) in lines.enumerated() {
-                buf.put(l, x: max(0, (d.width - l.count) / 2), y: max(0, d.height / 2 - 1) + i, role: .notice)
-            }
+            AppView.tooSmall(&buf, "outbox serve", width: width, height: height, then: "The server goes on; q quits.")
             return buf
         }
         var m = m
@@ -395,19 +387,9 @@ public enum ServeView {
 
     static func status(_ buf: inout ScreenBuffer, _ m: ServeModel, _ s: ServeSession, y: Int, g: Glyphs) {
         let w = buf.width
-        buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: .statusBar)
-        if case .command(let t) = m.mode {
-            buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: .commandLine)
-            let room = max(1, w - 2)
-            let shown = t.unicodeScalars.count > room ? g.ellipsis + String(t.unicodeScalars.suffix(room - 1)) : t
-            buf.put(":" + shown + "_", x: 0, y: y, role: .commandLine)
-            return
-        }
-        if let msg = m.message {
-            buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: msg.isError ? .error : .notice)
-            buf.put(" " + AppView.glyphText(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
-            return
-        }
+        var typed: String?
+        if case .command(let t) = m.mode { typed = t }
+        if AppView.statusLine(&buf, typing: typed, message: m.message, y: y, g: g) { return }
         if case .chooseAnswer(let c) = m.mode {
             buf.put(" " + AppView.chooserPrompt(c), x: 0, y: y, role: .statusBar)
             return
@@ -485,5 +467,50 @@ public enum ServeView {
             y += 1
         }
         buf.put(AppView.glyphText(picked, g), x: r.x + 2, y: r.maxY - 2, role: .help, limit: inner)
+    }
+}
+
+extension AppView {
+    /// A screen's buffer at the size curses draws (`drawnSize`), with the glyphs' cut mark and ASCII.
+    static func screen(width: Int, height: Int, glyphs g: Glyphs) -> ScreenBuffer {
+        let d = drawnSize(width: width, height: height)
+        var buf = ScreenBuffer(width: d.width, height: d.height)
+        buf.cutMark = g.ellipsis.unicodeScalars.first!
+        buf.ascii = g.isASCII
+        return buf
+    }
+
+    /// The notice of a terminal smaller than `minWidth` × `minHeight`, centred, and what goes on meanwhile.
+    static func tooSmall(_ buf: inout ScreenBuffer, _ command: String, width: Int, height: Int, then: String) {
+        let lines = [
+            "\(command) needs at least \(minWidth)×\(minHeight);", "this terminal is \(width)×\(height).", then,
+        ]
+        for (i, l) in lines.enumerated() {
+            buf.put(l, x: max(0, (buf.width - l.count) / 2), y: max(0, buf.height / 2 - 1) + i, role: .notice)
+        }
+    }
+}
+
+extension AppView {
+    /// The status bar of serve's and the fleet's screens while a `:` line is
+    /// typed (its end, if long) or a message shows; false: the bar is the keys'.
+    static func statusLine(
+        _ buf: inout ScreenBuffer, typing: String?, message: (text: String, isError: Bool)?, y: Int, g: Glyphs
+    ) -> Bool {
+        let w = buf.width
+        buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: .statusBar)
+        if let t = typing {
+            buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: .commandLine)
+            let room = max(1, w - 2)
+            let shown = t.unicodeScalars.count > room ? g.ellipsis + String(t.unicodeScalars.suffix(room - 1)) : t
+            buf.put(":" + shown + "_", x: 0, y: y, role: .commandLine)
+            return true
+        }
+        if let msg = message {
+            buf.fill(Rect(x: 0, y: y, width: w, height: 1), role: msg.isError ? .error : .notice)
+            buf.put(" " + glyphText(msg.text, g), x: 0, y: y, role: msg.isError ? .error : .notice)
+            return true
+        }
+        return false
     }
 }

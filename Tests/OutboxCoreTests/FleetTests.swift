@@ -487,6 +487,22 @@ final class FleetTests: XCTestCase {
         XCTAssertEqual(s, 2)
         XCTAssertTrue(e.hasSuffix(":1: not a JSON object, expected a line `outbox fleet --format jsonl` wrote\n"), e)
     }
+
+    /// `--live` goes alone (D374): refused by name, exit 2, before any terminal.
+    func test_live_withAReportOption_isRefusedByName() {
+        let path = write(Self.mixed)
+        let expected = ": the live screen runs the whole fleet under the file's own profile; expected `outbox fleet FILE --live`\n"
+        for (args, named) in [
+            (["--format", "jsonl"], "--format"), (["--shard", "0/2"], "--shard"), (["--device", "1"], "--device"),
+            (["--profiles", "ios"], "--profiles"), (["--format", "svg", "--device", "1"], "--format, --device"),
+        ] {
+            let (status, out, err) = cli(["fleet", path, "--live"] + args)
+            XCTAssertEqual(status, 2)
+            XCTAssertEqual(out, "")
+            XCTAssertEqual(err, "outbox fleet: --live goes without " + named + expected)
+        }
+        XCTAssertEqual(cli(["fleet", "merge", path, "--live"]).2, "outbox fleet: --live goes without merge" + expected)
+    }
 }
 
 /// `outbox fleet --profiles A,B` (D355-D359): the same fleet under each

@@ -459,24 +459,50 @@ extension FleetFile {
     /// The stretches the file's lines make the backend fail (a `server` plan that
     /// fails every attempt or a share of them) or the network off (`network offline`).
     static func outages(of s: Scenario, duration: Millis) -> [Outage] {
+        outages(of: s.steps.compactMap { step in
+            if case .action(let a) = step.content { return (step.time, a) }
+            return nil
+        }, duration: duration)
+    }
+
+    /// The file's lines and `lines` played live after them (`--live`'s `o`,
+    /// `:server`), by time, the file's first at the same time: the outages they
+    /// make, each named by the line that began it (a live `server 503` is not
+    /// renamed by the file's `server timeout` later in it).
+    public func outages(with lines: [(time: Millis, action: Action)]) -> [Outage] {
+        var all: [(time: Millis, action: Action)] = scenarios[0].steps.compactMap { step in
+            if case .action(let a) = step.content { return (step.time, a) }
+            return nil
+        }
+        for l in lines {
+            let at = all.firstIndex { $0.time > l.time } ?? all.count
+            all.insert(l, at: at)
+        }
+        return FleetFile.outages(of: all, duration: duration, namedByFirst: true)
+    }
+
+    /// `namedByFirst`: an outage is named by the line that began it, not the last before it ended.
+    static func outages(of lines: [(time: Millis, action: Action)], duration: Millis, namedByFirst: Bool = false)
+        -> [Outage]
+    {
         var out: [Outage] = []
         var downSince: Millis?, what = ""
-        for step in s.steps {
-            guard case .action(let a) = step.content, step.time < duration else { continue }
+        for (time, a) in lines {
+            guard time < duration else { continue }
             var down: Bool?
             switch a {
             case .serverPlanned(let answer, let rep, .all):
                 if answer.isSuccessAnswer { down = false } else if case .times = rep { down = nil } else { down = true }
-                if down == true { what = "server " + answer.word }
+                if down == true && !(namedByFirst && downSince != nil) { what = "server " + answer.word }
             case .networkWentOffline:
                 down = true
-                what = "network offline"
+                if !(namedByFirst && downSince != nil) { what = "network offline" }
             case .networkWentOnline: down = false
             default: break
             }
-            if down == true && downSince == nil { downSince = step.time }
+            if down == true && downSince == nil { downSince = time }
             if down == false, let from = downSince {
-                out.append(Outage(from: from, to: step.time, what: what))
+                out.append(Outage(from: from, to: time, what: what))
                 downSince = nil
             }
         }

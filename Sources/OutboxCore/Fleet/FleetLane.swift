@@ -36,6 +36,10 @@ public struct FleetLane {
     /// The devices due in the second being run, a bit each (all clear between seconds).
     var dueBits: [UInt64]
     var scratch: [JournalEntry] = []
+    /// `--live`: lines a person played on every device (`o`, `:server`), in the
+    /// order played, each at the start of a second; per device, the next it plays.
+    public private(set) var liveLines: [(time: Millis, action: Action)] = []
+    var liveNext: [Int32]
     public private(set) var result: FleetResult
     /// Transitions the lane's devices made (what `outbox bench --only fleet` rates).
     public private(set) var transitions = 0
@@ -58,6 +62,7 @@ public struct FleetLane {
         lineNext = [Int32](repeating: 0, count: count)
         due = [Millis](repeating: .max, count: count)
         filed = [Int32](repeating: -1, count: count)
+        liveNext = [Int32](repeating: 0, count: count)
         eventNext = [Millis](repeating: .max, count: count * streams)
         eventState = [UInt64](repeating: 0, count: count * streams)
         churnNext = [Millis](repeating: .max, count: count * churns)
@@ -126,6 +131,8 @@ public struct FleetLane {
         if let f = sims[i].nextFlapTime, f < t { t = f }
         let m = Int(mixOf[i]), l = Int(lineNext[i])
         if l < lineTimes[m].count { t = min(t, lineTimes[m][l]) }
+        let v = Int(liveNext[i])
+        if v < liveLines.count { t = min(t, liveLines[v].time) }
         let streams = fleet.events.count, churns = fleet.churn.count
         for k in 0..<streams { t = min(t, eventNext[i * streams + k]) }
         for k in 0..<churns { t = min(t, churnNext[i * churns + k]) }
@@ -187,6 +194,37 @@ public struct FleetLane {
         }
     }
 
+    /// `--live`: plays `action` on every device at the start of second `s`,
+    /// which has not run yet, after the file's lines at that time: the lane
+    /// then runs as if the file had the line `at s action` at its end (D371).
+    /// Every device is due at `s`, as the file's line would have made it, and
+    /// no later second keeps a stale entry (a second's devices go in the lane's
+    /// order whatever order they were filed in: D348).
+    public mutating func play(_ action: Action, atSecond s: Int) {
+        guard s >= 0 && s < seconds else { return }
+        let t = Millis(s) * 1000
+        liveLines.append((t, action))
+        for k in s..<seconds { buckets[k].removeAll(keepingCapacity: true) }
+        for i in 0..<Int32(members.count) {
+            let d = Int(i)
+            if due[d] > t { due[d] = t }
+            let k = Int(due[d] / 1000)
+            filed[d] = Int32(k)
+            buckets[k].append(i)
+        }
+    }
+
+    /// The counts of second `s`, once it has run (`--live` reads them as it goes):
+    /// attempts, over capacity and failed from the backend, the rest from the devices.
+    public func counts(_ s: Int) -> FleetResult.Second {
+        FleetResult.Second(
+            attempts: Int64(gate.attempts[s]), new: result.new[s], delivered: result.delivered[s],
+            over: Int64(gate.overs[s]), failed: Int64(gate.failed[s]), dropped: result.dropped[s])
+    }
+
+    /// Dropped requests so far by `DropReason.rawValue`.
+    public var dropReasons: [Int64] { result.dropReasons }
+
     /// Steps device `i` through `end` (inclusive), then files it under its next second.
     mutating func step(_ i: Int, through end: Millis) {
         swap(&sims[i].journal, &scratch)
@@ -201,6 +239,10 @@ public struct FleetLane {
             while Int(lineNext[i]) < lineTimes[m].count && lineTimes[m][Int(lineNext[i])] == t {
                 if case .action(let a) = fleet.scenarios[m].steps[Int(lineNext[i])].content { play(i, a, at: t) }
                 lineNext[i] += 1
+            }
+            while Int(liveNext[i]) < liveLines.count && liveLines[Int(liveNext[i])].time == t {
+                play(i, liveLines[Int(liveNext[i])].action, at: t)
+                liveNext[i] += 1
             }
             for k in 0..<churns where churnNext[i * churns + k] == t { churnTurns(i, k, at: t) }
             for k in 0..<streams where eventNext[i * streams + k] == t {

@@ -20,6 +20,35 @@ public struct FleetResult: Sendable, Equatable {
     /// Requests still live on the devices at the end.
     public var live: Int64 = 0
 
+    /// One second's counts (`--live` adds them up as the seconds run).
+    public struct Second: Sendable, Equatable {
+        public var attempts: Int64 = 0, new: Int64 = 0, delivered: Int64 = 0, over: Int64 = 0, failed: Int64 = 0,
+            dropped: Int64 = 0
+        public init(
+            attempts: Int64 = 0, new: Int64 = 0, delivered: Int64 = 0, over: Int64 = 0, failed: Int64 = 0,
+            dropped: Int64 = 0
+        ) {
+            self.attempts = attempts
+            self.new = new
+            self.delivered = delivered
+            self.over = over
+            self.failed = failed
+            self.dropped = dropped
+        }
+        public static func + (a: Second, b: Second) -> Second {
+            Second(
+                attempts: a.attempts + b.attempts, new: a.new + b.new, delivered: a.delivered + b.delivered,
+                over: a.over + b.over, failed: a.failed + b.failed, dropped: a.dropped + b.dropped)
+        }
+    }
+
+    /// Second `s`'s counts.
+    public func second(_ s: Int) -> Second {
+        Second(
+            attempts: attempts[s], new: new[s], delivered: delivered[s], over: over[s], failed: failed[s],
+            dropped: dropped[s])
+    }
+
     public init(seconds: Int) {
         self.seconds = seconds
         attempts = [Int64](repeating: 0, count: seconds)
