@@ -86,6 +86,8 @@ struct TimerQueue {
     var count: Int { inWheel + later.count }
     /// Whether the wheel was made (more than `smallLimit` timers waited at once).
     var hasWheel: Bool { wheel != nil }
+    /// The wheel's identity, for tests: a queue held once never copies its own.
+    var wheelIdentity: ObjectIdentifier? { wheel.map(ObjectIdentifier.init) }
     var isEmpty: Bool { count == 0 }
 
     /// The wheel, copied first if another queue shares it.
@@ -209,8 +211,9 @@ struct TimerQueue {
         }
         while true {
             if let s = firstSlot() {
-                let w = wheel.unsafelyUnwrapped
-                let time = w.nodes[Int(w.ends[s].x)].timer.time
+                // Read in one statement: a reference to the wheel held in a local
+                // past it would make `uniqueWheel` below copy the whole wheel.
+                let time = wheel.unsafelyUnwrapped.nodes[Int(wheel.unsafelyUnwrapped.ends[s].x)].timer.time
                 if time > limit { break }
                 let t = take(s, uniqueWheel())
                 moveFloor(to: time)
