@@ -118,7 +118,7 @@ final class ForgivingInputTests: XCTestCase {
             [
                 "t.outbox:4: unknown statement `expct`, expected profile, compare, set, saved, device, at or expect; did you mean `expect`?",
                 "t.outbox:5: unknown state `deliverd`, expected one of: pending, in-flight, retrying, queued, delivered, dropped; did you mean `delivered`?",
-                "t.outbox:6: unknown drop reason `rejeted`, expected one of: consent, rejected, exhausted, not-saved, overflow, expired, rate-limited; did you mean `rejected`?",
+                "t.outbox:6: unknown drop reason `rejeted`, expected one of: consent, rejected, exhausted, not-saved, overflow, expired, rate-limited, retry-budget; did you mean `rejected`?",
                 "t.outbox:7: unknown check `atempts`, expected state, dropped, attempts, saved, received, counted, log, completion, revenue or request; did you mean `attempts`?",
                 "t.outbox:8: bad completion `flase`, expected true, false or none; did you mean `false`?",
                 // Nothing close: the message as it always was.
@@ -188,7 +188,7 @@ final class ForgivingInputTests: XCTestCase {
         XCTAssertEqual(
             with("sve at create"),
             [
-                "p.profile:\(last): unknown statement `sve`, expected one of: profile, title, base, rule, requests, call, direct, component, keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, resend, background, report, say; did you mean `save`?"
+                "p.profile:\(last): unknown statement `sve`, expected one of: profile, title, base, rule, requests, call, direct, component, keys, set, save, created, send, offline, quit, keep, expire, batch, on, backoff, retry-after, retry-budget, throttle, resend, background, report, say; did you mean `save`?"
             ])
         XCTAssertEqual(
             with("say warning.dropepd \"gone\""),

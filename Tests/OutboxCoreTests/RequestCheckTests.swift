@@ -75,7 +75,7 @@ final class RequestCheckTests: XCTestCase {
             errors(text),
             [
                 "t.outbox:6: unknown state `deliverd`, expected one of: pending, in-flight, retrying, queued, delivered, dropped; did you mean `delivered`?",
-                "t.outbox:7: unknown drop reason `exhaustd`, expected one of: consent, rejected, exhausted, not-saved, overflow, expired, rate-limited; did you mean `exhausted`?",
+                "t.outbox:7: unknown drop reason `exhaustd`, expected one of: consent, rejected, exhausted, not-saved, overflow, expired, rate-limited, retry-budget; did you mean `exhausted`?",
                 "t.outbox:8: bad `request` check: `atempts` then a word, expected \(form); did you mean `attempts`?",
                 "t.outbox:9: bad request id `one`, expected a whole number ≥ 1 (the #ID the live screen and the timeline show)",
                 "t.outbox:10: bad request id `0`, expected a whole number ≥ 1 (the #ID the live screen and the timeline show)",
