@@ -114,7 +114,9 @@ struct BenchCommand: OutboxSubcommand {
             }
         }
         // The fleet (issue 26) before the others free memory its resident size would reuse.
-        if wanted("fleet"), !BenchFleet.measure(quick: quick, emit: emit) { unmeasured.append("fleet") }
+        if wanted("fleet"), !BenchFleet.measure(quick: quick, alone: only == ["fleet"], emit: emit) {
+            unmeasured.append("fleet")
+        }
         for n in sizes where wanted("transitions") {
             let steps = quick ? 50_000 : 2_000_000
             var model: [Double] = [], bare: [Double] = []

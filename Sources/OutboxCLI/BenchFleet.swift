@@ -53,7 +53,9 @@ enum BenchFleet {
     }
 
     /// Measures and prints the figure; false when the fleet could not run.
-    static func measure(quick: Bool, emit: (String, [(String, String)], String) -> Void) -> Bool {
+    /// `alone`: the only figure of the run; otherwise the memory figures before
+    /// it freed what the fleet then reuses, and its resident growth says less.
+    static func measure(quick: Bool, alone: Bool, emit: (String, [(String, String)], String) -> Void) -> Bool {
         let devices = quick ? 10_000 : 1_000_000, minutes = quick ? 12 : 120
         // The model's rate first, with the memory the fleet will take still free.
         var model: [Double] = []
@@ -78,7 +80,7 @@ enum BenchFleet {
                 + "\(Decimals.fixed(f.seconds, 1)) s on \(f.cores) core\(f.cores == 1 ? "" : "s"): "
                 + "\(Int(deviceHours / f.seconds)) device-hours/s; \(f.transitions) transitions, "
                 + "\(BenchCommand.format(perCore))/s a core beside the model's \(BenchCommand.format(m))/s: ratio \(Decimals.fixed(perCore / m, 2))×; "
-                + "resident +\(Int(f.residentMB)) MB  (target 10^6 × 2 h ≤ 60 s, ≤ 2 GB, ≥ 0.5×)")
+                + "resident +\(Int(f.residentMB)) MB\(alone ? "" : " (reusing other figures' memory: --only fleet for this one)")  (target 10^6 × 2 h ≤ 60 s, ≤ 2 GB, ≥ 0.5×)")
         return true
     }
 }
