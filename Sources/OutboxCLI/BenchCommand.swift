@@ -14,7 +14,8 @@ struct BenchCommand: OutboxSubcommand {
 
     /// The figures, in the order they are measured and printed.
     static let figures = [
-        "fleet", "transitions", "batched", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines", "compare",
+        "fleet", "transitions", "batched", "frame", "bytes", "start", "keys", "memory", "store", "chaos", "lines",
+        "compare",
         "compare-frame", "serve",
     ]
 

@@ -80,7 +80,8 @@ enum BenchFleet {
                 + "\(Decimals.fixed(f.seconds, 1)) s on \(f.cores) core\(f.cores == 1 ? "" : "s"): "
                 + "\(Int(deviceHours / f.seconds)) device-hours/s; \(f.transitions) transitions, "
                 + "\(BenchCommand.format(perCore))/s a core beside the model's \(BenchCommand.format(m))/s: ratio \(Decimals.fixed(perCore / m, 2))×; "
-                + "resident +\(Int(f.residentMB)) MB\(alone ? "" : " (reusing other figures' memory: --only fleet for this one)")  (target 10^6 × 2 h ≤ 60 s, ≤ 2 GB, ≥ 0.5×)")
+                + "resident +\(Int(f.residentMB)) MB\(alone ? "" : " (reusing other figures' memory: --only fleet for this one)")  (target 10^6 × 2 h ≤ 60 s, ≤ 2 GB, ≥ 0.5×)"
+        )
         return true
     }
 }

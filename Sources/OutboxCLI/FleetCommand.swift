@@ -85,7 +85,8 @@ struct FleetCommand: OutboxSubcommand {
         if words.first == "merge" {
             if shard != nil || device != nil || profiles != nil {
                 console.error(
-                    "outbox fleet merge: --shard, --device and --profiles are for a run, expected only report files and --format")
+                    "outbox fleet merge: --shard, --device and --profiles are for a run, expected only report files and --format"
+                )
                 return 2
             }
             return merge(Array(words.dropFirst()), format: format, console: console)
@@ -93,7 +94,8 @@ struct FleetCommand: OutboxSubcommand {
         guard words.count == 1 else {
             console.error(
                 words.isEmpty
-                    ? "outbox fleet: no fleet file given" : "outbox fleet: \(words.count) files given, expected one fleet file (or `merge` and reports)")
+                    ? "outbox fleet: no fleet file given"
+                    : "outbox fleet: \(words.count) files given, expected one fleet file (or `merge` and reports)")
             console.error("usage: " + Self.synopsis)
             return 2
         }
@@ -149,11 +151,14 @@ struct FleetCommand: OutboxSubcommand {
         if let device {
             guard let d = Int(device), d >= 0, d < fleet.devices else {
                 console.error(
-                    "outbox fleet: --device needs a device number from 0 to \(fleet.devices - 1), not `\(SafeText.escaped(device, max: 30))`")
+                    "outbox fleet: --device needs a device number from 0 to \(fleet.devices - 1), not `\(SafeText.escaped(device, max: 30))`"
+                )
                 return 2
             }
             guard d % part.count == part.index else {
-                console.error("outbox fleet: device \(d) is not in shard \(part.text) (it holds the devices whose number is \(part.index) modulo \(part.count))")
+                console.error(
+                    "outbox fleet: device \(d) is not in shard \(part.text) (it holds the devices whose number is \(part.index) modulo \(part.count))"
+                )
                 return 2
             }
             record = d
@@ -206,7 +211,9 @@ struct FleetCommand: OutboxSubcommand {
             return 2
         }
         if let why = Terminal.unusable() {
-            console.error(InteractiveCommand.refusal(why, command: "outbox fleet --live", instead: "run it without --live for the report"))
+            console.error(
+                InteractiveCommand.refusal(
+                    why, command: "outbox fleet --live", instead: "run it without --live for the report"))
             return 2
         }
         Terminal.catchStopSignals()
@@ -220,7 +227,8 @@ struct FleetCommand: OutboxSubcommand {
         }
         let m = outcome.model
         let t = m.totals
-        var out = "# outbox fleet \(fleet.file) --live: \(FleetReport.hms(m.now)) of \(FleetReport.hms(fleet.duration)) played;"
+        var out =
+            "# outbox fleet \(fleet.file) --live: \(FleetReport.hms(m.now)) of \(FleetReport.hms(fleet.duration)) played;"
         out += " attempts \(t.attempts), delivered \(t.delivered), dropped \(t.dropped), queued \(m.queued.last ?? 0)\n"
         if m.playedLines.isEmpty {
             out += "# no line played live\n"
@@ -267,7 +275,8 @@ struct FleetCommand: OutboxSubcommand {
             return .failure(Problem("outbox fleet: --profiles \(shown): an empty name, " + form))
         }
         guard names.count <= maxProfiles else {
-            return .failure(Problem("outbox fleet: --profiles \(shown): \(names.count) profiles, expected 1 to \(maxProfiles)"))
+            return .failure(
+                Problem("outbox fleet: --profiles \(shown): \(names.count) profiles, expected 1 to \(maxProfiles)"))
         }
         switch Profile.list(value, profiles: ProfileLoader.resolver()) {
         case .failure(let why):
@@ -292,7 +301,9 @@ struct FleetCommand: OutboxSubcommand {
     /// `outbox fleet merge FILE...`: the shards' reports summed into one.
     func merge(_ files: [String], format: String, console: Console) -> Int32 {
         guard !files.isEmpty else {
-            console.error("outbox fleet merge: no report files given, expected the JSONL files of `outbox fleet --shard I/N --format jsonl`")
+            console.error(
+                "outbox fleet merge: no report files given, expected the JSONL files of `outbox fleet --shard I/N --format jsonl`"
+            )
             return 2
         }
         var parts: [(path: String, report: FleetReport)] = []
@@ -333,7 +344,8 @@ struct FleetCommand: OutboxSubcommand {
     /// answers to it by send number, then every line it played, at its time.
     static func deviceScenario(_ fleet: FleetFile, device d: Int, lane: FleetLane) -> String {
         let m = fleet.mixIndex(of: d)
-        var out = "# device \(d) of \(fleet.file) (\(fleet.devices) devices, seed \(fleet.seed)), written by `outbox fleet --device \(d)`\n"
+        var out =
+            "# device \(d) of \(fleet.file) (\(fleet.devices) devices, seed \(fleet.seed)), written by `outbox fleet --device \(d)`\n"
         out += "# `outbox run` plays it to the transitions it made in the fleet.\n"
         out += "profile " + ActionSyntax.word(fleet.mix[m].profile.reference) + "\n"
         for line in fleet.headerLines {

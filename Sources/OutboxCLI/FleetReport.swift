@@ -24,9 +24,11 @@ struct FleetReport: Equatable {
     init(fleet: FleetFile, text: String, shard: FleetRun.Shard, result: FleetResult, label: String? = nil) {
         file = fleet.file
         fingerprint = FleetReport.fingerprint(text, fleet)
-        profiles = fleet.mix.count == 1
+        profiles =
+            fleet.mix.count == 1
             ? fleet.mix[0].profile.rawValue
-            : fleet.mix.map { "\($0.profile.rawValue) \(ServerRepeat.percentText($0.basisPoints))" }.joined(separator: " ")
+            : fleet.mix.map { "\($0.profile.rawValue) \(ServerRepeat.percentText($0.basisPoints))" }.joined(
+                separator: " ")
         self.shard = shard
         shards = [shard.index]
         self.result = result
@@ -141,7 +143,9 @@ struct FleetReport: Equatable {
                 }.joined(separator: ",") + "]")
         o.number("live", String(result.live))
         o.number(
-            "delays", "[" + result.delayCounts.map { "[\(VirtualTime.seconds($0.floor)),\($0.count)]" }.joined(separator: ",") + "]")
+            "delays",
+            "[" + result.delayCounts.map { "[\(VirtualTime.seconds($0.floor)),\($0.count)]" }.joined(separator: ",")
+                + "]")
         return o.text
     }
 
@@ -160,7 +164,8 @@ struct FleetReport: Equatable {
             let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
             guard let v = JSONValue.parse(Array(line.utf8)), v.isObject else {
-                return .failure(Problem("\(path):\(n): not a JSON object, expected a line `outbox fleet --format jsonl` wrote"))
+                return .failure(
+                    Problem("\(path):\(n): not a JSON object, expected a line `outbox fleet --format jsonl` wrote"))
             }
             if let summary {
                 if summary["profile"] != nil {
@@ -169,7 +174,8 @@ struct FleetReport: Equatable {
                             "\(path):\(n): a second run after the summary (line \(summaryLine)): a report of `--profiles` is not merged, expected one run's or shard's report"
                         ))
                 }
-                return .failure(Problem("\(path):\(n): a line after the summary (line \(summaryLine)), expected the summary last"))
+                return .failure(
+                    Problem("\(path):\(n): a line after the summary (line \(summaryLine)), expected the summary last"))
             }
             if v["summary"] != nil {
                 summary = v
@@ -177,10 +183,12 @@ struct FleetReport: Equatable {
                 continue
             }
             guard let t = whole(v["t"]) else {
-                return .failure(Problem("\(path):\(n): no `t`, expected a second's object {\"t\":S,...} or the summary"))
+                return .failure(
+                    Problem("\(path):\(n): no `t`, expected a second's object {\"t\":S,...} or the summary"))
             }
             guard t == Int64(rows.count) else {
-                return .failure(Problem("\(path):\(n): second \(t) where \(rows.count) was expected (the seconds in order from 0)"))
+                return .failure(
+                    Problem("\(path):\(n): second \(t) where \(rows.count) was expected (the seconds in order from 0)"))
             }
             var row: [Int64] = []
             for key in rowKeys {
@@ -201,10 +209,13 @@ struct FleetReport: Equatable {
         guard let seconds = whole(summary["seconds"]), seconds == Int64(rows.count) else {
             return bad("seconds", "the number of second lines (\(rows.count))")
         }
-        guard let shardWord = summary["shard"]?.string, case .success(let shard) = FleetRun.Shard.parse(shardWord) else {
+        guard let shardWord = summary["shard"]?.string, case .success(let shard) = FleetRun.Shard.parse(shardWord)
+        else {
             return bad("shard", "I/N")
         }
-        guard let shardList = summary["shards"]?.array, !shardList.isEmpty else { return bad("shards", "a list of shard numbers") }
+        guard let shardList = summary["shards"]?.array, !shardList.isEmpty else {
+            return bad("shards", "a list of shard numbers")
+        }
         var shards: [Int] = []
         for x in shardList {
             guard let i = whole(x), i < shard.count else { return bad("shards", "shard numbers below \(shard.count)") }
@@ -245,7 +256,9 @@ struct FleetReport: Equatable {
         if case .object(let pairs)? = sum["dropped"] {
             for (word, n) in pairs {
                 guard let reason = DropReason(word: word), let c = whole(n) else {
-                    return bad("dropped", "drop reasons and counts (\(DropReason.allCases.map(\.word).joined(separator: ", ")))")
+                    return bad(
+                        "dropped",
+                        "drop reasons and counts (\(DropReason.allCases.map(\.word).joined(separator: ", ")))")
                 }
                 result.dropReasons[Int(reason.rawValue)] = c
             }
@@ -294,7 +307,9 @@ struct FleetReport: Equatable {
             for i in r.shards {
                 if let other = from[i] {
                     return .failure(
-                        Problem("outbox fleet merge: shard \(i)/\(r.shard.count) is in both \(other) and \(path); expected each shard once"))
+                        Problem(
+                            "outbox fleet merge: shard \(i)/\(r.shard.count) is in both \(other) and \(path); expected each shard once"
+                        ))
                 }
                 from[i] = path
             }
@@ -334,29 +349,40 @@ struct FleetReport: Equatable {
             s = e
         }
         out += FleetReport.columns(rows)
-        out += "(a row is \(VirtualTime.duration(Millis(step) * 1000)); peak/s: the most attempts in one second of it; queued: at its end)\n"
-        out += "events \(sum.events), attempts \(sum.attempts) (\(Decimals.fixed(sum.amplification, 3)) per event), delivered \(sum.delivered)"
-        out += ", dropped " + (sum.dropped.isEmpty ? "0" : sum.dropped.map { "\($0.count) \($0.reason)" }.joined(separator: ", "))
+        out +=
+            "(a row is \(VirtualTime.duration(Millis(step) * 1000)); peak/s: the most attempts in one second of it; queued: at its end)\n"
+        out +=
+            "events \(sum.events), attempts \(sum.attempts) (\(Decimals.fixed(sum.amplification, 3)) per event), delivered \(sum.delivered)"
+        out +=
+            ", dropped "
+            + (sum.dropped.isEmpty ? "0" : sum.dropped.map { "\($0.count) \($0.reason)" }.joined(separator: ", "))
         out += ", counted twice \(sum.duplicates), still queued \(sum.queuedAtEnd)\n"
         out += "answered over capacity \(sum.over), failed otherwise \(sum.failed)\n"
         let peakAt = FleetReport.hms(Millis(sum.peak.second) * 1000)
         if let rec = sum.recovery {
             out += "after the recovery at \(FleetReport.hms(rec)): peak \(sum.peak.attempts) attempts/s at \(peakAt)"
-            out += sum.drain.map { ", backlog drained \(VirtualTime.duration($0)) after" } ?? ", backlog not drained by the end"
+            out +=
+                sum.drain.map { ", backlog drained \(VirtualTime.duration($0)) after" }
+                ?? ", backlog not drained by the end"
             out += "\n"
         } else {
             out += "peak \(sum.peak.attempts) attempts/s at \(peakAt)\n"
         }
-        out += "delivery delay p50 \(sum.delayP50.map(FleetReport.delayText) ?? "-"), p99 \(sum.delayP99.map(FleetReport.delayText) ?? "-")\n"
+        out +=
+            "delivery delay p50 \(sum.delayP50.map(FleetReport.delayText) ?? "-"), p99 \(sum.delayP99.map(FleetReport.delayText) ?? "-")\n"
         return out
     }
 
     /// The report's first line: the file, its devices and `profiles`, its length, capacity and shards.
     func heading(profiles: String) -> String {
-        var out = "fleet \(file): \(result.devices) devices \(profiles), \(VirtualTime.duration(Millis(result.seconds) * 1000))"
+        var out =
+            "fleet \(file): \(result.devices) devices \(profiles), \(VirtualTime.duration(Millis(result.seconds) * 1000))"
         if let capacity { out += ", capacity \(capacity)/s" }
         if shard.count > 1 {
-            out += isWhole ? ", \(shard.count) shards merged" : ", shard " + shards.map { "\($0)/\(shard.count)" }.joined(separator: " ")
+            out +=
+                isWhole
+                ? ", \(shard.count) shards merged"
+                : ", shard " + shards.map { "\($0)/\(shard.count)" }.joined(separator: " ")
         }
         return out
     }

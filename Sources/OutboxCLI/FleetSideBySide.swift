@@ -27,7 +27,8 @@ extension FleetReport {
             row("dropped") { String($0.dropped.reduce(0) { $0 + $1.count }) },
         ]
         for reason in reasons {
-            rows.append(row("dropped " + reason) { sum in String(sum.dropped.first { $0.reason == reason }?.count ?? 0) })
+            rows.append(
+                row("dropped " + reason) { sum in String(sum.dropped.first { $0.reason == reason }?.count ?? 0) })
         }
         rows += [
             row("counted twice") { String($0.duplicates) },
@@ -63,7 +64,8 @@ extension FleetReport {
             s = e
         }
         out += columns(rows)
-        out += "(a row is \(VirtualTime.duration(Millis(step) * 1000)) from the time at its left; peak/s: the most attempts the backend saw in one second of it)\n\n"
+        out +=
+            "(a row is \(VirtualTime.duration(Millis(step) * 1000)) from the time at its left; peak/s: the most attempts the backend saw in one second of it)\n\n"
         out += columns([[""] + reports.map(\.column)] + figures(reports).map { [$0.name] + $0.values })
         return out
     }

@@ -403,7 +403,8 @@ public struct Simulation {
         case .sendsAnswered(let answer, let numbers):
             admission.add(answer, sends: numbers)
             log(.outbox, .plan, rule: .sends) {
-                "backend will answer \(answer.word) to send\(numbers.count == 1 ? "" : "s") " + ActionSyntax.sendList(numbers)
+                "backend will answer \(answer.word) to send\(numbers.count == 1 ? "" : "s") "
+                    + ActionSyntax.sendList(numbers)
                     + " (\($0.admission.sends) sent so far)"
             }
         case .settingChanged(let change):

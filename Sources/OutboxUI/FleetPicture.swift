@@ -102,8 +102,9 @@ public struct FleetPicture {
         var body = ""
         var y = Self.top
         for (k, p) in chart.panels.enumerated() {
-            body += panel(p, values: chart.figures.map { ($0.name, $0.values[k]) }, chart: chart, at: &y,
-                          scales: (load, backlog), axis: axis, bucket: b)
+            body += panel(
+                p, values: chart.figures.map { ($0.name, $0.values[k]) }, chart: chart, at: &y,
+                scales: (load, backlog), axis: axis, bucket: b)
         }
         let legendY = y + 4
         let legend = self.legend(chart, y: legendY, bucket: b, seconds: seconds)
@@ -116,9 +117,10 @@ public struct FleetPicture {
         out += marks.rect(0, 0, w, height, fill: marks.colour(.normal, bg: true)) + "\n"
         out += marks.text(8, 22, chart.title, fill: marks.ink(.normal), size: 13, bold: true) + "\n"
         if chart.panels.count > 1 {
-            out += marks.text(
-                8, 38, "\(chart.panels.count) runs of the same fleet, one profile each, on the same scales",
-                fill: marks.ink(.dim), size: 11) + "\n"
+            out +=
+                marks.text(
+                    8, 38, "\(chart.panels.count) runs of the same fleet, one profile each, on the same scales",
+                    fill: marks.ink(.dim), size: 11) + "\n"
         }
         return out + body + legend + "</svg>\n"
     }
@@ -147,9 +149,11 @@ public struct FleetPicture {
         for o in chart.outages {
             let from = Double(o.from) / 1000, to = Double(o.to ?? Millis(axis.seconds) * 1000) / 1000
             let a = xAt(from), w = max(1, xAt(to) - a)
-            let words = "outage " + TimeAxis.label(Int(from)) + "–" + (o.to.map { TimeAxis.label(Int($0 / 1000)) } ?? "end")
+            let words =
+                "outage " + TimeAxis.label(Int(from)) + "–" + (o.to.map { TimeAxis.label(Int($0 / 1000)) } ?? "end")
                 + ": " + o.what
-            let key = "data-from=\"\(VirtualTime.seconds(o.from))\" data-to=\"\(o.to.map(VirtualTime.seconds) ?? "end")\""
+            let key =
+                "data-from=\"\(VirtualTime.seconds(o.from))\" data-to=\"\(o.to.map(VirtualTime.seconds) ?? "end")\""
             out += "<g class=\"outage\" \(key)>"
             out += marks.rect(a, loadTop, w, backBottom - loadTop, fill: marks.colour(.timelineOffline, bg: true))
             out += "<title>\(marks.xml(words))</title></g>\n"
@@ -170,7 +174,9 @@ public struct FleetPicture {
             out += marks.text(x, backBottom + 15, TimeAxis.label(t), fill: dim, size: 10, anchor: "middle")
             out += "</g>\n"
         }
-        let axes = [("load", scales.load, yLoad, loadTop, loadBottom), ("queued", scales.backlog, yBack, backTop, backBottom)]
+        let axes = [
+            ("load", scales.load, yLoad, loadTop, loadBottom), ("queued", scales.backlog, yBack, backTop, backBottom),
+        ]
         for (name, scale, yAt, top, bottom) in axes {
             for v in scale.ticks {
                 let ty = yAt(v)
@@ -192,12 +198,15 @@ public struct FleetPicture {
         func text(_ pts: [(Double, Double)]) -> String { pts.map { n($0.0) + "," + n($0.1) }.joined(separator: " ") }
         let queued = points(r.queued, yBack)
         if let first = queued.first, let last = queued.last {
-            out += "<polygon class=\"curve\" data-curve=\"queued\" points=\"\(n(first.0)),\(n(backBottom)) \(text(queued)) \(n(last.0)),\(n(backBottom))\""
-            out += " fill=\"\(marks.colour(.stateQueued))\" fill-opacity=\"0.6\" stroke=\"\(marks.colour(.stateQueued))\"/>\n"
+            out +=
+                "<polygon class=\"curve\" data-curve=\"queued\" points=\"\(n(first.0)),\(n(backBottom)) \(text(queued)) \(n(last.0)),\(n(backBottom))\""
+            out +=
+                " fill=\"\(marks.colour(.stateQueued))\" fill-opacity=\"0.6\" stroke=\"\(marks.colour(.stateQueued))\"/>\n"
         }
         for (key, values, role, width) in Self.curves(r) {
             out += "<polyline class=\"curve\" data-curve=\"\(key)\" points=\"\(text(points(values, yLoad)))\""
-            out += " fill=\"none\" stroke=\"\(marks.colour(role))\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"/>\n"
+            out +=
+                " fill=\"none\" stroke=\"\(marks.colour(role))\" stroke-width=\"\(n(width))\" stroke-linejoin=\"round\"/>\n"
         }
         // The capacity over the curves, its name on a patch of the page so it reads.
         if let c = chart.capacity {
@@ -216,7 +225,8 @@ public struct FleetPicture {
             let px = xAt(Double(peak.second) + 0.5), py = yLoad(peak.attempts)
             let words = "peak \(peak.attempts)/s at " + TimeAxis.label(peak.second)
             out += "<g class=\"peak\" data-t=\"\(peak.second)\" data-attempts=\"\(peak.attempts)\">"
-            out += "<circle cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"4\" fill=\"none\" stroke=\"\(marks.ink(.normal))\" stroke-width=\"1.5\"/>"
+            out +=
+                "<circle cx=\"\(n(px))\" cy=\"\(n(py))\" r=\"4\" fill=\"none\" stroke=\"\(marks.ink(.normal))\" stroke-width=\"1.5\"/>"
             let wide = Double(words.count) * 10 * TimelinePicture.charWidth
             let right = px + 8 + wide > x1
             let lx0 = right ? px - 8 - wide : px + 8
@@ -227,8 +237,9 @@ public struct FleetPicture {
             {
                 ly += 13
             }
-            out += marks.text(right ? px - 8 : px + 8, ly, words, fill: marks.ink(.normal), size: 10,
-                              anchor: right ? "end" : nil)
+            out += marks.text(
+                right ? px - 8 : px + 8, ly, words, fill: marks.ink(.normal), size: 10,
+                anchor: right ? "end" : nil)
             out += "<title>\(marks.xml(words))</title></g>\n"
         }
         // The figures, beside the charts.
@@ -264,14 +275,23 @@ public struct FleetPicture {
             ("queued", "queued (own axis)", marks.rect(0, -6, 22, 12, fill: marks.colour(.stateQueued), opacity: 0.6)),
         ]
         if chart.capacity != nil {
-            items.append(("capacity", "capacity", marks.line(0, 0, 22, 0, stroke: marks.colour(.normal), width: 1.5, dash: "6 4")))
+            items.append(
+                (
+                    "capacity", "capacity",
+                    marks.line(0, 0, 22, 0, stroke: marks.colour(.normal), width: 1.5, dash: "6 4")
+                ))
         }
         if !chart.outages.isEmpty {
-            items.append(("outage", "outage", marks.rect(0, -8, 22, 16, fill: marks.colour(.timelineOffline, bg: true))))
+            items.append(
+                ("outage", "outage", marks.rect(0, -8, 22, 16, fill: marks.colour(.timelineOffline, bg: true))))
         }
         // As the summary names it: after the recovery when the last outage ended, of the whole run otherwise.
         let peak = chart.outages.last?.to != nil ? "peak after the recovery" : "peak"
-        items.append(("peak", peak, "<circle cx=\"11\" cy=\"0\" r=\"4\" fill=\"none\" stroke=\"\(marks.ink(.normal))\" stroke-width=\"1.5\"/>"))
+        items.append(
+            (
+                "peak", peak,
+                "<circle cx=\"11\" cy=\"0\" r=\"4\" fill=\"none\" stroke=\"\(marks.ink(.normal))\" stroke-width=\"1.5\"/>"
+            ))
         var out = "<g class=\"legend\">"
         var x = 8.0
         for (key, word, swatch) in items {
@@ -279,11 +299,14 @@ public struct FleetPicture {
             out += marks.text(30, 4, word, fill: marks.ink(.normal), size: 11) + "</g>"
             x += 30 + Double(word.count) * 11 * TimelinePicture.charWidth + 20
         }
-        let how = b == 1
+        let how =
+            b == 1
             ? "one point per second of virtual time (\(seconds) points a curve)"
             : "each point is the most in one second of its \(b) s (\(seconds) s drawn as \((seconds + b - 1) / b) points a curve), so no spike is lost"
         out += marks.text(8, y + 36, how, fill: marks.ink(.dim), size: 11)
-        out += marks.text(8, y + 52, "counts per second on the left; time in minutes of virtual time", fill: marks.ink(.dim), size: 11)
+        out += marks.text(
+            8, y + 52, "counts per second on the left; time in minutes of virtual time", fill: marks.ink(.dim), size: 11
+        )
         return out + "</g>\n"
     }
 
@@ -302,22 +325,30 @@ public struct FleetPicture {
         let fg = marks.ink(.normal), bg = marks.colour(.normal, bg: true), dim = marks.ink(.dim)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
         out += "<title>\(marks.xml(title))</title>\n<style>\n"
-        out += "body { background: \(bg); color: \(fg); font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; font-size: 13px; margin: 16px; }\n"
+        out +=
+            "body { background: \(bg); color: \(fg); font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; font-size: 13px; margin: 16px; }\n"
         out += "h1 { font-size: 18px; } h2 { font-size: 16px; color: \(marks.ink(.paneTitle)); }\n"
-        out += ".chart { overflow-x: auto; } table { border-collapse: collapse; } td, th { padding: 2px 14px 2px 0; text-align: right; }\n"
-        out += "th { color: \(dim); font-weight: normal; text-decoration: underline; } td:first-child, th:first-child { text-align: left; color: \(dim); }\n"
+        out +=
+            ".chart { overflow-x: auto; } table { border-collapse: collapse; } td, th { padding: 2px 14px 2px 0; text-align: right; }\n"
+        out +=
+            "th { color: \(dim); font-weight: normal; text-decoration: underline; } td:first-child, th:first-child { text-align: left; color: \(dim); }\n"
         out += "</style>\n</head>\n<body>\n<h1>\(marks.xml(title))</h1>\n"
-        out += "<div class=\"chart\">\n" + picture(chart) + "</div>\n<h2>Summary</h2>\n<table class=\"summary\">\n<tr><th></th>"
+        out +=
+            "<div class=\"chart\">\n" + picture(chart)
+            + "</div>\n<h2>Summary</h2>\n<table class=\"summary\">\n<tr><th></th>"
         for p in chart.panels { out += "<th>\(marks.xml(p.label))</th>" }
         out += "</tr>\n"
         for row in chart.figures {
-            out += "<tr><td>\(marks.xml(row.name))</td>" + row.values.map { "<td>\(marks.xml($0))</td>" }.joined() + "</tr>\n"
+            out +=
+                "<tr><td>\(marks.xml(row.name))</td>" + row.values.map { "<td>\(marks.xml($0))</td>" }.joined()
+                + "</tr>\n"
         }
         out += "</table>\n"
         if !chart.outages.isEmpty {
             out += "<h2>Outages</h2>\n<ul class=\"outages\">\n"
             for o in chart.outages {
-                out += "<li>\(VirtualTime.clock(o.from).dropLast(4))–\(o.to.map { String(VirtualTime.clock($0).dropLast(4)) } ?? "end"): \(marks.xml(o.what))</li>\n"
+                out +=
+                    "<li>\(VirtualTime.clock(o.from).dropLast(4))–\(o.to.map { String(VirtualTime.clock($0).dropLast(4)) } ?? "end"): \(marks.xml(o.what))</li>\n"
             }
             out += "</ul>\n"
         }
@@ -362,7 +393,9 @@ struct TimeAxis {
     let seconds: Int
     let ticks: [Int]
 
-    static let steps = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400]
+    static let steps = [
+        1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
+    ]
 
     init(seconds: Int) {
         self.seconds = seconds

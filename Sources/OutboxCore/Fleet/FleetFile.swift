@@ -182,7 +182,9 @@ struct FleetFileParser {
         self.resolver = resolver
     }
 
-    mutating func fail(_ n: Int, _ message: String) { errors.append(ScenarioError(file: file, line: n, message: message)) }
+    mutating func fail(_ n: Int, _ message: String) {
+        errors.append(ScenarioError(file: file, line: n, message: message))
+    }
 
     mutating func parse(_ text: String) -> Result<FleetFile, ScenarioErrors> {
         let body = TextInput.droppingBOM(text)
@@ -209,7 +211,10 @@ struct FleetFileParser {
             }
             if first == "set" || first == "saved" || first == "device" { header.append(line) }
             if first == "compare" {
-                fail(n, "`compare` in a fleet file, expected `profile A P% B P%` for a mix, or `outbox fleet --profiles A,B`")
+                fail(
+                    n,
+                    "`compare` in a fleet file, expected `profile A P% B P%` for a mix, or `outbox fleet --profiles A,B`"
+                )
                 lines[k] = ""
                 continue
             }
@@ -229,7 +234,8 @@ struct FleetFileParser {
             }
             statement(n, w)
             // The scenario parser sees the first profile as the file's own; the rest is the fleet's.
-            lines[k] = first == "profile" && !mix.isEmpty ? "profile " + ActionSyntax.word(mix[0].profile.reference) : ""
+            lines[k] =
+                first == "profile" && !mix.isEmpty ? "profile " + ActionSyntax.word(mix[0].profile.reference) : ""
         }
         if mix.isEmpty && profileLine == 0 {
             fail(1, "no profile line, expected `profile NAME` or a mix, `profile ios 70% android 30%`")
@@ -256,7 +262,8 @@ struct FleetFileParser {
                 for x in e.errors where !errors.contains(x) {
                     errors.append(
                         mix.count > 1 || playing != nil
-                            ? ScenarioError(file: x.file, line: x.line, message: x.message + " (for \(m.profile.rawValue))")
+                            ? ScenarioError(
+                                file: x.file, line: x.line, message: x.message + " (for \(m.profile.rawValue))")
                             : x)
                 }
             }
@@ -289,7 +296,9 @@ struct FleetFileParser {
         }
         for c in churn where c.kind == .background {
             for m in mix where !m.profile.hasLifecycle {
-                fail(c.line, "churn background on \(m.profile.rawValue), which has no app lifecycle (background, foreground)")
+                fail(
+                    c.line,
+                    "churn background on \(m.profile.rawValue), which has no app lifecycle (background, foreground)")
             }
         }
         guard errors.isEmpty else { return .failure(ScenarioErrors(errors: errors)) }
@@ -377,7 +386,8 @@ struct FleetFileParser {
         let form = "expected `events every D [call WORD] [names A,B,...]` (e.g. `events every 1m names open,buy`)"
         guard w.count >= 3, w[1] == "every" else { return fail(n, "bad events line, " + form) }
         guard let mean = VirtualTime.parse(w[2]), mean >= 1 else {
-            return fail(n, "bad events interval `\(SafeText.escaped(w[2], max: 20))`, expected a time of at least 1ms, " + form)
+            return fail(
+                n, "bad events interval `\(SafeText.escaped(w[2], max: 20))`, expected a time of at least 1ms, " + form)
         }
         var call = "track", names = ["event"]
         var k = 3
@@ -391,7 +401,9 @@ struct FleetFileParser {
                     return fail(n, "bad events names `\(w[k + 1])`: an empty name, " + form)
                 }
             default:
-                return fail(n, "bad events line: unknown word `\(w[k])`, " + form + Suggest.hint(w[k], among: ["call", "names"]))
+                return fail(
+                    n,
+                    "bad events line: unknown word `\(w[k])`, " + form + Suggest.hint(w[k], among: ["call", "names"]))
             }
             k += 2
         }
@@ -399,7 +411,8 @@ struct FleetFileParser {
     }
 
     mutating func capacityLine(_ n: Int, _ w: [String]) {
-        let form = "expected `capacity R/s [answer STATUS [retry-after D]]` (e.g. `capacity 20000/s answer 429 retry-after 30s`)"
+        let form =
+            "expected `capacity R/s [answer STATUS [retry-after D]]` (e.g. `capacity 20000/s answer 429 retry-after 30s`)"
         guard w.count >= 2, w[1].hasSuffix("/s"),
             let r = Int(String(w[1].dropLast(2).filter { $0 != "_" })), r >= 1
         else {
@@ -423,10 +436,14 @@ struct FleetFileParser {
         let form =
             "expected `churn offline every D for L`, `churn relaunch every D [closed L]` or `churn background every D for L`"
         guard w.count >= 4, let kind = FleetFile.Churn.Kind(rawValue: w[1]), w[2] == "every" else {
-            return fail(n, "bad churn line, " + form + (w.count > 1 ? Suggest.hint(w[1], among: ["offline", "relaunch", "background"]) : ""))
+            return fail(
+                n,
+                "bad churn line, " + form
+                    + (w.count > 1 ? Suggest.hint(w[1], among: ["offline", "relaunch", "background"]) : ""))
         }
         guard let every = VirtualTime.parse(w[3]), every >= 1000 else {
-            return fail(n, "bad churn interval `\(SafeText.escaped(w[3], max: 20))`, expected a time of at least 1s, " + form)
+            return fail(
+                n, "bad churn interval `\(SafeText.escaped(w[3], max: 20))`, expected a time of at least 1s, " + form)
         }
         var lasting: Millis = kind == .relaunch ? 0 : -1
         if w.count == 6 {
@@ -459,10 +476,11 @@ extension FleetFile {
     /// The stretches the file's lines make the backend fail (a `server` plan that
     /// fails every attempt or a share of them) or the network off (`network offline`).
     static func outages(of s: Scenario, duration: Millis) -> [Outage] {
-        outages(of: s.steps.compactMap { step in
-            if case .action(let a) = step.content { return (step.time, a) }
-            return nil
-        }, duration: duration)
+        outages(
+            of: s.steps.compactMap { step in
+                if case .action(let a) = step.content { return (step.time, a) }
+                return nil
+            }, duration: duration)
     }
 
     /// The file's lines and `lines` played live after them (`--live`'s `o`,

@@ -121,7 +121,9 @@ enum Throttle {
     /// `2`, `1.1`, `1.25` in hundredths; nil for anything else.
     static func hundredths(_ word: String) -> Int64? {
         let parts = word.split(separator: ".", omittingEmptySubsequences: false)
-        func digits(_ s: Substring) -> Bool { !s.isEmpty && s.count <= 4 && s.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        func digits(_ s: Substring) -> Bool {
+            !s.isEmpty && s.count <= 4 && s.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+        }
         guard (1...2).contains(parts.count), digits(parts[0]), let whole = Int64(parts[0]) else { return nil }
         guard parts.count == 2 else { return whole * 100 }
         guard digits(parts[1]), parts[1].count <= 2, let f = Int64(parts[1]) else { return nil }
