@@ -185,37 +185,42 @@ struct TimerHeap {
 
     mutating func push(_ t: DueTimer) {
         items.append(t)
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) >> 2
-            if !DueTimer.before(t, items[parent]) { break }
-            items[child] = items[parent]
-            child = parent
+        // Through the buffer: one uniqueness check for the whole sift, not one per write.
+        items.withUnsafeMutableBufferPointer { h in
+            var child = h.count - 1
+            while child > 0 {
+                let parent = (child - 1) >> 2
+                if !DueTimer.before(t, h[parent]) { break }
+                h[child] = h[parent]
+                child = parent
+            }
+            h[child] = t
         }
-        items[child] = t
     }
 
     mutating func pop() -> DueTimer? {
         guard let top = items.first else { return nil }
         let last = items.removeLast()
         if items.isEmpty { return top }
-        let n = items.count
-        var i = 0
-        while true {
-            let first = 4 * i + 1
-            if first >= n { break }
-            var c = first
-            let end = min(first + 4, n)
-            var k = first + 1
-            while k < end {
-                if DueTimer.before(items[k], items[c]) { c = k }
-                k += 1
+        items.withUnsafeMutableBufferPointer { h in
+            let n = h.count
+            var i = 0
+            while true {
+                let first = 4 * i + 1
+                if first >= n { break }
+                var c = first
+                let end = min(first + 4, n)
+                var k = first + 1
+                while k < end {
+                    if DueTimer.before(h[k], h[c]) { c = k }
+                    k += 1
+                }
+                if !DueTimer.before(h[c], last) { break }
+                h[i] = h[c]
+                i = c
             }
-            if !DueTimer.before(items[c], last) { break }
-            items[i] = items[c]
-            i = c
+            h[i] = last
         }
-        items[i] = last
         return top
     }
 }

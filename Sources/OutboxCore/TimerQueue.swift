@@ -27,7 +27,7 @@ struct TimerQueue {
     static let mask = span - 1
     static let words = span / 64
     /// The most timers the heap alone holds before the wheel is made.
-    static let smallLimit = 256
+    static let smallLimit = 64
 
     /// A timer in the wheel and the next one in its slot (-1 ends the slot).
     /// The timer leaves four bytes of padding: the link fits in them.
@@ -58,6 +58,13 @@ struct TimerQueue {
             occupied.initialize(repeating: 0, count: TimerQueue.words)
         }
 
+        /// The stand-in every queue holds until it makes its wheel: never read.
+        init(placeholder: ()) {
+            nodes = PODStorage<Node>(capacity: 0)
+            ends = .allocate(capacity: 1)
+            occupied = .allocate(capacity: 1)
+        }
+
         init(copying o: Wheel) {
             nodes = o.nodes.copy()
             ends = .allocate(capacity: TimerQueue.span)
@@ -74,8 +81,13 @@ struct TimerQueue {
         }
     }
 
-    /// nil until more than `smallLimit` timers waited at once.
-    private var wheel: Wheel?
+    /// The placeholder until more than `smallLimit` timers waited at once
+    /// (`wheelMade`). Not an optional: reading an optional's class reference
+    /// retained and released it on every push and pop (20% of the model's
+    /// speed in `outbox bench --only transitions`).
+    private var wheel = TimerQueue.placeholder
+    private var wheelMade = false
+    private static let placeholder = Wheel(placeholder: ())
     private var freeList: Int32 = -1
     private var inWheel = 0
     /// Timers at or after `floor + span`.
@@ -85,21 +97,21 @@ struct TimerQueue {
 
     var count: Int { inWheel + later.count }
     /// Whether the wheel was made (more than `smallLimit` timers waited at once).
-    var hasWheel: Bool { wheel != nil }
+    var hasWheel: Bool { wheelMade }
     /// The wheel's identity, for tests: a queue held once never copies its own.
-    var wheelIdentity: ObjectIdentifier? { wheel.map(ObjectIdentifier.init) }
+    var wheelIdentity: ObjectIdentifier? { wheelMade ? ObjectIdentifier(wheel) : nil }
     var isEmpty: Bool { count == 0 }
 
     /// The wheel, copied first if another queue shares it.
     @inline(__always)
     private mutating func uniqueWheel() -> Wheel {
-        if !isKnownUniquelyReferenced(&wheel) { wheel = Wheel(copying: wheel.unsafelyUnwrapped) }
-        return wheel.unsafelyUnwrapped
+        if !isKnownUniquelyReferenced(&wheel) { wheel = Wheel(copying: wheel) }
+        return wheel
     }
 
     mutating func push(_ t: DueTimer) {
         precondition(t.time >= floor, "a timer before the queue's floor")
-        if wheel == nil {
+        if !wheelMade {
             later.push(t)
             if later.count > TimerQueue.smallLimit { openWheel() }
         } else if t.time - floor < Millis(TimerQueue.span) {
@@ -114,6 +126,7 @@ struct TimerQueue {
     private mutating func openWheel() {
         let w = Wheel()
         wheel = w
+        wheelMade = true
         let end = floor + Millis(TimerQueue.span)
         while let l = later.first, l.time < end {
             _ = later.pop()
@@ -147,7 +160,7 @@ struct TimerQueue {
     @inline(__always)
     private func firstSlot() -> Int? {
         guard inWheel > 0 else { return nil }
-        let occupied = wheel.unsafelyUnwrapped.occupied
+        let occupied = wheel.occupied
         let start = Int(floor) & TimerQueue.mask
         var w = start >> 6
         var bits = occupied[w] & (~0 << UInt64(start & 63))
@@ -163,8 +176,7 @@ struct TimerQueue {
     /// The earliest timer, left in place.
     var first: DueTimer? {
         if let s = firstSlot() {
-            let w = wheel.unsafelyUnwrapped
-            return w.nodes[Int(w.ends[s].x)].timer
+            return wheel.nodes[Int(wheel.ends[s].x)].timer
         }
         return later.first
     }
@@ -199,7 +211,7 @@ struct TimerQueue {
     /// time; with none due, moves the floor to `limit` and returns nil. The
     /// caller must have reached that moment: nothing may be pushed before it.
     mutating func pop(through limit: Millis) -> DueTimer? {
-        if wheel == nil {
+        if !wheelMade {
             // The heap alone: its earliest, if due.
             guard let l = later.first, l.time <= limit else {
                 if limit > floor { floor = limit }
@@ -213,7 +225,7 @@ struct TimerQueue {
             if let s = firstSlot() {
                 // Read in one statement: a reference to the wheel held in a local
                 // past it would make `uniqueWheel` below copy the whole wheel.
-                let time = wheel.unsafelyUnwrapped.nodes[Int(wheel.unsafelyUnwrapped.ends[s].x)].timer.time
+                let time = wheel.nodes[Int(wheel.ends[s].x)].timer.time
                 if time > limit { break }
                 let t = take(s, uniqueWheel())
                 moveFloor(to: time)
@@ -232,7 +244,7 @@ struct TimerQueue {
     private mutating func moveFloor(to t: Millis) {
         guard t > floor else { return }
         floor = t
-        guard !later.isEmpty, wheel != nil else { return }
+        guard !later.isEmpty, wheelMade else { return }
         let end = floor + Millis(TimerQueue.span)
         while let l = later.first, l.time < end {
             _ = later.pop()
@@ -243,7 +255,7 @@ struct TimerQueue {
     /// Every timer waiting, in no particular order (for checks).
     var all: [DueTimer] {
         var out = later.items
-        guard let wheel else { return out }
+        guard wheelMade else { return out }
         for w in 0..<TimerQueue.words where wheel.occupied[w] != 0 {
             var bits = wheel.occupied[w]
             while bits != 0 {
