@@ -17,7 +17,9 @@ let package = Package(
     targets: [
         // The pure model: requests, policies, clock, backend, scenarios, timelines.
         // No terminal, no wall clock, no Foundation.
-        .target(name: "OutboxCore"),
+        .target(name: "OutboxCore", dependencies: ["COutboxHints"]),
+        // Prefetch hints for the fleet's lanes (one static inline function): Swift has none.
+        .target(name: "COutboxHints"),
         // Foundation for the command line: FoundationEssentials where it is a module of
         // its own (Linux: no ICU in the binary), Foundation elsewhere. One file.
         .target(name: "OutboxFoundation"),

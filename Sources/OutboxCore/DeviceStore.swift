@@ -119,6 +119,14 @@ public final class InMemoryDeviceStore: DeviceStore {
     public var epoch: UInt64 = 0
     /// Chunks of rows allocated now, for tests.
     public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    /// Where the chunk table's arrays are in the object (`Prefetch`; a fleet's lane).
+    var arrayWords: [Int] {
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
+        return [
+            withUnsafeMutablePointer(to: &chunks) { UnsafeRawPointer($0) - object },
+            withUnsafeMutablePointer(to: &present) { UnsafeRawPointer($0) - object },
+        ]
+    }
 
     /// A store whose rows come in chunks of `1 << chunkBits` ids (`chunkBits` 2 to 16).
     public init(chunkBits: Int = 12) {

@@ -63,6 +63,11 @@ struct RequestsByName: Sendable {
     /// Requests forgotten (`forgetAll`): the chains start after id `base`.
     private var base = 0
 
+    /// Where the chains' arrays are (`Prefetch`; a fleet's lane).
+    static var arrayWords: [Int] {
+        [\RequestsByName.first, \.last, \.next].map { MemoryLayout<RequestsByName>.offset(of: $0)! }
+    }
+
     /// Adds the next request (ids come one by one from 1).
     mutating func add(_ id: Int32, name: Int32) {
         precondition(Int(id) == base + next.count + 1, "requests are added in id order")

@@ -118,6 +118,17 @@ public struct RequestTable: RandomAccessCollection, Sendable {
     public var endIndex: Int { forgotten + buffer.items.count }
     public var count: Int { buffer.items.count }
 
+    /// For `Prefetch` (a fleet's lane): where the buffer's reference is in a
+    /// table, and where the requests' address is in the buffer object.
+    static var bufferWord: Int { MemoryLayout<RequestTable>.offset(of: \RequestTable.buffer)! }
+    static var itemsWord: Int {
+        let b = Buffer(PODStorage(capacity: 1))
+        defer { withExtendedLifetime(b) {} }
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(b).toOpaque())
+        return withUnsafeMutablePointer(to: &b.items) { UnsafeRawPointer($0) - object }
+            + MemoryLayout<PODStorage<Request>>.offset(of: \PODStorage<Request>.base)!
+    }
+
     public subscript(_ i: Int) -> Request {
         @inline(__always) get {
             let j = i &- forgotten

@@ -946,6 +946,10 @@ struct LiveSets {
     /// How many in all: read without touching the four arrays' buffers (a
     /// fleet asks each device after each step whether it is at rest).
     private(set) var total = 0
+    /// Where the four sets' arrays are (`Prefetch`; a fleet's lane).
+    static var arrayWords: [Int] {
+        [\LiveSets.pending, \.inFlight, \.retrying, \.queued].map { MemoryLayout<LiveSets>.offset(of: $0)! }
+    }
 
     // One switch to read a set and one to change it: a `_modify` accessor's
     // coroutine was not inlined and showed in profiles.

@@ -101,6 +101,10 @@ struct TimerQueue {
     /// The wheel's identity, for tests: a queue held once never copies its own.
     var wheelIdentity: ObjectIdentifier? { wheelMade ? ObjectIdentifier(wheel) : nil }
     var isEmpty: Bool { count == 0 }
+    /// Where the heap's array is in a queue (`Prefetch`; a fleet's lane).
+    static var heapWord: Int {
+        MemoryLayout<TimerQueue>.offset(of: \TimerQueue.later)! + MemoryLayout<TimerHeap>.offset(of: \TimerHeap.items)!
+    }
 
     /// The wheel, copied first if another queue shares it.
     @inline(__always)

@@ -11,6 +11,10 @@ public struct FleetLane {
     /// The devices' numbers in the fleet, by the lane's own index.
     public let members: [Int]
     var sims: [Simulation]
+    /// Each device's store (the one its simulation holds), for `Prefetch`.
+    var stores: [InMemoryDeviceStore] = []
+    /// Where in a device's memory the addresses to ask for are.
+    let prefetching = Prefetch(store: InMemoryDeviceStore(chunkBits: 3))
     public let gate: FleetGate
     let seconds: Int
     /// Per device, by lane index: its profile's index in the mix, the next file
@@ -83,6 +87,7 @@ public struct FleetLane {
             // A device holds a handful of saved requests at a time: chunks of 8 rows.
             let store = InMemoryDeviceStore(chunkBits: 3, names: names[m])
             if !scenario.device.isEmpty { scenario.device.seed(store) }
+            stores.append(store)
             var sim = Simulation(profile: scenario.profile, settings: settings, store: store, names: names[m])
             sim.keepsLogLines = false
             sim.send(to: gate)
@@ -176,21 +181,79 @@ public struct FleetLane {
     }
 
     /// Steps the devices marked due in `lo..<hi`, in order, clearing their marks.
+    ///
+    /// While one device steps, the lane asks for the memory of the next three
+    /// (`Prefetch`): the third's simulation, the blocks the second's points at,
+    /// and the blocks reached through the first's, each of which was asked for
+    /// a step earlier and is in cache to be read. At 10^6 devices nothing of a
+    /// device is in cache when its turn comes (docs/performance.md, "Fleets").
     mutating func stepMarked(from lo: Int, to hi: Int, through end: Millis) {
-        guard lo < hi else { return }
+        var i0 = nextMarked(from: lo, to: hi)
+        var i1 = nextMarked(from: i0 + 1, to: hi)
+        var i2 = nextMarked(from: i1 + 1, to: hi)
+        for i in [i0, i1, i2] where i < hi { prefetchSimulation(i) }
+        for i in [i0, i1] where i < hi { prefetchBlocks(i) }
+        while i0 < hi {
+            let i3 = nextMarked(from: i2 + 1, to: hi)
+            if i3 < hi { prefetchSimulation(i3) }
+            if i2 < hi { prefetchBlocks(i2) }
+            if i1 < hi { prefetchInner(i1) }
+            dueBits[i0 >> 6] &= ~(1 << UInt64(i0 & 63))
+            step(i0, through: end)
+            (i0, i1, i2) = (i1, i2, i3)
+        }
+    }
+
+    /// The first device marked due in `lo..<hi`, or `hi`.
+    @inline(__always)
+    func nextMarked(from lo: Int, to hi: Int) -> Int {
+        guard lo < hi else { return hi }
         var w = lo >> 6
         var bits = dueBits[w] & (~0 << UInt64(lo & 63))
-        while true {
-            while bits != 0 {
-                let i = w << 6 | bits.trailingZeroBitCount
-                guard i < hi else { return }
-                bits &= bits - 1
-                dueBits[w] &= ~(1 << UInt64(i & 63))
-                step(i, through: end)
-            }
+        while bits == 0 {
             w += 1
-            guard w << 6 < hi else { return }
+            guard w << 6 < hi else { return hi }
             bits = dueBits[w]
+        }
+        return Swift.min(hi, w << 6 | bits.trailingZeroBitCount)
+    }
+
+    /// Asks for device `i`'s simulation, every cache line of it, and its
+    /// entries in the lane's arrays.
+    @inline(__always)
+    func prefetchSimulation(_ i: Int) {
+        sims.withUnsafeBufferPointer {
+            Prefetch.bytes(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i), MemoryLayout<Simulation>.stride)
+        }
+        due.withUnsafeBufferPointer { Prefetch.bytes(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i), 1) }
+        lineNext.withUnsafeBufferPointer { Prefetch.bytes(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i), 1) }
+        stores.withUnsafeBufferPointer { Prefetch.bytes(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i), 1) }
+        let streams = fleet.events.count
+        if streams > 0 {
+            eventNext.withUnsafeBufferPointer {
+                Prefetch.bytes(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i * streams), 1)
+            }
+            eventState.withUnsafeBufferPointer {
+                Prefetch.bytes(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i * streams), 1)
+            }
+        }
+    }
+
+    /// The blocks device `i`'s simulation points at, and its store object (both in cache by now).
+    @inline(__always)
+    func prefetchBlocks(_ i: Int) {
+        sims.withUnsafeBufferPointer { prefetching.blocks(of: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i)) }
+        stores.withUnsafeBufferPointer { Prefetch.through(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i)) }
+    }
+
+    /// The blocks reached through those: the requests, the store's chunk table.
+    @inline(__always)
+    func prefetchInner(_ i: Int) {
+        sims.withUnsafeBufferPointer { prefetching.requests(of: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i)) }
+        stores.withUnsafeBufferPointer {
+            guard let o = UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i).load(as: UnsafeRawPointer?.self)
+            else { return }
+            prefetching.tables(of: o)
         }
     }
 
