@@ -38,8 +38,9 @@ enum BenchFleet {
         else { return nil }
         let before = BenchFigures.rss()
         let start = BenchFigures.nowNs()
-        let run = FleetRun(fleet)
-        let result = run.run(parallel: { n, body in DispatchQueue.concurrentPerform(iterations: n, execute: body) })
+        let threads: FleetRun.Parallel = { n, body in DispatchQueue.concurrentPerform(iterations: n, execute: body) }
+        let run = FleetRun(fleet, parallel: threads)
+        let result = run.run(parallel: threads)
         let seconds = Double(BenchFigures.nowNs() - start) / 1e9
         // Measured before the lanes go: the fleet holds its devices to the end.
         let resident = Double(max(0, BenchFigures.rss() - before)) / 1_048_576

@@ -169,8 +169,9 @@ struct FleetCommand: OutboxSubcommand {
         }
         var reports: [FleetReport] = []
         for (f, p) in zip(fleets, playing) {
-            let run = FleetRun(f, shard: part, record: record)
-            let result = run.run(parallel: { n, body in DispatchQueue.concurrentPerform(iterations: n, execute: body) })
+            let threads: FleetRun.Parallel = { n, body in DispatchQueue.concurrentPerform(iterations: n, execute: body) }
+            let run = FleetRun(f, shard: part, record: record, parallel: threads)
+            let result = run.run(parallel: threads)
             if let record, let lane = run.recordedLane {
                 console.print(FleetCommand.deviceScenario(f, device: record, lane: lane), terminator: "")
                 return 0

@@ -103,6 +103,10 @@ public final class InMemoryDeviceStore: DeviceStore {
     @exclusivity(unchecked) private var chunks: [UnsafeMutablePointer<Row>?] = []
     /// Rows present in each chunk.
     @exclusivity(unchecked) private var present: [Int32] = []
+    /// The chunk `chunks[0]` is: the table starts again from the next chunk
+    /// saved whenever the store is emptied, so it spans the ids held now, not
+    /// every id ever saved (a fleet's device empties its store after nearly every event).
+    @exclusivity(unchecked) private var firstChunk = 0
     /// One emptied chunk kept for the next one needed: ids move forward, so a
     /// steady run frees one chunk and soon needs another.
     @exclusivity(unchecked) private var spare: UnsafeMutablePointer<Row>?
@@ -119,6 +123,8 @@ public final class InMemoryDeviceStore: DeviceStore {
     public var epoch: UInt64 = 0
     /// Chunks of rows allocated now, for tests.
     public var chunksHeld: Int { chunks.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+    /// Entries in the chunk table (held or not), for tests.
+    var chunkTableCount: Int { chunks.count }
     /// Where the chunk table's arrays are in the object (`Prefetch`; a fleet's lane).
     var arrayWords: [Int] {
         let object = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
@@ -150,15 +156,22 @@ public final class InMemoryDeviceStore: DeviceStore {
     /// The row of a saved id, or nil.
     @inline(__always)
     private func row(_ id: Int32) -> UnsafeMutablePointer<Row>? {
-        let c = Int(id) >> chunkBits
-        guard c < chunks.count, let chunk = chunks[c] else { return nil }
+        let c = Int(id) >> chunkBits &- firstChunk
+        guard c >= 0 && c < chunks.count, let chunk = chunks[c] else { return nil }
         let r = chunk + (Int(id) & (chunkSize - 1))
         return r.pointee.present ? r : nil
     }
 
     public func save(_ r: SavedRequest) {
-        let c = Int(r.id) >> chunkBits
+        var c = Int(r.id) >> chunkBits
         top = max(top, Int(r.id) + 1)
+        if chunks.isEmpty { firstChunk = c }
+        if c < firstChunk {
+            chunks.insert(contentsOf: repeatElement(nil, count: firstChunk - c), at: 0)
+            present.insert(contentsOf: repeatElement(0, count: firstChunk - c), at: 0)
+            firstChunk = c
+        }
+        c -= firstChunk
         while chunks.count <= c {
             chunks.append(nil)
             present.append(0)
@@ -204,19 +217,25 @@ public final class InMemoryDeviceStore: DeviceStore {
         if row.pointee.hasAttributes { attributeLists[id] = nil }
         row.pointee.present = false
         count -= 1
-        let c = Int(id) >> chunkBits
+        let c = Int(id) >> chunkBits - firstChunk
         present[c] -= 1
         if present[c] == 0, let chunk = chunks[c] {
             chunks[c] = nil
             if spare == nil { spare = chunk } else { chunk.deallocate() }
+        }
+        if count == 0 {
+            // Every chunk is freed: the next save starts the table again (`firstChunk`).
+            chunks.removeAll(keepingCapacity: true)
+            present.removeAll(keepingCapacity: true)
         }
     }
 
     public func loadAll() -> [SavedRequest] {
         var out: [SavedRequest] = []
         out.reserveCapacity(count)
-        for c in chunks.indices {
-            guard let chunk = chunks[c] else { continue }
+        for k in chunks.indices {
+            guard let chunk = chunks[k] else { continue }
+            let c = k + firstChunk
             // The last chunk is read only as far as the highest id saved.
             for j in 0..<min(chunkSize, top - c << chunkBits) where chunk[j].present {
                 let r = chunk[j]

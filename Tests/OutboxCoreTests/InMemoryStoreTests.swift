@@ -41,6 +41,31 @@ final class InMemoryStoreTests: XCTestCase {
         XCTAssertEqual(store.loadAll().map(\.id), Array(Int32(199_901)...200_000))
         XCTAssertEqual(store.loadAll().last?.attributes, [Attribute(key: "a", value: "200000")])
     }
+
+    /// A fleet's device empties its store after nearly every event: the chunk
+    /// table then spans the ids held, not every id ever saved, and an id below
+    /// the table's first chunk still finds its row.
+    func test_anEmptiedStoreStartsItsChunkTableAgain() {
+        let store = InMemoryDeviceStore(chunkBits: 3)
+        for id in Int32(1)...10_000 {
+            store.save(record(id))
+            store.remove(id: id)
+        }
+        XCTAssertEqual(store.count, 0)
+        XCTAssertLessThanOrEqual(store.chunkTableCount, 1)
+        store.save(record(50_000))
+        store.save(record(3))
+        store.attempted(id: 3, attempts: 9)
+        var three = record(3)
+        three.attempts = 9
+        three.waitingForConsent = false
+        XCTAssertEqual(store.loadAll(), [three, record(50_000)])
+        store.remove(id: 50_000)
+        XCTAssertEqual(store.loadAll(), [three])
+        store.remove(id: 3)
+        XCTAssertEqual(store.loadAll(), [])
+        XCTAssertEqual(store.chunksHeld, 0)
+    }
 }
 
 /// The model's per-request record stays one cache line: the memory figure and the

@@ -43,8 +43,14 @@ public struct FleetRun {
     /// An even share of `total` for part `i` of `n`: the shares sum to `total`.
     static func share(_ total: Int, _ i: Int, _ n: Int) -> Int { total / n + (i < total % n ? 1 : 0) }
 
-    /// Builds the shard's lanes; `record` is a device whose life `--device` writes.
-    public init(_ fleet: FleetFile, shard: Shard = .whole, record: Int? = nil) {
+    /// Runs `body(0..<n)`: on threads, or in turn (the default).
+    public typealias Parallel = (Int, @Sendable (Int) -> Void) -> Void
+    public static func inTurn(_ n: Int, _ body: @Sendable (Int) -> Void) { for k in 0..<n { body(k) } }
+
+    /// Builds the shard's lanes, side by side when `parallel` runs them on
+    /// threads (a million devices take seconds to make); `record` is a device
+    /// whose life `--device` writes.
+    public init(_ fleet: FleetFile, shard: Shard = .whole, record: Int? = nil, parallel: Parallel = FleetRun.inTurn) {
         self.fleet = fleet
         self.shard = shard
         let members = Array(stride(from: shard.index, to: fleet.devices, by: shard.count))
@@ -54,16 +60,27 @@ public struct FleetRun {
         if let capacity { count = min(count, max(1, capacity)) }
         var parts = [[Int]](repeating: [], count: count)
         for (k, d) in members.enumerated() { parts[k % count].append(d) }
-        lanes = parts.enumerated().map { j, ds in
-            LaneBox(
-                FleetLane(
-                    fleet: fleet, members: ds, capacity: capacity.map { FleetRun.share($0, j, count) },
+        let made = Made(count)
+        let lanesParts = parts, lanesCount = count
+        parallel(count) { j in
+            let ds = lanesParts[j]
+            (made.lanes + j).initialize(
+                to: FleetLane(
+                    fleet: fleet, members: ds, capacity: capacity.map { FleetRun.share($0, j, lanesCount) },
                     record: record.flatMap { ds.contains($0) ? $0 : nil }))
         }
+        lanes = (0..<count).map { LaneBox((made.lanes + $0).move()) }
+    }
+
+    /// Lanes made side by side, each by one thread into its own slot, then moved out.
+    private final class Made: @unchecked Sendable {
+        let lanes: UnsafeMutablePointer<FleetLane>
+        init(_ n: Int) { lanes = .allocate(capacity: n) }
+        deinit { lanes.deallocate() }
     }
 
     /// Runs every lane: `parallel(n, body)` calls `body(0..<n)`, on threads or in turn.
-    public func run(parallel: (Int, @Sendable (Int) -> Void) -> Void = { n, body in for k in 0..<n { body(k) } }) -> FleetResult {
+    public func run(parallel: Parallel = FleetRun.inTurn) -> FleetResult {
         let boxes = lanes
         parallel(boxes.count) { k in boxes[k].lane.run() }
         var total = FleetResult(seconds: Int(fleet.duration / 1000))
