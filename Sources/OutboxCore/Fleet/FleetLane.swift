@@ -37,6 +37,13 @@ public struct FleetLane {
     /// The file's lines' times, by profile in the mix: read at every step, where
     /// taking the scenario's steps (eight arrays) cost 450 instructions a step.
     let lineTimes: [[Millis]]
+    /// The event streams, read at every event without copying a stream out of
+    /// the fleet (that retained three arrays every other lane shares, and the
+    /// two cores then fought over their reference counts): per stream its
+    /// mean wait and its number of names, and its actions by `(k × mixes + m) × names`.
+    let eventMeans: [Millis]
+    let eventNames: [Int]
+    let eventActions: [[Action]]
     /// The devices due in the second being run, a bit each (all clear between seconds).
     var dueBits: [UInt64]
     var scratch: [JournalEntry] = []
@@ -73,7 +80,11 @@ public struct FleetLane {
         churnState = [UInt64](repeating: 0, count: count * churns)
         churnIn = [Bool](repeating: false, count: count * churns)
         buckets = [[Int32]](repeating: [], count: seconds)
-        lineTimes = fleet.scenarios.map { $0.steps.times }
+        lineTimes = fleet.scenarios.map { $0.steps.times.map { $0 } }
+        eventMeans = fleet.events.map(\.mean)
+        eventNames = fleet.events.map(\.names.count)
+        // Rebuilt, not copied: each lane's arrays are its own.
+        eventActions = fleet.events.flatMap { e in e.actions.map { Array($0.map { $0 }) } }
         dueBits = [UInt64](repeating: 0, count: (count + 63) / 64)
         result = FleetResult(seconds: seconds)
         result.devices = count
@@ -292,7 +303,7 @@ public struct FleetLane {
     mutating func step(_ i: Int, through end: Millis) {
         swap(&sims[i].journal, &scratch)
         if i == recordIndex { gate.recording = true }
-        let streams = fleet.events.count, churns = fleet.churn.count
+        let streams = fleet.events.count, churns = fleet.churn.count, mixes = fleet.scenarios.count
         let m = Int(mixOf[i])
         // When it is first due is what it was filed under: nothing touched it since.
         var t = due[i]
@@ -309,13 +320,12 @@ public struct FleetLane {
             }
             for k in 0..<churns where churnNext[i * churns + k] == t { churnTurns(i, k, at: t) }
             for k in 0..<streams where eventNext[i * streams + k] == t {
-                let stream = fleet.events[k]
                 if sims[i].appRunning {
-                    let n = stream.names.count
+                    let n = eventNames[k]
                     let pick = n == 1 ? 0 : FleetDraw.below(&eventState[i * streams + k], n)
-                    play(i, stream.actions[m][pick], at: t)
+                    play(i, eventActions[k * mixes + m][pick], at: t)
                 }
-                eventNext[i * streams + k] = t + FleetDraw.wait(&eventState[i * streams + k], mean: stream.mean)
+                eventNext[i * streams + k] = t + FleetDraw.wait(&eventState[i * streams + k], mean: eventMeans[k])
             }
             sims[i].settle()
             t = nextDue(i)
