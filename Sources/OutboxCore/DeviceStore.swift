@@ -137,7 +137,8 @@ public final class InMemoryDeviceStore: DeviceStore {
     /// bytes (`Prefetch`): a fleet's device at rest keeps its one chunk there.
     var spareWord: (offset: Int, bytes: Int) {
         let object = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        return (withUnsafeMutablePointer(to: &spare) { UnsafeRawPointer($0) - object }, chunkSize * MemoryLayout<Row>.stride)
+        let offset = withUnsafeMutablePointer(to: &spare) { UnsafeRawPointer($0) - object }
+        return (offset, chunkSize * MemoryLayout<Row>.stride)
     }
 
     /// A store whose rows come in chunks of `1 << chunkBits` ids (`chunkBits` 2 to 16).

@@ -202,8 +202,11 @@ public struct FleetLane {
         var i0 = nextMarked(from: lo, to: hi)
         var i1 = nextMarked(from: i0 + 1, to: hi)
         var i2 = nextMarked(from: i1 + 1, to: hi)
-        for i in [i0, i1, i2] where i < hi { prefetchSimulation(i) }
-        for i in [i0, i1] where i < hi { prefetchBlocks(i) }
+        if i0 < hi { prefetchSimulation(i0) }
+        if i1 < hi { prefetchSimulation(i1) }
+        if i2 < hi { prefetchSimulation(i2) }
+        if i0 < hi { prefetchBlocks(i0) }
+        if i1 < hi { prefetchBlocks(i1) }
         while i0 < hi {
             let i3 = nextMarked(from: i2 + 1, to: hi)
             if i3 < hi { prefetchSimulation(i3) }
@@ -253,14 +256,18 @@ public struct FleetLane {
     /// The blocks device `i`'s simulation points at, and its store object (both in cache by now).
     @inline(__always)
     func prefetchBlocks(_ i: Int) {
-        sims.withUnsafeBufferPointer { prefetching.blocks(of: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i)) }
+        sims.withUnsafeBufferPointer {
+            prefetching.blocks(of: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i))
+        }
         stores.withUnsafeBufferPointer { Prefetch.through(UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i)) }
     }
 
     /// The blocks reached through those: the requests, the store's chunk table.
     @inline(__always)
     func prefetchInner(_ i: Int) {
-        sims.withUnsafeBufferPointer { prefetching.requests(of: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i)) }
+        sims.withUnsafeBufferPointer {
+            prefetching.requests(of: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i))
+        }
         stores.withUnsafeBufferPointer {
             guard let o = UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + i).load(as: UnsafeRawPointer?.self)
             else { return }
