@@ -248,7 +248,7 @@ public enum FleetLiveView {
         if !dropped.isEmpty { two += " (" + dropped.map { "\($0.reason) \($0.count)" }.joined(separator: ", ") + ")" }
         two += sep + "queued \(m.queued.last ?? 0)" + sep + "over capacity \(t.over)" + sep + "failed \(t.failed)"
         let outs = m.outages.map { o in
-            VirtualTime.duration(o.from) + "–" + (o.to.map(VirtualTime.duration) ?? "") + " " + o.what
+            hms(o.from) + (g.isASCII ? "-" : "–") + (o.to.map(hms) ?? "") + " " + o.what
         }
         var three = outs.isEmpty ? "no outage" : "outages " + outs.joined(separator: ", ")
         if let last = m.counts.last {

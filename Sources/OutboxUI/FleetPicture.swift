@@ -85,8 +85,10 @@ public struct FleetPicture {
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + picture(chart)
     }
 
-    /// The `<svg>` element: the heading, a panel per run, the legend.
-    func picture(_ chart: Chart) -> String {
+    /// The `<svg>` element: the heading, a panel per run, the legend; the
+    /// summary's figures beside each panel unless `figures` is false (the HTML
+    /// page, whose table below gives them once).
+    func picture(_ chart: Chart, figures: Bool = true) -> String {
         let seconds = max(1, chart.seconds)
         let b = Self.bucket(seconds: seconds)
         // One scale for every panel: the busiest second of any curve, or the capacity.
@@ -103,7 +105,7 @@ public struct FleetPicture {
         var y = Self.top
         for (k, p) in chart.panels.enumerated() {
             body += panel(
-                p, values: chart.figures.map { ($0.name, $0.values[k]) }, chart: chart, at: &y,
+                p, values: figures ? chart.figures.map { ($0.name, $0.values[k]) } : [], chart: chart, at: &y,
                 scales: (load, backlog), axis: axis, bucket: b)
         }
         let legendY = y + 4
@@ -243,14 +245,17 @@ public struct FleetPicture {
             out += "<title>\(marks.xml(words))</title></g>\n"
         }
         // The figures, beside the charts.
-        out += "<g class=\"figures\">"
         var fy = loadTop + 10
-        for (name, value) in values {
-            out += marks.text(Self.figuresLeft, fy, name, fill: dim, size: 11)
-            out += marks.text(Self.width - 10, fy, value, fill: marks.ink(.normal), size: 11, anchor: "end")
-            fy += Self.figureLine
+        if !values.isEmpty {
+            out += "<g class=\"figures\">"
+            for (name, value) in values {
+                out += marks.text(Self.figuresLeft, fy, name, fill: dim, size: 11)
+                out += marks.text(Self.width - 10, fy, value, fill: marks.ink(.normal), size: 11, anchor: "end")
+                fy += Self.figureLine
+            }
+            out += "</g>\n"
         }
-        out += "</g>\n</g>\n"
+        out += "</g>\n"
         y = max(backBottom + Self.axisRoom, fy) + Self.panelGap
         return out
     }
@@ -320,7 +325,8 @@ public struct FleetPicture {
 
     // MARK: HTML
 
-    /// One page: the picture, then the summary as a table, a column per panel.
+    /// One page: the picture (without the figures beside its panels), then the
+    /// summary as a table, a column per panel: the figures once, as text.
     public func html(_ chart: Chart, title: String) -> String {
         let fg = marks.ink(.normal), bg = marks.colour(.normal, bg: true), dim = marks.ink(.dim)
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
@@ -329,12 +335,12 @@ public struct FleetPicture {
             "body { background: \(bg); color: \(fg); font-family: DejaVu Sans Mono, Menlo, Consolas, monospace; font-size: 13px; margin: 16px; }\n"
         out += "h1 { font-size: 18px; } h2 { font-size: 16px; color: \(marks.ink(.paneTitle)); }\n"
         out +=
-            ".chart { overflow-x: auto; } table { border-collapse: collapse; } td, th { padding: 2px 14px 2px 0; text-align: right; }\n"
+            ".chart { overflow-x: auto; } .chart svg { max-width: 100%; height: auto; } table { border-collapse: collapse; } td, th { padding: 2px 14px 2px 0; text-align: right; }\n"
         out +=
             "th { color: \(dim); font-weight: normal; text-decoration: underline; } td:first-child, th:first-child { text-align: left; color: \(dim); }\n"
         out += "</style>\n</head>\n<body>\n<h1>\(marks.xml(title))</h1>\n"
         out +=
-            "<div class=\"chart\">\n" + picture(chart)
+            "<div class=\"chart\">\n" + picture(chart, figures: false)
             + "</div>\n<h2>Summary</h2>\n<table class=\"summary\">\n<tr><th></th>"
         for p in chart.panels { out += "<th>\(marks.xml(p.label))</th>" }
         out += "</tr>\n"

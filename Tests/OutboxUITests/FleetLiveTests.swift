@@ -211,9 +211,8 @@ final class FleetLiveTests: XCTestCase {
                 + String(repeating: shade, count: 19)
             for r in 2..<9 { XCTAssertEqual(rows[r], bar, "row \(r)\n" + b.text) }
             XCTAssertTrue(b.lines[0].contains("down: server timeout"), b.lines[0])
-            XCTAssertTrue(
-                b.text.contains("outages 10s- server timeout") || b.text.contains("outages 10s– server timeout"), b.text
-            )
+            let dash = b.text.contains("outages 00:00:10- server timeout")
+            XCTAssertTrue(dash || b.text.contains("outages 00:00:10– server timeout"), b.text)
         }
     }
 

@@ -103,6 +103,7 @@ final class FleetPictureTests: XCTestCase {
         let root = try parsed(String(page.drop { $0 != "\n" }.dropFirst()))
         XCTAssertEqual(root.all.filter { $0.name == "svg" }.map { $0.attributes["class"] }, ["fleet"])
         XCTAssertEqual(root.classed("panel").count, 2)
+        XCTAssertEqual(root.classed("figures").count, 0, "the figures once, in the table, not beside the panels too")
         let table = try XCTUnwrap(root.classed("summary").first)
         let rows = table.children.filter { $0.name == "tr" }.map { $0.children.map(\.allText) }
         XCTAssertEqual(rows.first, ["", "ios", "android"])
