@@ -40,6 +40,16 @@ struct RequestExtras: Sendable {
     /// The attributes of `id`, empty when it has none.
     func attributes(_ id: Int32) -> [Attribute] { row(id).map { attributeLists[$0] } ?? [] }
 
+    /// Forgets the requests up to id `last` while later ones stay: their index
+    /// entries go; their rows (a revenue, an attribute list) stay until
+    /// `forgetAll`, as renumbering the rows would cost more than they hold.
+    mutating func forget(through last: Int32) {
+        let n = Int(last) - base
+        guard n > 0 else { return }
+        if !rowOf.isEmpty { rowOf.removeFirst(Swift.min(n, rowOf.count)) }
+        base = Int(last)
+    }
+
     /// Forgets every request up to id `last`: their rows go.
     mutating func forgetAll(through last: Int32) {
         // Kept, not freed: a fleet's device forgets after nearly every event.
@@ -90,6 +100,21 @@ struct RequestsByName: Sendable {
             id = next[Int(id) - 1 - base]
         }
         return out
+    }
+
+    /// Forgets the requests up to id `end` while later ones stay: each chain
+    /// starts at its first later id.
+    mutating func forget(through end: Int32) {
+        let n = Int(end) - base
+        guard n > 0 else { return }
+        for k in first.indices where first[k] != 0 && first[k] <= end {
+            var id = first[k]
+            while id != 0 && id <= end { id = next[Int(id) - 1 - base] }
+            first[k] = id
+            if id == 0 { last[k] = 0 }
+        }
+        next.removeFirst(Swift.min(n, next.count))
+        base = Int(end)
     }
 
     /// Forgets every request up to id `last`: `ids` gives only later ones.

@@ -85,6 +85,15 @@ struct ForgettingArray<Element>: Sendable where Element: Sendable {
     mutating func append(_ e: Element) { items.append(e) }
     mutating func append(contentsOf e: some Sequence<Element>) { items.append(contentsOf: e) }
 
+    /// Forgets the values before position `end`; those after stay where they are.
+    mutating func forget(upTo end: Int) {
+        if end >= count { return forgetAll(upTo: end) }
+        let n = end - base
+        guard n > 0 else { return }
+        items.removeFirst(n)
+        base = end
+    }
+
     /// Forgets every value held; positions go on from `end` (at least `count`).
     mutating func forgetAll(upTo end: Int) {
         base = Swift.max(count, end)

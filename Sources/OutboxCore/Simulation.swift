@@ -292,7 +292,8 @@ public struct Simulation {
         if t.kind.rawValue >= DueTimer.Kind.batchReach.rawValue { return batchTimerIsCurrent(t) }
         // Field by field: copying the whole Request here showed in profiles.
         let i = Int(t.request) - 1
-        guard requests[i].generation == t.generation else { return false }
+        // A timer of a request forgotten in a backlog (`forgetFinalPrefix`) is stale.
+        guard i >= requests.startIndex, requests[i].generation == t.generation else { return false }
         switch t.kind {
         case .reach, .answer, .cancel: return requests[i].state == .inFlight
         case .retry: return requests[i].state == .retrying
@@ -705,11 +706,17 @@ public struct Simulation {
     /// goes. Requests, batches and their side rows go; ids go on from the last,
     /// and a forgotten request can no longer be read (`request(_:)` traps).
     /// Returns whether it forgot anything.
+    ///
+    /// Not at rest (a backlog: an outage's queue behind requests already
+    /// dropped), an unbatched device lets go of its oldest requests once at
+    /// least `prefixAtLeast` of them are final: every request before the
+    /// oldest one not final. Nothing live or saved is among them; a stale
+    /// timer or queue entry for one is skipped (`isCurrent`, the queue's pops).
     @discardableResult
-    public mutating func forgetFinished() -> Bool {
+    public mutating func forgetFinished(prefixAtLeast: Int = 16) -> Bool {
         // The fields inside the simulation first: a device is rarely at rest, and they cost no memory read.
         guard liveCount == 0, savedCount == 0, batchBlocking == 0, timers.isEmpty, requests.count > 0 else {
-            return false
+            return forgetFinalPrefix(atLeast: prefixAtLeast)
         }
         let end = requests.endIndex
         requests.forget(upTo: end)
@@ -721,6 +728,21 @@ public struct Simulation {
         if !retryAfterState.headers.isEmpty { retryAfterState.headers = [:] }
         // What the order still holds is stale (nothing is queued): its ids go too.
         if !queuedHeap.isEmpty { queuedHeap.removeAll() }
+        return true
+    }
+
+    /// The backlog's part of `forgetFinished`: the oldest requests, all final, once there are `n` of them.
+    mutating func forgetFinalPrefix(atLeast n: Int) -> Bool {
+        let start = requests.startIndex
+        guard requests.count >= 2 * n, spec.policy.batch == nil, requests[start].state.isFinal else { return false }
+        var end = start + 1
+        while end < requests.endIndex && requests[end].state.isFinal { end += 1 }
+        guard end - start >= n else { return false }
+        requests.forget(upTo: end)
+        backoffStates.forget(upTo: end)
+        extras.forget(through: Int32(end))
+        requestsByName.forget(through: Int32(end))
+        if capacityFrom < Int32(end) { capacityFrom = Int32(end) }
         return true
     }
 
@@ -908,6 +930,8 @@ public struct Simulation {
         var out: [Int32] = []
         out.reserveCapacity(count(.queued))
         while let id = queuedHeap.pop() {
+            // Below the requests held: forgotten in a backlog, final (`forgetFinalPrefix`).
+            guard Int(id) > requests.startIndex else { continue }
             if request(id).state == .queued && out.last != id { out.append(id) }
         }
         // Too old to send (`expire after`, Capacity.swift): dropped, oldest first.
@@ -922,7 +946,7 @@ public struct Simulation {
     /// Takes the oldest queued request out of the order, or nil.
     mutating func popOldestQueued() -> Int32? {
         while let id = queuedHeap.pop() {
-            guard request(id).state == .queued else { continue }
+            guard Int(id) > requests.startIndex, request(id).state == .queued else { continue }
             // Too old to send (`expire after`, Capacity.swift): dropped, the next one is taken.
             if let e = spec.policy.expiry, expired(id, e) { continue }
             return id

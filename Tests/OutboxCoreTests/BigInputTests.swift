@@ -329,6 +329,38 @@ final class BigInputTests: XCTestCase {
         XCTAssertEqual(sim.attributes(of: 1), [])
     }
 
+    /// Forgetting the oldest requests while later ones stay (a fleet device's
+    /// backlog): each name's chain starts at its first later id, a name whose
+    /// requests all went has none, the extras of later ones are still found,
+    /// and later requests chain on as before.
+    func testRequestsByNameAndExtras_forgetAPrefix() {
+        var byName = RequestsByName(), extras = RequestExtras()
+        for id in Int32(1)...20 {
+            byName.add(id, name: id <= 4 ? 3 : id % 2)  // name 3: ids 1-4 only
+            extras.add(id, revenue: nil, attributes: id % 3 == 0 ? [Attribute(key: "n", value: String(id))] : [])
+        }
+        byName.forget(through: 9)
+        extras.forget(through: 9)
+        XCTAssertEqual(byName.ids(0), [10, 12, 14, 16, 18, 20])
+        XCTAssertEqual(byName.ids(1), [11, 13, 15, 17, 19])
+        XCTAssertEqual(byName.ids(3), [])
+        XCTAssertEqual(extras.attributes(12), [Attribute(key: "n", value: "12")])
+        XCTAssertEqual(extras.attributes(13), [])
+        byName.add(21, name: 3)
+        byName.add(22, name: 0)
+        extras.add(21, revenue: nil, attributes: [Attribute(key: "n", value: "21")])
+        XCTAssertEqual(byName.ids(3), [21])
+        XCTAssertEqual(byName.ids(0), [10, 12, 14, 16, 18, 20, 22])
+        XCTAssertEqual(extras.attributes(21), [Attribute(key: "n", value: "21")])
+        var states = ForgettingArray<Int>()
+        states.append(contentsOf: 0..<10)
+        states.forget(upTo: 4)
+        XCTAssertEqual(states.indices, 4..<10)
+        XCTAssertEqual(states[4], 4)
+        states.forget(upTo: 12)
+        XCTAssertEqual(states.indices, 12..<12)
+    }
+
     // MARK: The bench's files and the command line
 
     /// Every shape `outbox bench --only lines` writes is a scenario that parses

@@ -115,6 +115,42 @@ final class FleetTests: XCTestCase {
         XCTAssertEqual(summary?["summary"]?["over"], .number(0), file: file, line: line)
     }
 
+    /// Twelve devices through an eight-minute outage: the oldest requests are
+    /// dropped (retries exhausted) while newer ones still queue, a backlog.
+    static let backlog = """
+        # twelve devices whose queue drops its oldest while the backend is down
+        devices 12
+        profile ios 50% android 50%
+        events every 5s names open,buy
+        duration 10m
+        seed 7
+        at 0s launch
+        at 1m server timeout always
+        at 9m server ok
+        """
+
+    /// In a backlog a device lets go of its oldest requests once enough are
+    /// final (`Simulation.forgetFinalPrefix`), while its single run keeps
+    /// everything: the fleet is still the sum of its devices' runs.
+    func test_withoutCapacity_devicesForgettingInABacklogAreTheSumOfTheirOwnRuns() throws {
+        try assertIndependent(Self.backlog, profiles: ["profile ios", "profile android"])
+    }
+
+    /// Mid-outage no device is at rest, yet it holds only its backlog: the
+    /// requests already dropped before the oldest one still waiting are gone.
+    func test_inABacklog_devicesHoldWhatWaitsNotWhatWasDropped() throws {
+        let text = Self.backlog.replacingOccurrences(of: "duration 10m", with: "duration 8m")
+        guard case .success(let fleet) = FleetFile.parse(text, file: "backlog.fleet") else { return XCTFail("bad fleet file") }
+        let run = FleetRun(fleet)
+        let result = run.run()
+        let held = run.lanes.map(\.lane.requestsHeld)
+        let made = Int(result.new.reduce(0, +)), dropped = Int(result.dropped.reduce(0, +))
+        let queued = Int(result.queued.last ?? 0)
+        XCTAssertGreaterThan(dropped, 100, "the outage dropped requests")
+        XCTAssertGreaterThan(queued, 12, "and a backlog waits")
+        XCTAssertLessThan(held[0].all, made - dropped / 2, "\(held[0].all) held of \(made) made, \(queued) queued")
+    }
+
     /// A device at rest lets go of what it is done with, so a long run holds
     /// what is live, not every request ever made (a million devices × two
     /// hours of events would not fit): after the mixed fleet's ten minutes,
