@@ -709,11 +709,11 @@ public struct Simulation {
     ///
     /// Not at rest (a backlog: an outage's queue behind requests already
     /// dropped), an unbatched device lets go of its oldest requests once at
-    /// least `prefixAtLeast` of them are final: every request before the
+    /// least `prefixAtLeast` (4) of them are final: every request before the
     /// oldest one not final. Nothing live or saved is among them; a stale
     /// timer or queue entry for one is skipped (`isCurrent`, the queue's pops).
     @discardableResult
-    public mutating func forgetFinished(prefixAtLeast: Int = 16) -> Bool {
+    public mutating func forgetFinished(prefixAtLeast: Int = 4) -> Bool {
         // The fields inside the simulation first: a device is rarely at rest, and they cost no memory read.
         guard liveCount == 0, savedCount == 0, batchBlocking == 0, timers.isEmpty, requests.count > 0 else {
             return forgetFinalPrefix(atLeast: prefixAtLeast)
