@@ -110,6 +110,10 @@ public final class InMemoryDeviceStore: DeviceStore {
     /// One emptied chunk kept for the next one needed: ids move forward, so a
     /// steady run frees one chunk and soon needs another.
     @exclusivity(unchecked) private var spare: UnsafeMutablePointer<Row>?
+    /// Where emptied chunks go and needed ones come from before `spare`, when
+    /// set: the devices of a fleet's lane share one, so a device at rest holds
+    /// no chunk (a spare each was 400 MB for 10^6 devices).
+    private let pool: ChunkPool?
     /// One past the highest id ever saved.
     @exclusivity(unchecked) private var top = 0
     /// "" is 0.
@@ -145,13 +149,44 @@ public final class InMemoryDeviceStore: DeviceStore {
     public init(chunkBits: Int = 12) {
         self.chunkBits = min(16, max(2, chunkBits))
         chunkSize = 1 << self.chunkBits
+        pool = nil
     }
 
     /// A store whose string table starts as `names` (which holds "" first),
-    /// shared with the other devices of a fleet until this one meets a new name.
-    convenience init(chunkBits: Int, names: NameTable) {
-        self.init(chunkBits: chunkBits)
+    /// shared with the other devices of a fleet until this one meets a new name,
+    /// and whose chunks come from and go to `pool` (of chunks of its size).
+    init(pool: ChunkPool, names: NameTable) {
+        chunkBits = pool.chunkBits
+        chunkSize = 1 << chunkBits
+        self.pool = pool
         strings = names
+    }
+
+    /// Emptied chunks of rows kept for the stores that share it (the devices
+    /// of a fleet's lane, stepped on one thread: it is never used by two at
+    /// once). Keeps at most `limit`; frees the rest.
+    final class ChunkPool: @unchecked Sendable {
+        let chunkBits: Int
+        let limit: Int
+        private var free: [UnsafeMutablePointer<Row>] = []
+
+        init(chunkBits: Int, limit: Int = 1024) {
+            self.chunkBits = min(16, max(2, chunkBits))
+            self.limit = limit
+        }
+
+        /// Chunks held, for tests.
+        var count: Int { free.count }
+
+        @inline(__always)
+        func take() -> UnsafeMutablePointer<Row>? { free.popLast() }
+
+        @inline(__always)
+        func put(_ chunk: UnsafeMutablePointer<Row>) {
+            if free.count < limit { free.append(chunk) } else { chunk.deallocate() }
+        }
+
+        deinit { for c in free { c.deallocate() } }
     }
 
     deinit {
@@ -187,7 +222,9 @@ public final class InMemoryDeviceStore: DeviceStore {
         if let held = chunks[c] {
             chunk = held
         } else {
-            if let s = spare {
+            if let p = pool, let taken = p.take() {
+                chunk = taken
+            } else if let s = spare {
                 chunk = s
                 spare = nil
             } else {
@@ -228,7 +265,7 @@ public final class InMemoryDeviceStore: DeviceStore {
         present[c] -= 1
         if present[c] == 0, let chunk = chunks[c] {
             chunks[c] = nil
-            if spare == nil { spare = chunk } else { chunk.deallocate() }
+            if let p = pool { p.put(chunk) } else if spare == nil { spare = chunk } else { chunk.deallocate() }
         }
         if count == 0 {
             // Every chunk is freed: the next save starts the table again (`firstChunk`).

@@ -66,6 +66,31 @@ final class InMemoryStoreTests: XCTestCase {
         XCTAssertEqual(store.loadAll(), [])
         XCTAssertEqual(store.chunksHeld, 0)
     }
+
+    /// The stores of a fleet's lane share one pool of emptied chunks: a store
+    /// at rest holds none, another takes the chunk it let go, and what each
+    /// holds is its own.
+    func test_storesSharingAPool_holdNoChunkAtRest_andReuseEachOthers() {
+        let pool = InMemoryDeviceStore.ChunkPool(chunkBits: 3, limit: 2)
+        let a = InMemoryDeviceStore(pool: pool, names: NameTable([""]))
+        let b = InMemoryDeviceStore(pool: pool, names: NameTable([""]))
+        for id in Int32(1)...20 { a.save(record(id)) }  // three chunks: ids 1-7, 8-15, 16-20
+        XCTAssertEqual(a.chunksHeld, 3)
+        for id in Int32(1)...20 { a.remove(id: id) }
+        XCTAssertEqual(a.chunksHeld, 0, "at rest: no spare kept by the store")
+        XCTAssertEqual(pool.count, 2, "the pool keeps at most its limit")
+        b.save(record(3))
+        XCTAssertEqual(pool.count, 1, "b took a chunk a let go")
+        a.save(record(30))
+        XCTAssertEqual(pool.count, 0)
+        b.save(record(40))
+        XCTAssertEqual(b.loadAll(), [record(3), record(40)])
+        XCTAssertEqual(a.loadAll(), [record(30)])
+        b.remove(id: 3)
+        b.remove(id: 40)
+        XCTAssertEqual(b.loadAll(), [])
+        XCTAssertEqual(a.loadAll(), [record(30)], "a's row untouched by b's chunks going")
+    }
 }
 
 /// The model's per-request record stays one cache line: the memory figure and the

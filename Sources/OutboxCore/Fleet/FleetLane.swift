@@ -15,6 +15,8 @@ public struct FleetLane {
     var stores: [InMemoryDeviceStore] = []
     /// Where in a device's memory the addresses to ask for are.
     let prefetching = Prefetch(store: InMemoryDeviceStore(chunkBits: 3))
+    /// The emptied chunks of the lane's stores, shared (the lane steps on one thread).
+    let chunkPool = InMemoryDeviceStore.ChunkPool(chunkBits: 3)
     public let gate: FleetGate
     let seconds: Int
     /// Per device, by lane index: its profile's index in the mix, the next file
@@ -95,8 +97,9 @@ public struct FleetLane {
             let scenario = fleet.scenarios[m]
             var settings = scenario.settings
             settings.seed = fleet.deviceSeed(d)
-            // A device holds a handful of saved requests at a time: chunks of 8 rows.
-            let store = InMemoryDeviceStore(chunkBits: 3, names: names[m])
+            // A device holds a handful of saved requests at a time: chunks of 8 rows,
+            // from the lane's pool, so a device at rest holds none.
+            let store = InMemoryDeviceStore(pool: chunkPool, names: names[m])
             if !scenario.device.isEmpty { scenario.device.seed(store) }
             stores.append(store)
             var sim = Simulation(profile: scenario.profile, settings: settings, store: store, names: names[m])
