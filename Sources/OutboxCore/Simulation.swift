@@ -734,7 +734,7 @@ public struct Simulation {
     /// The backlog's part of `forgetFinished`: the oldest requests, all final, once there are `n` of them.
     mutating func forgetFinalPrefix(atLeast n: Int) -> Bool {
         let start = requests.startIndex
-        guard requests.count >= 2 * n, spec.policy.batch == nil, requests[start].state.isFinal else { return false }
+        guard requests.count >= n, spec.policy.batch == nil, requests[start].state.isFinal else { return false }
         var end = start + 1
         while end < requests.endIndex && requests[end].state.isFinal { end += 1 }
         guard end - start >= n else { return false }
