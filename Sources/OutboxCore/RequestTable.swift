@@ -152,6 +152,17 @@ public struct RequestTable: RandomAccessCollection, Sendable {
         }
     }
 
+    /// The request at index `i` where it sits, or nil when it is not held
+    /// (forgotten, or past the end): one comparison, for a caller that reads a
+    /// field or two and must not trap on a forgotten one (`isCurrent`). Valid
+    /// until the table next changes.
+    @inline(__always)
+    func held(_ i: Int) -> UnsafePointer<Request>? {
+        let j = i &- forgotten
+        guard UInt(bitPattern: j) < UInt(bitPattern: buffer.items.count) else { return nil }
+        return UnsafePointer(buffer.items.base.unsafelyUnwrapped + j)
+    }
+
     /// Forgets the requests before index `end`.
     mutating func forget(upTo end: Int) {
         let n = Swift.min(end, endIndex) - forgotten

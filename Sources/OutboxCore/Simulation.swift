@@ -291,12 +291,11 @@ public struct Simulation {
     func isCurrent(_ t: DueTimer) -> Bool {
         if t.kind.rawValue >= DueTimer.Kind.batchReach.rawValue { return batchTimerIsCurrent(t) }
         // Field by field: copying the whole Request here showed in profiles.
-        let i = Int(t.request) - 1
         // A timer of a request forgotten in a backlog (`forgetFinalPrefix`) is stale.
-        guard i >= requests.startIndex, requests[i].generation == t.generation else { return false }
+        guard let r = requests.held(Int(t.request) - 1), r.pointee.generation == t.generation else { return false }
         switch t.kind {
-        case .reach, .answer, .cancel: return requests[i].state == .inFlight
-        case .retry: return requests[i].state == .retrying
+        case .reach, .answer, .cancel: return r.pointee.state == .inFlight
+        case .retry: return r.pointee.state == .retrying
         case .batchReach, .batchAnswer, .batchRetry: return false
         }
     }
