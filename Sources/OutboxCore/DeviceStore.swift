@@ -137,13 +137,6 @@ public final class InMemoryDeviceStore: DeviceStore {
             withUnsafeMutablePointer(to: &present) { UnsafeRawPointer($0) - object },
         ]
     }
-    /// Where the spare chunk's address is in the object, and a chunk's size in
-    /// bytes (`Prefetch`): a fleet's device at rest keeps its one chunk there.
-    var spareWord: (offset: Int, bytes: Int) {
-        let object = UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque())
-        let offset = withUnsafeMutablePointer(to: &spare) { UnsafeRawPointer($0) - object }
-        return (offset, chunkSize * MemoryLayout<Row>.stride)
-    }
 
     /// A store whose rows come in chunks of `1 << chunkBits` ids (`chunkBits` 2 to 16).
     public init(chunkBits: Int = 12) {

@@ -19,8 +19,6 @@ struct Prefetch {
     let requestBufferWord: Int
     /// Offsets in a store object of its chunk table's arrays.
     let storeWords: [Int]
-    /// Offset in a store object of its spare chunk's address, and a chunk's bytes.
-    let storeSpare: (offset: Int, bytes: Int)
 
     init(store: InMemoryDeviceStore) {
         func at<T>(_ k: KeyPath<Simulation, T>) -> Int { MemoryLayout<Simulation>.offset(of: k)! }
@@ -34,7 +32,6 @@ struct Prefetch {
         simulationWords = words
         requestItemsWord = RequestTable.itemsWord
         storeWords = store.arrayWords
-        storeSpare = store.spareWord
     }
 
     /// The cache lines of `bytes` bytes from `p`.
@@ -69,11 +66,10 @@ struct Prefetch {
         Prefetch.through(b + requestItemsWord)
     }
 
-    /// The chunk table's arrays of the store object at `o` (in cache by now),
-    /// and its spare chunk, where a device at rest saves its next request.
+    /// The chunk table's arrays of the store object at `o` (in cache by now).
+    /// (A fleet's store keeps no spare chunk: its lane's pool holds them, D379.)
     @inline(__always)
     func tables(of o: UnsafeRawPointer) {
         for w in storeWords { Prefetch.through(o + w) }
-        if let c = (o + storeSpare.offset).load(as: UnsafeRawPointer?.self) { Prefetch.bytes(c, storeSpare.bytes) }
     }
 }
